@@ -1,0 +1,85 @@
+// The entity model, in the shape the REST API speaks (REFERENCE §4). Stored documents use the same
+// shape, minus derived fields (a sitelink's `url` is built from the site table on output).
+
+export type KindName = 'item' | 'property';
+export type Rank = 'preferred' | 'normal' | 'deprecated';
+
+export type Value =
+  | { type: 'value'; content: unknown }
+  | { type: 'somevalue' }
+  | { type: 'novalue' };
+
+/** `data-type` is denormalised from the property at write time: a property's data type never changes. */
+export interface PropertyRef {
+  id: string;
+  'data-type': string | null;
+}
+
+/** A qualifier and a reference part share this shape (REFERENCE §4.4). */
+export interface Snak {
+  property: PropertyRef;
+  value: Value;
+}
+
+export interface Reference {
+  hash: string;
+  parts: Snak[];
+}
+
+export interface Statement {
+  id: string;
+  rank: Rank;
+  property: PropertyRef;
+  value: Value;
+  qualifiers: Snak[];
+  references: Reference[];
+}
+
+export type TermMap = Record<string, string>;
+export type AliasMap = Record<string, string[]>;
+export type StatementMap = Record<string, Statement[]>;
+
+export interface Sitelink {
+  title: string;
+  badges: string[];
+}
+export type SitelinkMap = Record<string, Sitelink>;
+
+export interface Entity {
+  id: string;
+  type: KindName;
+  /** Properties only. */
+  data_type?: string;
+  labels: TermMap;
+  descriptions: TermMap;
+  aliases: AliasMap;
+  statements: StatementMap;
+  /** Items only. */
+  sitelinks?: SitelinkMap;
+}
+
+export const TERM_FIELDS = ['labels', 'descriptions', 'aliases'] as const;
+export type TermField = (typeof TERM_FIELDS)[number];
+
+export function emptyEntity(id: string, type: KindName, dataType?: string): Entity {
+  const entity: Entity = { id, type, labels: {}, descriptions: {}, aliases: {}, statements: {} };
+  if (type === 'item') entity.sitelinks = {};
+  if (dataType !== undefined) entity.data_type = dataType;
+  return entity;
+}
+
+/** Deep structural equality of JSON values (key order ignored), for no-op detection (REFERENCE §2.3). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => sameJson(x, bb[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ob = b as Record<string, unknown>;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(ob, k) && sameJson((a as Record<string, unknown>)[k], ob[k]));
+}

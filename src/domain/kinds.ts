@@ -1,0 +1,62 @@
+// Items and properties as data: everything that differs between the two kinds lives in this table,
+// so that terms, statements and routes are written once and parameterised by a Kind.
+import type { KindName } from './entity.js';
+import type { ErrorCode } from './errors.js';
+
+export interface Kind {
+  name: KindName;
+  /** Id letter: Q for items, P for properties. */
+  prefix: 'Q' | 'P';
+  /** URL path segment under /v1/entities. */
+  segment: 'items' | 'properties';
+  /** Capitalised noun used in messages ("Item with the ID Q1 ..."). */
+  noun: 'Item' | 'Property';
+  /** Field of the creation body that carries the new entity ({"item": …} / {"property": …}). */
+  createField: 'item' | 'property';
+  hasSitelinks: boolean;
+  hasDataType: boolean;
+  codes: { invalidId: ErrorCode; notFound: ErrorCode; invalidData: ErrorCode };
+}
+
+export const ITEM: Kind = {
+  name: 'item', prefix: 'Q', segment: 'items', noun: 'Item', createField: 'item',
+  hasSitelinks: true, hasDataType: false,
+  codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
+};
+
+export const PROPERTY: Kind = {
+  name: 'property', prefix: 'P', segment: 'properties', noun: 'Property', createField: 'property',
+  hasSitelinks: false, hasDataType: true,
+  codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
+};
+
+export const KINDS: readonly Kind[] = [ITEM, PROPERTY];
+
+export function kindByName(name: KindName): Kind {
+  return name === 'item' ? ITEM : PROPERTY;
+}
+
+/** REFERENCE §3: numeric part 1..2147483647, no leading zero. */
+const MAX_NUMERIC_ID = 2147483647;
+const ID_SHAPE = /^([QqPp])([1-9][0-9]{0,9})$/;
+
+/**
+ * Parses an entity id of any kind, case-insensitively (`q42` ≡ `Q42`), and returns it upper-cased,
+ * or null when it is not a valid id.
+ */
+export function parseEntityId(raw: string): { kind: Kind; id: string } | null {
+  const m = ID_SHAPE.exec(raw);
+  if (!m || Number(m[2]) > MAX_NUMERIC_ID) return null;
+  const kind = m[1].toUpperCase() === 'Q' ? ITEM : PROPERTY;
+  return { kind, id: kind.prefix + m[2] };
+}
+
+/** Parses an id that must be of the given kind; null otherwise. */
+export function parseIdOfKind(kind: Kind, raw: string): string | null {
+  const parsed = parseEntityId(raw);
+  return parsed && parsed.kind === kind ? parsed.id : null;
+}
+
+export function numericPart(id: string): number {
+  return Number(id.slice(1));
+}
