@@ -80,7 +80,9 @@ export type ErrorCode = keyof typeof ERRORS;
 
 type ContextKeys<C extends ErrorCode> = (typeof ERRORS)[C]['context'][number];
 /** The context a code requires: `fail` refuses a missing or misnamed key at compile time. */
-export type ContextOf<C extends ErrorCode> = [ContextKeys<C>] extends [never] ? undefined : Record<ContextKeys<C>, unknown>;
+export type ContextOf<C extends ErrorCode> = C extends ErrorCode
+  ? ([ContextKeys<C>] extends [never] ? undefined : Record<ContextKeys<C>, unknown>)
+  : never;
 
 export class EntiaError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(

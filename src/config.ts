@@ -1,0 +1,67 @@
+// Runtime configuration. `configFromEnv` is the only reader of process.env (called by the CLI); everything
+// else receives a Config, so tests build one directly.
+
+export interface Config {
+  host: string;
+  port: number;
+  /** SQLite file path, or a postgres:// URL. */
+  db: string;
+  /** Absolute base of Location headers; never taken from the request's Host header. */
+  publicUrl: string;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** REFERENCE §6.2: largest stored entity, in kB. */
+  maxEntitySizeKb: number;
+  /** REFERENCE §2.4: edit tags a client may send (default none). */
+  allowedTags: string[];
+  /** REFERENCE §6.4: items that may be used as sitelink badges (default none). */
+  allowedBadges: string[];
+  /** Path of a JSON file overriding the site table (REFERENCE §6.4), or null. */
+  sitesFile: string | null;
+  /** REFERENCE D13: answer 400 missing-user-agent when User-Agent is absent. */
+  requireUserAgent: boolean;
+  /** Log requests (pino, JSON lines). */
+  log: boolean;
+}
+
+export const DEFAULTS: Config = {
+  host: '127.0.0.1',
+  port: 8080,
+  db: './data/entia.db',
+  publicUrl: 'http://127.0.0.1:8080',
+  bodyLimit: 4 * 1024 * 1024,
+  maxEntitySizeKb: 2048,
+  allowedTags: [],
+  allowedBadges: [],
+  sitesFile: null,
+  requireUserAgent: false,
+  log: true,
+};
+
+const list = (v: string | undefined): string[] | undefined =>
+  v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean);
+
+function int(name: string, v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${v}'`);
+  return n;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv): Config {
+  const host = env.HOST ?? DEFAULTS.host;
+  const port = int('PORT', env.PORT) ?? DEFAULTS.port;
+  return {
+    host,
+    port,
+    db: env.ENTIA_DB ?? DEFAULTS.db,
+    publicUrl: (env.ENTIA_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    bodyLimit: int('ENTIA_BODY_LIMIT', env.ENTIA_BODY_LIMIT) ?? DEFAULTS.bodyLimit,
+    maxEntitySizeKb: int('ENTIA_MAX_ENTITY_KB', env.ENTIA_MAX_ENTITY_KB) ?? DEFAULTS.maxEntitySizeKb,
+    allowedTags: list(env.ENTIA_TAGS) ?? DEFAULTS.allowedTags,
+    allowedBadges: list(env.ENTIA_BADGES) ?? DEFAULTS.allowedBadges,
+    sitesFile: env.ENTIA_SITES ?? null,
+    requireUserAgent: env.ENTIA_REQUIRE_USER_AGENT === '1' || env.ENTIA_REQUIRE_USER_AGENT === 'true',
+    log: env.ENTIA_LOG !== '0',
+  };
+}

@@ -1,0 +1,139 @@
+// build(options) → a Fastify instance serving every row of the route table over the given store.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { EntiaError, fail } from '../domain/errors.js';
+import { kindByName, type Kind } from '../domain/kinds.js';
+import { EditConflict, type Store } from '../store/store.js';
+import { parseJsonBody } from './body.js';
+import { etag, httpDate } from './conditional.js';
+import { buildOpenApi } from './openapi.js';
+import { EmptyReply, type Ctx, type Method, type Result, type Route } from './route.js';
+import { ROUTES } from './routes.js';
+import { jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
+import type { Services } from './services.js';
+import { openApiHandler } from './handlers/meta.js';
+
+export interface AppOptions {
+  store: Store;
+  services: Services;
+}
+
+/** One registered route: a table row for one kind, with its concrete Fastify path. */
+export interface BoundRoute {
+  route: Route;
+  kind: Kind | null;
+  /** OpenAPI path, e.g. /v1/entities/items/{item_id}/labels/{language_code}. */
+  path: string;
+  /** Fastify path, e.g. /v1/entities/items/:item_id/labels/:language_code. */
+  url: string;
+}
+
+export function bindRoutes(routes: readonly Route[]): BoundRoute[] {
+  return routes.flatMap((route) => {
+    const kinds: (Kind | null)[] = route.kinds ? route.kinds.map(kindByName) : [null];
+    return kinds.map((kind) => {
+      const path = kind
+        ? route.path.replace('{entity}', `${kind.segment}/{${kind.name}_id}`).replace('{kind}', kind.segment)
+        : route.path;
+      return { route, kind, path, url: path.replace(/\{(\w+)\}/g, ':$1') };
+    });
+  });
+}
+
+/** Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. */
+const EDIT_ATTEMPTS = 5;
+
+export function buildApp({ store, services }: AppOptions): FastifyInstance {
+  const { config } = services;
+  const app = Fastify({
+    logger: config.log ? { level: 'info' } : false,
+    bodyLimit: config.bodyLimit,
+    // Strict shapes: "true" is not a boolean and unknown fields are ignored, not removed (REFERENCE §2.6).
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    exposeHeadRoutes: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody);
+
+  const bound = bindRoutes(ROUTES);
+  const openApi = buildOpenApi(bound);
+  const methodsByPath = FindMyWay();
+  for (const b of bound) {
+    methodsByPath.on(b.route.method, b.url, () => {});
+    if (b.route.method === 'GET') methodsByPath.on('HEAD', b.url, () => {});
+  }
+  methodsByPath.on('GET', '/v1/openapi.json', () => {});
+
+  for (const b of bound) registerRoute(app, b, store, services);
+  app.get('/v1/openapi.json', async (req, reply) =>
+    send(reply, await openApiHandler(() => openApi)({} as Ctx)));
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)
+      .filter((m) => methodsByPath.find(m, path) !== null);
+    if (allowed.length === 0) return sendError(reply, new EntiaError('rest-no-match', undefined, { path }));
+    reply.header('allow', allowed.join(', '));
+    if (req.method === 'OPTIONS') return reply.code(204).send();
+    return sendError(reply, new EntiaError('rest-wrong-method', undefined, { method: req.method, path }));
+  });
+  app.setErrorHandler((error, req, reply) => sendError(reply, toEntiaError(error, req)));
+  return app;
+}
+
+function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services): void {
+  const { route, kind } = b;
+  const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
+  const config: RouteConfig = { kind: kind?.name, creation: route.creation };
+  app.route({
+    method: route.method,
+    url: b.url,
+    config,
+    schema: body ? { body } : undefined,
+    preValidation: async (req) => {
+      // An absent body is checked like an empty object, so a missing payload is missing-field (REFERENCE §7.7).
+      if (route.body && (req.body === undefined || req.body === null)) req.body = {};
+      if (services.config.requireUserAgent && !req.headers['user-agent']) fail('missing-user-agent');
+    },
+    handler: async (req, reply) => {
+      const ctx = context(req, kind, store, services);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return send(reply, await route.handler(ctx));
+        } catch (e) {
+          if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
+          if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
+        }
+      }
+    },
+  });
+}
+
+function context(req: FastifyRequest, kind: Kind | null, store: Store, services: Services): Ctx {
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.params as Record<string, string>)) params[k] = v.normalize('NFC');
+  return {
+    kind: kind ?? kindByName('item'),
+    params,
+    query: req.query as Record<string, unknown>,
+    body: (req.body ?? {}) as Record<string, unknown>,
+    headers: req.headers,
+    store,
+    services,
+    user: req.ip,
+    url: req.url,
+  };
+}
+
+function send(reply: FastifyReply, result: Result): FastifyReply {
+  if (result.head) reply.header('etag', etag(result.head)).header('last-modified', httpDate(result.head.modified));
+  if (result.headers) reply.headers(result.headers);
+  reply.code(result.status ?? 200);
+  if (result.body === undefined) return reply.send();
+  // Exactly `application/json`, without a charset (REFERENCE §2.1), so the body is serialised here.
+  return reply.header('content-type', 'application/json').send(jsonBuffer(result.body));
+}
+
+export type { Method };

@@ -1,0 +1,112 @@
+// The write half of every edit route (STYLE "An edit, end to end", steps 5-8): data policy, no-op
+// detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
+import { sameJson, type Entity } from '../domain/entity.js';
+import { fail } from '../domain/errors.js';
+import { changedLanguages, sameLabelAndDescription } from '../domain/terms.js';
+import { PolicyViolation, type EditMeta, type Head, type PolicyChecks, type Violation } from '../store/store.js';
+import type { Ctx } from './route.js';
+import type { Found } from './subject.js';
+
+export interface EditPlan {
+  /** The entity before the edit; null for a creation (the id is allocated here, after every check). */
+  previous: Found | null;
+  next: Entity;
+  meta: EditMeta;
+  /** REFERENCE §6.4: PUT of one sitelink reports the conflict without `site_id`. */
+  sitelinkConflictContext?: 'full' | 'item-only';
+}
+
+export interface Committed {
+  entity: Entity;
+  head: Head;
+  changed: boolean;
+}
+
+export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
+  const { previous, meta } = plan;
+  let next = plan.next;
+  if (previous && sameJson(previous.entity, next)) {
+    return { entity: previous.entity, head: previous.head, changed: false }; // REFERENCE §2.3: no revision
+  }
+  const checks = policyChecks(previous?.entity ?? null, next);
+  await checkDataPolicy(ctx, next, checks, plan);
+  checkSize(ctx, next);
+  await ctx.services.guard.consume(ctx, previous === null);
+  if (!previous) next = withId(next, await ctx.store.allocateId(next.type));
+  try {
+    const head = await ctx.store.applyEdit({ entity: next, previous, meta, checks });
+    return { entity: next, head, changed: true };
+  } catch (e) {
+    if (e instanceof PolicyViolation) violation(e.detail, plan);
+    throw e;
+  }
+}
+
+/** The uniqueness rules apply only to what the edit sets or changes (REFERENCE §6.1, §6.4). */
+function policyChecks(before: Entity | null, after: Entity): PolicyChecks {
+  const labels = changedLanguages(before?.labels ?? {}, after.labels);
+  const descriptions = changedLanguages(before?.descriptions ?? {}, after.descriptions);
+  const sites = changedLanguages(sitelinkTitles(before), sitelinkTitles(after));
+  if (after.type === 'property') return { propertyLabelLanguages: labels };
+  return { labelDescriptionLanguages: [...new Set([...labels, ...descriptions])], sitelinkSites: sites };
+}
+
+function sitelinkTitles(entity: Entity | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [site, link] of Object.entries(entity?.sitelinks ?? {})) out[site] = link.title;
+  return out;
+}
+
+/** Items check label = description before duplicates, properties the other way round (REFERENCE §6.1). */
+async function checkDataPolicy(ctx: Ctx, next: Entity, checks: PolicyChecks, plan: EditPlan): Promise<void> {
+  const before = plan.previous?.entity;
+  const changed = [...new Set([
+    ...changedLanguages(before?.labels ?? {}, next.labels),
+    ...changedLanguages(before?.descriptions ?? {}, next.descriptions),
+  ])];
+  const sameValue = () => {
+    const language = sameLabelAndDescription(next.labels, next.descriptions, changed);
+    if (language !== null) {
+      fail('data-policy-violation', { violation: 'label-description-same-value', violation_context: { language } });
+    }
+  };
+  if (next.type === 'item') sameValue();
+  const found = await ctx.store.findViolation(next, checks);
+  if (found) violation(found, plan);
+  if (next.type === 'property') sameValue();
+}
+
+function violation(v: Violation, plan: EditPlan): never {
+  switch (v.violation) {
+    case 'item-label-description-duplicate':
+      return fail('data-policy-violation', {
+        violation: v.violation, violation_context: { language: v.language, conflicting_item_id: v.conflictingId },
+      });
+    case 'property-label-duplicate':
+      return fail('data-policy-violation', {
+        violation: v.violation, violation_context: { language: v.language, conflicting_property_id: v.conflictingId },
+      });
+    case 'sitelink-conflict':
+      return fail('data-policy-violation', {
+        violation: v.violation,
+        violation_context: plan.sitelinkConflictContext === 'item-only'
+          ? { conflicting_item_id: v.conflictingId }
+          : { site_id: v.siteId, conflicting_item_id: v.conflictingId },
+      });
+  }
+}
+
+/** REFERENCE §6.2: the stored serialisation may not exceed maxEntitySizeKb. */
+function checkSize(ctx: Ctx, entity: Entity): void {
+  const limit = ctx.services.config.maxEntitySizeKb;
+  if (Buffer.byteLength(JSON.stringify(entity), 'utf8') > limit * 1024) fail('resource-too-large', { limit });
+}
+
+/** Gives a new entity its allocated id, and its statements ids under that subject. */
+function withId(entity: Entity, id: string): Entity {
+  const statements: Entity['statements'] = {};
+  for (const [pid, group] of Object.entries(entity.statements)) {
+    statements[pid] = group.map((s) => ({ ...s, id: id + s.id.slice(s.id.indexOf('$')) }));
+  }
+  return { ...entity, id, statements };
+}

@@ -1,0 +1,29 @@
+// Edit metadata: tags, bot, comment (REFERENCE §2.4). Their JSON types are checked by the route's body
+// schema; the rules here need configuration (tag allow-list) or byte counting.
+import { fail } from '../domain/errors.js';
+import type { EditMeta } from '../store/store.js';
+import type { Ctx } from './route.js';
+
+export const COMMENT_MAX_BYTES = 500;
+
+/** Returns the edit's metadata; `creationCode` collapses every failure into it (D7/D8). */
+export function parseMeta(ctx: Ctx, creationCode?: 'invalid-item-data' | 'invalid-property-data'): EditMeta {
+  const { comment, tags, bot } = ctx.body as { comment?: string; tags?: string[]; bot?: boolean };
+  if (comment !== undefined && Buffer.byteLength(comment, 'utf8') > COMMENT_MAX_BYTES) {
+    if (creationCode) fail(creationCode);
+    fail('value-too-long', { path: '/comment', limit: COMMENT_MAX_BYTES });
+  }
+  const badTag = (tags ?? []).findIndex((t) => !ctx.services.tags.has(t));
+  if (badTag >= 0) {
+    if (creationCode) fail(creationCode);
+    fail('invalid-value', { path: `/tags/${badTag}` });
+  }
+  return { user: ctx.user, comment: comment ?? null, tags: tags ?? [], bot: bot ?? false };
+}
+
+/** The body-schema fragment every write route shares. */
+export const META_SCHEMA = {
+  tags: { type: 'array', items: { type: 'string' } },
+  bot: { type: 'boolean' },
+  comment: { type: 'string' },
+} as const;

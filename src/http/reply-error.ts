@@ -1,0 +1,75 @@
+// The only place that turns a failure into an HTTP answer: {code, message, context?} with
+// Content-Language: en (REFERENCE §2.2). Anything unexpected is logged and becomes a bare 500.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ERRORS, EntiaError, isEntiaError, type ErrorCode } from '../domain/errors.js';
+import { kindByName } from '../domain/kinds.js';
+import type { KindName } from '../domain/entity.js';
+
+const REASONS: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 415: 'Unsupported Media Type' };
+
+export function errorBody(error: EntiaError): Record<string, unknown> {
+  const row = ERRORS[error.code];
+  const body: Record<string, unknown> = { code: error.code, message: error.text };
+  if (row.context.length > 0 && error.context) body.context = error.context;
+  if (row.framework) {
+    body.errorKey = error.code;
+    body.httpCode = row.status;
+    body.httpReason = REASONS[row.status];
+  }
+  return body;
+}
+
+/** A Buffer, because Fastify appends `; charset=utf-8` to string payloads and REFERENCE §2.1 forbids it. */
+export function jsonBuffer(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), 'utf8');
+}
+
+export function sendError(reply: FastifyReply, error: EntiaError): FastifyReply {
+  return reply
+    .code(error.status)
+    .header('content-type', 'application/json')
+    .header('content-language', 'en')
+    .send(jsonBuffer(errorBody(error)));
+}
+
+/** The route's config, set by app.ts: which kind it serves and whether it is a creation route. */
+export interface RouteConfig {
+  kind?: KindName;
+  creation?: boolean;
+}
+
+/** Marks a body that is not JSON; how it is reported depends on the route (REFERENCE §2.6). */
+export class MalformedBody extends Error {}
+
+/** Maps framework and validation failures to table errors. */
+export function toEntiaError(error: unknown, request: FastifyRequest): EntiaError {
+  if (isEntiaError(error)) return error;
+  const config = (request.routeOptions?.config ?? {}) as RouteConfig;
+  const creationCode = config.creation && config.kind ? kindByName(config.kind).codes.invalidData : null;
+  const fe = error as FastifyError & { validation?: Array<{ keyword: string; instancePath: string; params: Record<string, unknown> }> };
+  if (fe.validation && fe.validation.length > 0) {
+    if (creationCode) return new EntiaError(creationCode as 'invalid-item-data', undefined);
+    const first = fe.validation[0];
+    if (first.keyword === 'required') {
+      return new EntiaError('missing-field', { path: first.instancePath, field: String(first.params.missingProperty) });
+    }
+    return new EntiaError('invalid-value', { path: first.instancePath });
+  }
+  if (error instanceof MalformedBody) {
+    return creationCode ? new EntiaError(creationCode as 'invalid-item-data', undefined) : new EntiaError('invalid-value', { path: '' });
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new EntiaError('request-body-too-large', { limit: request.routeOptions?.bodyLimit ?? 0 });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new EntiaError('rest-unsupported-content-type', undefined, { type: String(request.headers['content-type'] ?? '') });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new EntiaError('invalid-request-body', undefined);
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new EntiaError('invalid-request-body', undefined);
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return new EntiaError('unexpected-error' as ErrorCode as 'unexpected-error', undefined);
+}

@@ -1,0 +1,59 @@
+// What a route declaration is, and what a handler receives and returns. The table itself is routes.ts.
+import type { FastifyRequest } from 'fastify';
+import type { KindName } from '../domain/entity.js';
+import type { Kind } from '../domain/kinds.js';
+import type { Head, Store } from '../store/store.js';
+import type { Services } from './services.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: Method;
+  /** OpenAPI-style path. `{entity}` expands per kind to `items/{item_id}` or `properties/{property_id}`. */
+  path: string;
+  /** Kinds the route exists for; a path with `{entity}` or `{kind}` is registered once per kind. */
+  kinds?: readonly KindName[];
+  summary: string;
+  tag: string;
+  /** JSON Schema of the request body's top level: shape only, content is the domain's job. */
+  body?: Record<string, unknown> | ((kind: Kind) => Record<string, unknown>);
+  /** Query parameters, for the OpenAPI document (the handler validates them: REFERENCE §10.7 codes). */
+  query?: Record<string, { type: string; required?: boolean; description: string }>;
+  /** Body problems collapse into the kind's invalid-item-data / invalid-property-data (REFERENCE D7/D8). */
+  creation?: boolean;
+  /** Success statuses, for the OpenAPI document. */
+  success: number[];
+  handler: Handler;
+}
+
+export interface Ctx {
+  kind: Kind;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  headers: FastifyRequest['headers'];
+  store: Store;
+  services: Services;
+  /** Who is editing: account name or client address. */
+  user: string;
+  /** The request path and query, for building redirect Locations. */
+  url: string;
+}
+
+export interface Result {
+  status?: number;
+  /** Serialised as JSON; absent for an empty body. */
+  body?: unknown;
+  /** ETag and Last-Modified of the entity concerned (REFERENCE §2.3). */
+  head?: Head;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: Ctx) => Promise<Result>;
+
+/** Ends a request early with an empty body: 304, 307, 308, 412 (REFERENCE §7.6). */
+export class EmptyReply extends Error {
+  constructor(readonly status: number, readonly headers: Record<string, string> = {}) {
+    super(String(status));
+  }
+}

@@ -1,0 +1,21 @@
+// THE route table: every route once, with the kinds it serves and its body shape. app.ts registers each
+// row per kind; openapi.ts documents the same rows; tests loop over them for cross-cutting behaviour.
+import * as entities from './handlers/entities.js';
+import * as meta from './handlers/meta.js';
+import type { Route } from './route.js';
+import { PATCH_BODY, payload } from './schemas.js';
+
+const BOTH = ['item', 'property'] as const;
+
+export const ROUTES: Route[] = [
+  { method: 'GET', path: '/v1/entities/{entity}', kinds: BOTH, tag: 'entities', success: [200],
+    summary: 'Read an item or property', handler: entities.getEntity,
+    query: { _fields: { type: 'string', description: 'Comma-separated top-level fields to return' } } },
+  { method: 'POST', path: '/v1/entities/{kind}', kinds: BOTH, tag: 'entities', success: [201], creation: true,
+    summary: 'Create an item or property', body: (kind) => payload(kind.createField, 'object'),
+    handler: entities.createEntity },
+  { method: 'PATCH', path: '/v1/entities/{entity}', kinds: BOTH, tag: 'entities', success: [200],
+    summary: 'Change an item or property with a JSON Patch', body: PATCH_BODY, handler: entities.patchEntity },
+  { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200],
+    summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },
+];

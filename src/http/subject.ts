@@ -1,0 +1,48 @@
+// Finding the entity a path names: id parsing (400), preconditions (304/412), existence (404),
+// redirects (308 on reads, 409 on edits). The steps are separate because REFERENCE §7.7 puts other
+// request validation between them.
+import { fail } from '../domain/errors.js';
+import { parseIdOfKind, type Kind } from '../domain/kinds.js';
+import type { Entity } from '../domain/entity.js';
+import type { Head, ReadResult } from '../store/store.js';
+import { checkPreconditions } from './conditional.js';
+import { EmptyReply, type Ctx } from './route.js';
+
+export interface Found {
+  entity: Entity;
+  head: Head;
+}
+
+/** The path's entity id for the route's kind, upper-cased; 400 invalid-item-id / invalid-property-id. */
+export function pathEntityId(ctx: Ctx, kind: Kind = ctx.kind): string {
+  const raw = ctx.params.item_id ?? ctx.params.property_id;
+  const id = parseIdOfKind(kind, raw);
+  if (!id) fail(kind.codes.invalidId, undefined, { id: raw });
+  return id;
+}
+
+/** Reads the entity and, when it exists, evaluates the request's preconditions against it. */
+export async function loadEntity(ctx: Ctx, id: string, isRead: boolean): Promise<ReadResult> {
+  const read = await ctx.store.readEntity(id);
+  if (read.status === 'found') checkPreconditions(ctx, read.head, isRead);
+  return read;
+}
+
+/** The loaded entity, or the answer for a missing or redirected one. */
+export function requireFound(ctx: Ctx, read: ReadResult, id: string, isRead: boolean, kind: Kind = ctx.kind): Found {
+  if (read.status === 'found') return read;
+  if (read.status === 'missing') fail(kind.codes.notFound, undefined, { id });
+  if (isRead) {
+    // REFERENCE §9.1: same route with the target id, query string kept.
+    const location = ctx.services.config.publicUrl + ctx.url.replace(new RegExp(`/${id}(?=/|\\?|$)`, 'i'), `/${read.target}`);
+    throw new EmptyReply(308, { location });
+  }
+  return fail('redirected-item', { redirect_target: read.target }, { id });
+}
+
+/** The three steps in a row, for routes with nothing to validate in between. */
+export async function findEntity(ctx: Ctx, isRead: boolean): Promise<{ id: string } & Found> {
+  const id = pathEntityId(ctx);
+  const read = await loadEntity(ctx, id, isRead);
+  return { id, ...requireFound(ctx, read, id, isRead) };
+}

@@ -1,0 +1,72 @@
+// The secondary rows every backend keeps beside an entity's document: terms (uniqueness, search),
+// statement ids (global statement routes) and sitelinks (one item per page). Derived here once so that
+// both backends index the same things, and diffed so that an edit touches only the rows it changes.
+import type { Entity } from '../domain/entity.js';
+
+export type TermType = 'label' | 'description' | 'alias';
+
+export interface TermRow {
+  type: TermType;
+  lang: string;
+  text: string;
+}
+
+export interface SitelinkRow {
+  site: string;
+  title: string;
+}
+
+export interface IndexRows {
+  terms: TermRow[];
+  statements: string[];
+  sitelinks: SitelinkRow[];
+}
+
+export function indexRows(entity: Entity | null): IndexRows {
+  if (!entity) return { terms: [], statements: [], sitelinks: [] };
+  const terms: TermRow[] = [];
+  for (const [lang, text] of Object.entries(entity.labels)) terms.push({ type: 'label', lang, text });
+  for (const [lang, text] of Object.entries(entity.descriptions)) terms.push({ type: 'description', lang, text });
+  for (const [lang, list] of Object.entries(entity.aliases)) for (const text of list) terms.push({ type: 'alias', lang, text });
+  const statements = Object.values(entity.statements).flatMap((group) => group.map((s) => s.id));
+  const sitelinks = Object.entries(entity.sitelinks ?? {}).map(([site, link]) => ({ site, title: link.title }));
+  return { terms, statements, sitelinks };
+}
+
+export interface RowDiff<T> {
+  removed: T[];
+  added: T[];
+}
+
+function diff<T>(before: T[], after: T[], key: (row: T) => string): RowDiff<T> {
+  const beforeKeys = new Set(before.map(key));
+  const afterKeys = new Set(after.map(key));
+  return {
+    removed: before.filter((r) => !afterKeys.has(key(r))),
+    added: after.filter((r) => !beforeKeys.has(key(r))),
+  };
+}
+
+export interface IndexDiff {
+  terms: RowDiff<TermRow>;
+  statements: RowDiff<string>;
+  sitelinks: RowDiff<SitelinkRow>;
+}
+
+export function diffIndexRows(before: Entity | null, after: Entity): IndexDiff {
+  const a = indexRows(before);
+  const b = indexRows(after);
+  return {
+    terms: diff(a.terms, b.terms, (t) => `${t.type}\u0000${t.lang}\u0000${t.text}`),
+    statements: diff(a.statements, b.statements, (s) => s),
+    sitelinks: diff(a.sitelinks, b.sitelinks, (s) => `${s.site}\u0000${s.title}`),
+  };
+}
+
+/** Popularity signal used by search ranking (issue #6): sitelinks, then statements. */
+export function popularity(entity: Entity): { sitelinks: number; statements: number } {
+  return {
+    sitelinks: Object.keys(entity.sitelinks ?? {}).length,
+    statements: Object.values(entity.statements).reduce((n, g) => n + g.length, 0),
+  };
+}

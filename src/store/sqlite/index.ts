@@ -1,0 +1,165 @@
+// SQLite backend: one file, WAL mode, one connection per process. better-sqlite3 is synchronous, so each
+// edit runs as one BEGIN IMMEDIATE transaction that no other write in this process can interleave with;
+// other processes on the same file wait on the busy timeout.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Entity, KindName } from '../../domain/entity.js';
+import { diffIndexRows, popularity } from '../index-rows.js';
+import {
+  EditConflict, PolicyViolation,
+  type EditInput, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+} from '../store.js';
+import { MIGRATIONS } from './migrations.js';
+import { prepareQueries, type Queries } from './queries.js';
+
+export interface SqliteOptions {
+  /** File path, or ':memory:'. */
+  path: string;
+}
+
+export function openSqliteStore(options: SqliteOptions): SqliteStore {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new Database(options.path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return new SqliteStore(db);
+}
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  for (let i = version; i < MIGRATIONS.length; i++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[i]);
+      db.pragma(`user_version = ${i + 1}`);
+    }).immediate();
+  }
+}
+
+const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: new Date(ts * 1000) });
+
+export class SqliteStore implements Store {
+  readonly q: Queries;
+
+  constructor(readonly db: Database.Database) {
+    this.q = prepareQueries(db);
+  }
+
+  async readEntity(id: string): Promise<ReadResult> {
+    return this.readEntitySync(id);
+  }
+
+  readEntitySync(id: string): ReadResult {
+    const row = this.q.readEntity.get(id);
+    if (!row) return { status: 'missing' };
+    if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
+    if (row.content === null) return { status: 'missing' };
+    return { status: 'found', entity: JSON.parse(row.content) as Entity, head: toHead(row.rev_id, row.timestamp) };
+  }
+
+  async allocateId(kind: KindName): Promise<string> {
+    const { last } = this.q.allocateId.get(kind)!;
+    return (kind === 'item' ? 'Q' : 'P') + last;
+  }
+
+  async applyEdit(edit: EditInput): Promise<Head> {
+    return this.db.transaction(() => this.applyEditInTransaction(edit)).immediate();
+  }
+
+  private applyEditInTransaction(edit: EditInput): Head {
+    const { entity, previous, meta } = edit;
+    const current = this.q.headOf.get(entity.id);
+    if (previous) {
+      if (!current || current.head_rev !== previous.head.revision) throw new EditConflict(entity.id);
+    } else if (current) {
+      throw new EditConflict(entity.id);
+    }
+    const violation = this.findViolationSync(entity, edit.checks);
+    if (violation) throw new PolicyViolation(violation);
+
+    const timestamp = Math.floor(Date.now() / 1000);
+    const content = JSON.stringify(entity);
+    const { rev_id } = this.q.insertRevision.get(entity.id, timestamp, meta.user, meta.comment,
+      JSON.stringify(meta.tags), meta.bot ? 1 : 0, content)!;
+    const pop = popularity(entity);
+    if (current) this.q.updateHead.run(rev_id, pop.sitelinks, pop.statements, entity.id);
+    else this.q.insertEntity.run(entity.id, entity.type, rev_id, pop.sitelinks, pop.statements);
+    this.writeIndexRows(previous?.entity ?? null, entity);
+    return toHead(rev_id, timestamp);
+  }
+
+  private writeIndexRows(before: Entity | null, after: Entity): void {
+    const d = diffIndexRows(before, after);
+    const id = after.id;
+    for (const t of d.terms.removed) this.q.deleteTerm.run(id, t.type, t.lang, t.text);
+    for (const t of d.terms.added) this.q.insertTerm.run(id, after.type, t.type, t.lang, t.text);
+    for (const s of d.statements.removed) this.q.deleteStatement.run(s);
+    for (const s of d.statements.added) this.q.insertStatement.run(s, id);
+    for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
+    for (const s of d.sitelinks.added) {
+      try {
+        this.q.insertSitelink.run(s.site, s.title, id);
+      } catch (e) {
+        // The primary key is the last line of defence for "one item per page" (REFERENCE §6.4).
+        if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+        const owner = this.q.sitelinkOwner.get(s.site, s.title);
+        throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: s.site, conflictingId: owner?.item_id ?? '' });
+      }
+    }
+  }
+
+  async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
+    return this.findViolationSync(entity, checks);
+  }
+
+  private findViolationSync(entity: Entity, checks: PolicyChecks): Violation | null {
+    for (const language of checks.propertyLabelLanguages ?? []) {
+      const label = entity.labels[language];
+      if (label === undefined) continue;
+      const other = this.q.propertyWithLabel.get(language, label, entity.id);
+      if (other) return { violation: 'property-label-duplicate', language, conflictingId: other.entity_id };
+    }
+    for (const language of checks.labelDescriptionLanguages ?? []) {
+      const label = entity.labels[language];
+      const description = entity.descriptions[language];
+      if (label === undefined || description === undefined) continue;
+      const other = this.q.itemWithLabelAndDescription.get(language, label, description, entity.id);
+      if (other) return { violation: 'item-label-description-duplicate', language, conflictingId: other.entity_id };
+    }
+    for (const siteId of checks.sitelinkSites ?? []) {
+      const link = entity.sitelinks?.[siteId];
+      if (!link) continue;
+      const owner = this.q.sitelinkOwner.get(siteId, link.title);
+      if (owner && owner.item_id !== entity.id) return { violation: 'sitelink-conflict', siteId, conflictingId: owner.item_id };
+    }
+    return null;
+  }
+
+  async statementSubject(statementId: string): Promise<{ subjectId: string; statementId: string } | null> {
+    const row = this.q.statementById.get(statementId) ?? this.q.statementByUpperId.get(statementId);
+    return row ? { subjectId: row.entity_id, statementId: row.id } : null;
+  }
+
+  async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
+    const found = new Map<string, string | null>();
+    for (const id of new Set(ids)) {
+      const read = this.readEntitySync(id);
+      if (read.status === 'found') found.set(id, read.entity.data_type ?? null);
+    }
+    return found;
+  }
+
+  async revisions(entityId: string, limit: number): Promise<RevisionRecord[]> {
+    return this.q.revisionsOf.all(entityId, limit).map((r) => ({
+      revision: r.rev_id, entityId: r.entity_id, timestamp: new Date(r.timestamp * 1000), user: r.user,
+      comment: r.comment, tags: JSON.parse(r.tags) as string[], bot: r.bot === 1,
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,53 @@
+// All SQL of the SQLite backend, prepared once per connection.
+import type Database from 'better-sqlite3';
+
+interface EntityRow { content: string | null; rev_id: number; timestamp: number; redirect_to: string | null }
+interface RevisionRow {
+  rev_id: number; entity_id: string; timestamp: number; user: string; comment: string | null; tags: string; bot: number;
+}
+
+export function prepareQueries(db: Database.Database) {
+  return {
+    readEntity: db.prepare<[string], EntityRow>(`
+      SELECT r.content, r.rev_id, r.timestamp, e.redirect_to
+      FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ?`),
+    headOf: db.prepare<[string], { head_rev: number | null }>('SELECT head_rev FROM entities WHERE id = ?'),
+    allocateId: db.prepare<[string], { last: number }>(
+      'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),
+    insertRevision: db.prepare<[string, number, string, string | null, string, number, string], { rev_id: number }>(`
+      INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content)
+      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING rev_id`),
+    insertEntity: db.prepare<[string, string, number, number, number]>(
+      'INSERT INTO entities (id, kind, head_rev, sitelink_count, statement_count) VALUES (?, ?, ?, ?, ?)'),
+    updateHead: db.prepare<[number, number, number, string]>(
+      'UPDATE entities SET head_rev = ?, sitelink_count = ?, statement_count = ? WHERE id = ?'),
+    insertTerm: db.prepare<[string, string, string, string, string]>(
+      'INSERT INTO terms (entity_id, kind, type, lang, text) VALUES (?, ?, ?, ?, ?)'),
+    deleteTerm: db.prepare<[string, string, string, string]>(
+      'DELETE FROM terms WHERE entity_id = ? AND type = ? AND lang = ? AND text = ?'),
+    insertStatement: db.prepare<[string, string]>('INSERT INTO statements (id, entity_id) VALUES (?, ?)'),
+    deleteStatement: db.prepare<[string]>('DELETE FROM statements WHERE id = ?'),
+    statementById: db.prepare<[string], { id: string; entity_id: string }>(
+      'SELECT id, entity_id FROM statements WHERE id = ?'),
+    statementByUpperId: db.prepare<[string], { id: string; entity_id: string }>(
+      'SELECT id, entity_id FROM statements WHERE upper(id) = upper(?) LIMIT 1'),
+    insertSitelink: db.prepare<[string, string, string]>('INSERT INTO sitelinks (site, title, item_id) VALUES (?, ?, ?)'),
+    deleteSitelink: db.prepare<[string, string, string]>(
+      'DELETE FROM sitelinks WHERE site = ? AND title = ? AND item_id = ?'),
+    sitelinkOwner: db.prepare<[string, string], { item_id: string }>(
+      'SELECT item_id FROM sitelinks WHERE site = ? AND title = ?'),
+    propertyWithLabel: db.prepare<[string, string, string], { entity_id: string }>(`
+      SELECT entity_id FROM terms
+      WHERE kind = 'property' AND type = 'label' AND lang = ? AND text = ? AND entity_id <> ? LIMIT 1`),
+    itemWithLabelAndDescription: db.prepare<[string, string, string, string], { entity_id: string }>(`
+      SELECT l.entity_id FROM terms l
+      JOIN terms d ON d.entity_id = l.entity_id AND d.type = 'description' AND d.lang = l.lang
+      WHERE l.kind = 'item' AND l.type = 'label' AND l.lang = ? AND l.text = ? AND d.text = ? AND l.entity_id <> ?
+      LIMIT 1`),
+    revisionsOf: db.prepare<[string, number], RevisionRow>(`
+      SELECT rev_id, entity_id, timestamp, user, comment, tags, bot FROM revisions
+      WHERE entity_id = ? ORDER BY rev_id DESC LIMIT ?`),
+  };
+}
+
+export type Queries = ReturnType<typeof prepareQueries>;

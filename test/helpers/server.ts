@@ -1,0 +1,98 @@
+// Starts a real Entia server on port 0 over a fresh database file, and talks to it over real HTTP.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULTS, type Config } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { buildServices, type EditGuard } from '../../src/http/services.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { Store } from '../../src/store/store.js';
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body, or undefined for an empty body. */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body text, sent as is. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  store: Store;
+  dbPath: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  put(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  patch(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  delete(path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  /** Stops the server; `keepFiles` leaves the database for a restart on the same file. */
+  close(options?: { keepFiles?: boolean }): Promise<void>;
+}
+
+export interface ServerOptions {
+  config?: Partial<Config>;
+  sites?: unknown;
+  guard?: EditGuard;
+  /** Reuse an existing database file (restart tests). */
+  dbPath?: string;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const dir = options.dbPath ? null : mkdtempSync(join(tmpdir(), 'entia-test-'));
+  const dbPath = options.dbPath ?? join(dir!, 'entia.db');
+  const store = openSqliteStore({ path: dbPath });
+  const config: Config = { ...DEFAULTS, log: false, db: dbPath, ...options.config };
+  const services = buildServices(config, options.sites, options.guard);
+  let app: FastifyInstance = buildApp({ store, services });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // Location headers are absolute; point them at this server.
+  services.config.publicUrl = url;
+
+  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown;
+    if (text !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  return {
+    url,
+    store,
+    dbPath,
+    request,
+    get: (path, headers) => request('GET', path, { headers }),
+    post: (path, body, headers) => request('POST', path, { body, headers }),
+    put: (path, body, headers) => request('PUT', path, { body, headers }),
+    patch: (path, body, headers) => request('PATCH', path, { body, headers }),
+    delete: (path, body, headers) => request('DELETE', path, { body, headers }),
+    async close({ keepFiles = false } = {}) {
+      await app.close();
+      await store.close();
+      if (dir && !keepFiles) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
