@@ -1,0 +1,22 @@
+// Data types whose content names another entity (REFERENCE §5: value type `wikibase-entityid`).
+import { ITEM, PROPERTY, parseIdOfKind, type Kind } from '../kinds.js';
+import { problem } from '../problems.js';
+import type { DataType } from './lookup.js';
+
+/** A valid id of the kind (normalised to upper case, REFERENCE §3) that names an existing entity. */
+function entityIdType(kind: Kind): DataType {
+  return {
+    valueType: 'wikibase-entityid',
+    normalise(content, path, lookup) {
+      const id = typeof content === 'string' ? parseIdOfKind(kind, content) : null;
+      if (id === null) return problem({ type: 'invalid', path, value: content });
+      if (!lookup.exists(id)) problem({ type: 'not-found', path, value: id });
+      return id;
+    },
+  };
+}
+
+export const ENTITY_ID_TYPES: Record<string, DataType> = {
+  'wikibase-item': entityIdType(ITEM),
+  'wikibase-property': entityIdType(PROPERTY),
+};

@@ -1,0 +1,31 @@
+// The `quantity` data type (REFERENCE §5.2).
+import type { DataType } from './lookup.js';
+import { compareDecimals, parseDecimal } from './decimal.js';
+import { CONCEPT_URI, check, contentObject, requireFields } from './fields.js';
+
+const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+
+export const QUANTITY_TYPES: Record<string, DataType> = {
+  quantity: {
+    valueType: 'quantity',
+    normalise(content, path) {
+      const fields = contentObject(content, path);
+      requireFields(fields, path, ['amount', 'unit']);
+      const amount = parseDecimal(fields.amount);
+      check(amount !== null, path, content);
+      const { unit } = fields;
+      // `"1"` means unitless; anything else is the concept URI of a unit item.
+      check(unit === '1' || (typeof unit === 'string' && CONCEPT_URI.test(unit)), path, content);
+      const hasUpper = has(fields, 'upperBound');
+      // Bounds come both or neither.
+      check(hasUpper === has(fields, 'lowerBound'), path, content);
+      if (!hasUpper) return { amount, unit };
+      const upperBound = parseDecimal(fields.upperBound);
+      const lowerBound = parseDecimal(fields.lowerBound);
+      check(upperBound !== null && lowerBound !== null
+        && compareDecimals(lowerBound, amount as string) <= 0
+        && compareDecimals(amount as string, upperBound) <= 0, path, content);
+      return { amount, unit, upperBound, lowerBound };
+    },
+  },
+};
