@@ -82,6 +82,12 @@ export interface Store {
   statementSubject(statementId: string): Promise<{ subjectId: string; statementId: string } | null>;
   /** For each id that exists: its data type for properties, null for items. Missing ids are absent. */
   lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>>;
+  /**
+   * Bulk load (import, benchmarks): writes entities that carry their own ids, each as a new revision with
+   * `meta`, in large transactions; raises the id counters past the highest imported id. Existing entities
+   * with the same id are replaced. Skips the data-policy checks: the source is trusted.
+   */
+  importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void>;
   /** Newest first. */
   revisions(entityId: string, limit: number): Promise<RevisionRecord[]>;
   close(): Promise<void>;

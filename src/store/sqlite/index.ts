@@ -8,7 +8,7 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type EditInput, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+  type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
@@ -109,6 +109,25 @@ export class SqliteStore implements Store {
         throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: s.site, conflictingId: owner?.item_id ?? '' });
       }
     }
+  }
+
+  async importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void> {
+    this.db.transaction(() => {
+      const timestamp = Math.floor(Date.now() / 1000);
+      const tags = JSON.stringify(meta.tags);
+      const highest: Record<string, number> = { item: 0, property: 0 };
+      for (const entity of entities) {
+        const previous = this.readEntitySync(entity.id);
+        const { rev_id } = this.q.insertRevision.get(entity.id, timestamp, meta.user, meta.comment, tags,
+          meta.bot ? 1 : 0, JSON.stringify(entity))!;
+        const pop = popularity(entity);
+        if (previous.status === 'missing') this.q.insertEntity.run(entity.id, entity.type, rev_id, pop.sitelinks, pop.statements);
+        else this.q.updateHead.run(rev_id, pop.sitelinks, pop.statements, entity.id);
+        this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
+        highest[entity.type] = Math.max(highest[entity.type], Number(entity.id.slice(1)));
+      }
+      for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
+    }).immediate();
   }
 
   async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {

@@ -14,6 +14,7 @@ export function prepareQueries(db: Database.Database) {
     headOf: db.prepare<[string], { head_rev: number | null }>('SELECT head_rev FROM entities WHERE id = ?'),
     allocateId: db.prepare<[string], { last: number }>(
       'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),
+    raiseCounter: db.prepare<[number, string, number]>('UPDATE id_counters SET last = ? WHERE kind = ? AND last < ?'),
     insertRevision: db.prepare<[string, number, string, string | null, string, number, string], { rev_id: number }>(`
       INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content)
       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING rev_id`),

@@ -1,0 +1,114 @@
+// The one storage contract every backend must pass, run unchanged against each (STYLE: Hono's common suite).
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { emptyEntity, type Entity } from '../../src/domain/entity.js';
+import { EditConflict, PolicyViolation, type EditMeta, type Store } from '../../src/store/store.js';
+
+const META: EditMeta = { user: 'tester', comment: 'c', tags: [], bot: false };
+
+export function storeContract(name: string, open: () => Promise<Store>, cleanup: () => Promise<void>): void {
+  describe(`store contract: ${name}`, () => {
+    after(cleanup);
+
+    async function create(store: Store, entity: Entity): Promise<Entity> {
+      const id = await store.allocateId(entity.type);
+      const withId = { ...entity, id };
+      await store.applyEdit({ entity: withId, previous: null, meta: META, checks: {} });
+      return withId;
+    }
+
+    it('allocates increasing ids per kind, never twice', async () => {
+      const store = await open();
+      const a = await store.allocateId('item');
+      const b = await store.allocateId('item');
+      const p = await store.allocateId('property');
+      assert.notEqual(a, b);
+      assert.ok(Number(b.slice(1)) > Number(a.slice(1)));
+      assert.match(p, /^P\d+$/);
+      await store.close();
+    });
+
+    it('writes an entity with its revision and reads it back', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'x' } });
+      const read = await store.readEntity(item.id);
+      assert.equal(read.status, 'found');
+      if (read.status !== 'found') return;
+      assert.deepEqual(read.entity, item);
+      const [rev] = await store.revisions(item.id, 5);
+      assert.equal(rev.revision, read.head.revision);
+      assert.equal(rev.user, 'tester');
+      assert.equal((await store.readEntity('Q999999')).status, 'missing');
+      await store.close();
+    });
+
+    it('refuses an edit based on a stale head (compare-and-set)', async () => {
+      const store = await open();
+      const item = await create(store, emptyEntity('', 'item'));
+      const read = await store.readEntity(item.id);
+      if (read.status !== 'found') throw new Error('missing');
+      const previous = { entity: read.entity, head: read.head };
+      await store.applyEdit({ entity: { ...item, labels: { en: 'one' } }, previous, meta: META, checks: {} });
+      await assert.rejects(store.applyEdit({ entity: { ...item, labels: { en: 'two' } }, previous, meta: META, checks: {} }), EditConflict);
+      const after = await store.readEntity(item.id);
+      assert.equal(after.status === 'found' && after.entity.labels.en, 'one');
+      await store.close();
+    });
+
+    it('enforces one item per sitelink inside the transaction', async () => {
+      const store = await open();
+      const a = await create(store, { ...emptyEntity('', 'item'), sitelinks: { enwiki: { title: 'Page', badges: [] } } });
+      const id = await store.allocateId('item');
+      const b = { ...emptyEntity(id, 'item'), sitelinks: { enwiki: { title: 'Page', badges: [] } } };
+      await assert.rejects(store.applyEdit({ entity: b, previous: null, meta: META, checks: { sitelinkSites: ['enwiki'] } }),
+        (e: unknown) => e instanceof PolicyViolation && e.detail.conflictingId === a.id);
+      // Even when the caller forgets to ask for the check, the store's constraint holds.
+      await assert.rejects(store.applyEdit({ entity: b, previous: null, meta: META, checks: {} }), PolicyViolation);
+      assert.equal((await store.readEntity(id)).status, 'missing');
+      await store.close();
+    });
+
+    it('finds label+description and property-label duplicates', async () => {
+      const store = await open();
+      const a = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'L' }, descriptions: { en: 'D' } });
+      const probe = { ...emptyEntity('Q0', 'item'), labels: { en: 'L' }, descriptions: { en: 'D' } };
+      assert.deepEqual(await store.findViolation(probe, { labelDescriptionLanguages: ['en'] }),
+        { violation: 'item-label-description-duplicate', language: 'en', conflictingId: a.id });
+      assert.equal(await store.findViolation(probe, { labelDescriptionLanguages: ['de'] }), null);
+      const p = await create(store, { ...emptyEntity('', 'property', 'string'), labels: { en: 'name' } });
+      const probeP = { ...emptyEntity('P0', 'property', 'string'), labels: { en: 'name' } };
+      assert.deepEqual(await store.findViolation(probeP, { propertyLabelLanguages: ['en'] }),
+        { violation: 'property-label-duplicate', language: 'en', conflictingId: p.id });
+      await store.close();
+    });
+
+    it('indexes statement ids and finds their subject case-insensitively', async () => {
+      const store = await open();
+      const id = await store.allocateId('item');
+      const sid = `${id}$AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE`;
+      const entity: Entity = {
+        ...emptyEntity(id, 'item'),
+        statements: { P1: [{ id: sid, rank: 'normal', property: { id: 'P1', 'data-type': 'string' }, value: { type: 'novalue' }, qualifiers: [], references: [] }] },
+      };
+      await store.applyEdit({ entity, previous: null, meta: META, checks: {} });
+      assert.deepEqual(await store.statementSubject(sid), { subjectId: id, statementId: sid });
+      assert.deepEqual(await store.statementSubject(sid.toLowerCase()), { subjectId: id, statementId: sid });
+      assert.equal(await store.statementSubject(`${id}$00000000-0000-0000-0000-000000000000`), null);
+      await store.close();
+    });
+
+    it('bulk-imports entities with their ids and raises the id counters past them', async () => {
+      const store = await open();
+      await store.importEntities([
+        { ...emptyEntity('Q500', 'item'), labels: { en: 'imported' } },
+        emptyEntity('P70', 'property', 'string'),
+      ], META);
+      const read = await store.readEntity('Q500');
+      assert.equal(read.status === 'found' && read.entity.labels.en, 'imported');
+      assert.ok(Number((await store.allocateId('item')).slice(1)) > 500);
+      assert.ok(Number((await store.allocateId('property')).slice(1)) > 70);
+      assert.deepEqual([...(await store.lookupEntities(['Q500', 'P70', 'Q1'])).entries()].sort(), [['P70', 'string'], ['Q500', null]]);
+      await store.close();
+    });
+  });
+}
