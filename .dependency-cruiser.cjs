@@ -1,0 +1,44 @@
+// Layer rules of STYLE.md "Entia's shape", enforced by `npm test` (test/architecture.test.ts).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', comment: 'type-only imports vanish at compile time', from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } } },
+    {
+      name: 'domain-is-pure', severity: 'error',
+      comment: 'src/domain: no HTTP, no SQL, no I/O',
+      from: { path: '^src/domain/' },
+      to: { path: ['^src/(store|http|cli|search)/', 'node_modules/(fastify|better-sqlite3|pg|ioredis|find-my-way|@fastify)/', '^(fs|net|http|https|child_process)$', '^node:(fs|net|http|https|child_process)$'] },
+    },
+    {
+      name: 'search-is-shared-logic', severity: 'error',
+      from: { path: '^src/search/' },
+      to: { path: ['^src/(store|http|cli)/'] },
+    },
+    {
+      name: 'store-interface-knows-no-backend', severity: 'error',
+      from: { path: '^src/store/[^/]+\\.ts$' },
+      to: { path: ['^src/store/(sqlite|postgres)/', '^src/(http|cli)/'] },
+    },
+    {
+      name: 'backends-stay-apart', severity: 'error',
+      from: { path: '^src/store/sqlite/' }, to: { path: ['^src/store/postgres/', '^src/(http|cli)/'] },
+    },
+    {
+      name: 'backends-stay-apart-pg', severity: 'error',
+      from: { path: '^src/store/postgres/' }, to: { path: ['^src/store/sqlite/', '^src/(http|cli)/'] },
+    },
+    {
+      name: 'http-talks-to-the-interface', severity: 'error',
+      comment: 'src/http uses store/store.ts only; no backend, no SQL driver',
+      from: { path: '^src/http/' },
+      to: { path: ['^src/store/(sqlite|postgres)/', '^src/cli/', 'node_modules/(better-sqlite3|pg)/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
