@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
 import { buildServices } from '../http/services.js';
+import { buildSiteTable } from '../domain/sites.js';
+import { importDump } from './import.js';
 import { openStore } from './open-store.js';
 
 async function serve(config: Config): Promise<void> {
@@ -20,14 +22,36 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
 }
 
+async function importCommand(config: Config, path: string | undefined): Promise<void> {
+  if (!path) throw new Error('usage: entia import FILE|-   (Wikidata JSON dump lines, .json or .json.bz2)');
+  const store = await openStore(config.db);
+  try {
+    const started = Date.now();
+    const result = await importDump(store, path, loadSites(config), { user: 'import', comment: `import ${path}`, tags: [], bot: true });
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`imported ${result.entities} entities (+${result.placeholders} placeholder properties) in ${seconds.toFixed(1)} s; ` +
+      `skipped ${result.skipped}; dropped ${result.droppedTerms} terms, ${result.droppedSitelinks} sitelinks, ` +
+      `${result.droppedStatements} statements Entia cannot store`);
+  } finally {
+    await store.close();
+  }
+}
+
+function loadSites(config: Config) {
+  return buildSiteTable(config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined);
+}
+
 const USAGE = `Usage: entia <command>
-  serve     start the HTTP API (PORT, HOST, ENTIA_DB, … see README)`;
+  serve             start the HTTP API (PORT, HOST, ENTIA_DB, … see README)
+  import FILE|-     load Wikidata JSON dump data (.json, .json.bz2, or - for stdin) into ENTIA_DB`;
 
 async function main(argv: string[]): Promise<void> {
   const [command] = argv;
   switch (command) {
     case 'serve':
       return serve(configFromEnv(process.env));
+    case 'import':
+      return importCommand(configFromEnv(process.env), argv[1]);
     default:
       console.error(USAGE);
       process.exitCode = command ? 2 : 0;

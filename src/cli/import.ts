@@ -1,0 +1,79 @@
+// `entia import FILE|-`: loads Wikidata dump data (one entity per line as in latest-all.json or the
+// line-per-entity stream, a single Special:EntityData document, or .bz2 of either) into the store.
+// Properties that statements use but the data does not define are created as placeholders with the
+// data type their snaks declare, so later edits of those statements validate.
+import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { emptyEntity, type Entity } from '../domain/entity.js';
+import type { SiteTable } from '../domain/sites.js';
+import { fromWikidata, newReport, type ConversionReport } from '../domain/wikidata.js';
+import type { EditMeta, Store } from '../store/store.js';
+
+const BATCH = 2000;
+
+export interface ImportResult extends ConversionReport {
+  entities: number;
+  placeholders: number;
+  skipped: number;
+}
+
+function open(path: string): Readable {
+  if (path === '-') return process.stdin;
+  if (!path.endsWith('.bz2')) return createReadStream(path);
+  const child = spawn('bzcat', [path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return child.stdout;
+}
+
+/** Yields the JSON objects of a dump: one per line, or the entities of one whole document. */
+async function* entitiesIn(input: Readable): AsyncGenerator<Record<string, unknown>> {
+  let whole = '';
+  let lineMode: boolean | null = null;
+  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
+    const line = raw.trim().replace(/,$/, '');
+    if (lineMode === null && line !== '' && line !== '[') {
+      lineMode = line.startsWith('{"type"') || line.startsWith('{"pageid"') || line.startsWith('{"id"');
+      if (lineMode) whole = ''; // only the opening '[' of a latest-all.json layout was buffered
+    }
+    if (lineMode) {
+      if (line === '' || line === '[' || line === ']') continue;
+      yield JSON.parse(line);
+    } else {
+      whole += raw + '\n';
+    }
+  }
+  if (whole.trim()) {
+    const doc = JSON.parse(whole);
+    if (doc.entities) yield* Object.values<Record<string, unknown>>(doc.entities);
+    else if (Array.isArray(doc)) yield* doc;
+    else yield doc;
+  }
+}
+
+export async function importDump(store: Store, path: string, sites: SiteTable, meta: EditMeta): Promise<ImportResult> {
+  const report = newReport();
+  const result: ImportResult = { ...report, entities: 0, placeholders: 0, skipped: 0 };
+  const imported = new Set<string>();
+  let batch: Entity[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await store.importEntities(batch, meta);
+    result.entities += batch.length;
+    batch = [];
+  };
+  for await (const raw of entitiesIn(open(path))) {
+    const entity = fromWikidata(raw, sites, report);
+    if (!entity) { result.skipped++; continue; }
+    imported.add(entity.id);
+    batch.push(entity);
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  const missing = [...report.propertyTypes.keys()].filter((p) => !imported.has(p));
+  const existing = await store.lookupEntities(missing);
+  const placeholders = missing.filter((p) => !existing.has(p))
+    .map((p) => emptyEntity(p, 'property', report.propertyTypes.get(p)));
+  if (placeholders.length) await store.importEntities(placeholders, meta);
+  return { ...result, ...report, placeholders: placeholders.length };
+}

@@ -1,0 +1,113 @@
+// Conversion from the Wikidata JSON dump format (Special:EntityData / latest-all.json: `claims` with
+// `mainsnak`, terms as {language, value}) to Entia entities. Pure; the import command feeds it.
+// Data Entia cannot serve is dropped and counted rather than stored half-valid: terms in languages outside
+// the term-language list, sitelinks to unknown sites, snaks of unsupported data types (lexemes, schemas).
+import { emptyEntity, type Entity, type Reference, type Snak, type Statement, type Value } from './entity.js';
+import { parseEntityId } from './kinds.js';
+import { isTermLanguage } from './languages.js';
+import type { SiteTable } from './sites.js';
+import { isDataType } from './values/index.js';
+
+export interface ConversionReport {
+  droppedTerms: number;
+  droppedSitelinks: number;
+  droppedStatements: number;
+  /** Property ids the statements use, with their data type from the snaks. */
+  propertyTypes: Map<string, string>;
+}
+
+export function newReport(): ConversionReport {
+  return { droppedTerms: 0, droppedSitelinks: 0, droppedStatements: 0, propertyTypes: new Map() };
+}
+
+type Json = Record<string, any>;
+
+/** Converts one dump entity, or returns null for what Entia does not store (lexemes, media info, redirects). */
+export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionReport): Entity | null {
+  const parsed = typeof raw?.id === 'string' ? parseEntityId(raw.id) : null;
+  if (!parsed || (raw.type !== 'item' && raw.type !== 'property')) return null;
+  if (raw.type === 'property' && !isDataType(raw.datatype)) return null;
+  const entity = emptyEntity(parsed.id, parsed.kind.name, raw.type === 'property' ? raw.datatype : undefined);
+  entity.labels = terms(raw.labels, 'labels', report);
+  entity.descriptions = terms(raw.descriptions, 'descriptions', report);
+  for (const [lang, list] of Object.entries<Json[]>(raw.aliases ?? {})) {
+    if (!isTermLanguage(lang, 'aliases')) { report.droppedTerms += list.length; continue; }
+    const values = [...new Set(list.map((a) => String(a.value)))];
+    if (values.length) entity.aliases[lang] = values;
+  }
+  for (const [pid, claims] of Object.entries<Json[]>(raw.claims ?? {})) {
+    const group = claims.map((c) => statement(c, report)).filter((s): s is Statement => s !== null);
+    if (group.length) entity.statements[pid] = group;
+  }
+  if (entity.type === 'item') {
+    for (const [site, link] of Object.entries<Json>(raw.sitelinks ?? {})) {
+      if (!Object.hasOwn(sites, site)) { report.droppedSitelinks++; continue; }
+      entity.sitelinks![site] = { title: String(link.title), badges: Array.isArray(link.badges) ? link.badges : [] };
+    }
+  }
+  return entity;
+}
+
+function terms(map: Json | undefined, field: 'labels' | 'descriptions', report: ConversionReport): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [lang, term] of Object.entries<Json>(map ?? {})) {
+    if (isTermLanguage(lang, field)) out[lang] = String(term.value);
+    else report.droppedTerms++;
+  }
+  return out;
+}
+
+function statement(claim: Json, report: ConversionReport): Statement | null {
+  const main = snak(claim.mainsnak, report);
+  if (!main || typeof claim.id !== 'string') { report.droppedStatements++; return null; }
+  return {
+    id: claim.id,
+    rank: claim.rank === 'preferred' || claim.rank === 'deprecated' ? claim.rank : 'normal',
+    qualifiers: orderedSnaks(claim.qualifiers, claim['qualifiers-order'], report),
+    references: (claim.references ?? []).map((r: Json): Reference => ({
+      hash: String(r.hash), parts: orderedSnaks(r.snaks, r['snaks-order'], report),
+    })),
+    property: main.property,
+    value: main.value,
+  };
+}
+
+function orderedSnaks(snaks: Json | undefined, order: string[] | undefined, report: ConversionReport): Snak[] {
+  if (!snaks) return [];
+  const pids = order ?? Object.keys(snaks);
+  return pids.flatMap((pid) => (snaks[pid] ?? []).map((s: Json) => snak(s, report)).filter((s: Snak | null): s is Snak => s !== null));
+}
+
+function snak(raw: Json | undefined, report: ConversionReport): Snak | null {
+  if (!raw || typeof raw.property !== 'string' || !isDataType(raw.datatype)) return null;
+  report.propertyTypes.set(raw.property, raw.datatype);
+  const property = { id: raw.property, 'data-type': raw.datatype as string };
+  if (raw.snaktype === 'somevalue' || raw.snaktype === 'novalue') return { property, value: { type: raw.snaktype } };
+  const content = valueContent(raw.datavalue);
+  return content === undefined ? null : { property, value: { type: 'value', content } as Value };
+}
+
+/** REFERENCE §5: the REST content shape of each dump value type. */
+function valueContent(dv: Json | undefined): unknown {
+  const v = dv?.value;
+  switch (dv?.type) {
+    case 'string':
+      return v;
+    case 'wikibase-entityid':
+      return v.id ?? (v['entity-type'] === 'property' ? 'P' : 'Q') + v['numeric-id'];
+    case 'time':
+      return { time: v.time, precision: v.precision, calendarmodel: v.calendarmodel };
+    case 'quantity': {
+      const q: Json = { amount: v.amount, unit: v.unit };
+      if (v.upperBound !== undefined) q.upperBound = v.upperBound;
+      if (v.lowerBound !== undefined) q.lowerBound = v.lowerBound;
+      return q;
+    }
+    case 'globecoordinate':
+      return { latitude: v.latitude, longitude: v.longitude, precision: v.precision, globe: v.globe };
+    case 'monolingualtext':
+      return { text: v.text, language: v.language };
+    default:
+      return undefined;
+  }
+}

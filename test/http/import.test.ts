@@ -1,0 +1,60 @@
+// `entia import`: real Wikidata dump lines become entities that the API serves and edits like any other.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url).pathname;
+let dir: string;
+let s: TestServer;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
+  const db = join(dir, 'entia.db');
+  const out = execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'import', FIXTURE],
+    { env: { ...process.env, ENTIA_DB: db }, encoding: 'utf8' });
+  assert.match(out, /imported 3 entities \(\+\d+ placeholder properties\)/);
+  s = await startServer({ dbPath: db });
+});
+after(async () => {
+  await s.close({ keepFiles: true });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('entia import', () => {
+  it('serves imported items in the REST shape', async () => {
+    const res = await s.get('/v1/entities/items/Q2682663');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.labels.en, 'Jacques Herry');
+    assert.equal(res.body.sitelinks.nlwiki.url, 'https://nl.wikipedia.org/wiki/Jacques_Herry');
+    const [statement] = Object.values<any[]>(res.body.statements).flat().filter((st) => st.property['data-type'] === 'time');
+    assert.match(statement.id, /^Q2682663\$/i);
+    assert.deepEqual(Object.keys(statement.value.content).sort(), ['calendarmodel', 'precision', 'time']);
+  });
+
+  it('creates placeholder properties with the data type the snaks declare', async () => {
+    const item = (await s.get('/v1/entities/items/Q62666140')).body;
+    const pid = Object.keys(item.statements).find((p) => item.statements[p][0].property['data-type'] === 'monolingualtext')!;
+    const res = await s.patch(`/v1/entities/properties/${pid}`, { patch: [] });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data_type, 'monolingualtext');
+  });
+
+  it('keeps imported entities editable', async () => {
+    const res = await s.patch('/v1/entities/items/Q48347943', { patch: [{ op: 'add', path: '/labels/de', value: 'Frédéric S.-T.-F.' }] });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.labels.de, 'Frédéric S.-T.-F.');
+    const revisions = await s.store.revisions('Q48347943', 5);
+    assert.equal(revisions.length, 2);
+    assert.equal(revisions[1].user, 'import');
+    assert.equal(revisions[1].bot, true);
+  });
+
+  it('continues id allocation above imported ids', async () => {
+    const res = await s.post('/v1/entities/items', { item: {} });
+    assert.ok(Number(res.body.id.slice(1)) > 62666140);
+  });
+});
