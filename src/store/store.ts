@@ -2,6 +2,9 @@
 // suite (test/store/). It is asynchronous so that a networked backend fits behind it unchanged.
 // See docs/adr/0001-store-interface.md for why an edit is one call carrying its own policy checks.
 import type { Entity, KindName } from '../domain/entity.js';
+import type { SearchHit } from '../search/hits.js';
+
+export type { SearchHit };
 
 /** The validators of an entity's latest revision (REFERENCE §2.3). `modified` has one-second resolution. */
 export interface Head {
@@ -70,6 +73,25 @@ export interface RevisionRecord {
   bot: boolean;
 }
 
+/**
+ * A search or suggest request (REFERENCE §10.7), already parsed by src/search/: the store answers it from its
+ * search index with the shared ranking rules of src/search/rank.ts.
+ */
+export interface SearchQuery {
+  kind: KindName;
+  /** search: every word of q is a whole word of the term; suggest: the term starts with q. */
+  mode: 'search' | 'suggest';
+  /** q folded by search/text.ts `foldText`, and its words (`wordsOf`). */
+  text: { folded: string; words: string[] };
+  /** The numeric id q spells for this kind (`q42` → 42), tried first; null when q is no such id. */
+  entityId: number | null;
+  /** Languages searched and shown, in preference order: lang, its fallbacks, mul, en. */
+  languages: string[];
+  /** 0..500 */
+  limit: number;
+  offset: number;
+}
+
 export interface Store {
   readEntity(id: string): Promise<ReadResult>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
@@ -88,6 +110,8 @@ export interface Store {
    * with the same id are replaced. Skips the data-policy checks: the source is trusted.
    */
   importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void>;
+  /** Entries offset .. offset+limit of the ranked matches; each entity at most once. */
+  search(query: SearchQuery): Promise<SearchHit[]>;
   /** Newest first. */
   revisions(entityId: string, limit: number): Promise<RevisionRecord[]>;
   close(): Promise<void>;

@@ -8,10 +8,12 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+  type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type SearchHit,
+  type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
+import { SqliteSearch } from './search.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -26,7 +28,12 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   migrate(db);
-  return new SqliteStore(db);
+  const store = new SqliteStore(db);
+  store.searchIndex.drainBacklog(db, (id) => {
+    const read = store.readEntitySync(id);
+    return read.status === 'found' ? read.entity : null;
+  });
+  return store;
 }
 
 function migrate(db: Database.Database): void {
@@ -43,9 +50,11 @@ const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: ne
 
 export class SqliteStore implements Store {
   readonly q: Queries;
+  readonly searchIndex: SqliteSearch;
 
   constructor(readonly db: Database.Database) {
     this.q = prepareQueries(db);
+    this.searchIndex = new SqliteSearch(db);
   }
 
   async readEntity(id: string): Promise<ReadResult> {
@@ -92,6 +101,8 @@ export class SqliteStore implements Store {
   }
 
   private writeIndexRows(before: Entity | null, after: Entity): void {
+    // Search rows first: a sitelink conflict below aborts the whole transaction anyway.
+    this.searchIndex.writeRows(before, after);
     const d = diffIndexRows(before, after);
     const id = after.id;
     for (const t of d.terms.removed) this.q.deleteTerm.run(id, t.type, t.lang, t.text);
@@ -169,6 +180,10 @@ export class SqliteStore implements Store {
       if (read.status === 'found') found.set(id, read.entity.data_type ?? null);
     }
     return found;
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.searchIndex.search(query);
   }
 
   async revisions(entityId: string, limit: number): Promise<RevisionRecord[]> {

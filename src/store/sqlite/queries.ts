@@ -52,3 +52,70 @@ export function prepareQueries(db: Database.Database) {
 }
 
 export type Queries = ReturnType<typeof prepareQueries>;
+
+/** The three search index tables and the name of their key column (migration 2). */
+export const SEARCH_TABLES = { terms: 'folded', prefixes: 'prefix', tokens: 'token' } as const;
+export type SearchTable = keyof typeof SEARCH_TABLES;
+
+type SearchRowParams = [kind: number, lang: string, key: string, type: number, rank: number, entity: number];
+/** Keyset paging: rows strictly after (rank, entity), in index order. */
+type PageParams = [kind: number, lang: string, key: string, type: number, rank: number, entity: number, limit: number];
+export interface RankRow { rank: number; entity: number }
+
+function tableQueries(db: Database.Database, table: SearchTable) {
+  const key = SEARCH_TABLES[table];
+  const name = `search_${table}`;
+  return {
+    insert: db.prepare<SearchRowParams>(`INSERT OR IGNORE INTO ${name} (kind, lang, ${key}, type, rank, entity) VALUES (?, ?, ?, ?, ?, ?)`),
+    delete: db.prepare<SearchRowParams>(
+      `DELETE FROM ${name} WHERE kind = ? AND lang = ? AND ${key} = ? AND type = ? AND rank = ? AND entity = ?`),
+    page: db.prepare<PageParams, RankRow>(`
+      SELECT rank, entity FROM ${name}
+      WHERE kind = ? AND lang = ? AND ${key} = ? AND type = ? AND (rank, entity) > (?, ?)
+      ORDER BY rank, entity LIMIT ?`),
+  };
+}
+
+/** Token postings that must also have `also` more tokens in the same (entity, language, type); cached per count. */
+function tokenPageWithAlso(db: Database.Database, also: number) {
+  const exists = Array.from({ length: also }, () => `
+        AND EXISTS (SELECT 1 FROM search_tokens o WHERE o.kind = t.kind AND o.lang = t.lang AND o.token = ?
+                    AND o.type = t.type AND o.rank = t.rank AND o.entity = t.entity)`).join('');
+  return db.prepare<unknown[], RankRow>(`
+      SELECT t.rank, t.entity FROM search_tokens t
+      WHERE t.kind = ? AND t.lang = ? AND t.token = ? AND t.type = ? AND (t.rank, t.entity) > (?, ?)${exists}
+      ORDER BY t.rank, t.entity LIMIT ?`);
+}
+
+export function prepareSearchQueries(db: Database.Database) {
+  const withAlso = new Map<number, ReturnType<typeof tokenPageWithAlso>>();
+  return {
+    terms: tableQueries(db, 'terms'),
+    prefixes: tableQueries(db, 'prefixes'),
+    tokens: tableQueries(db, 'tokens'),
+    /** Folded terms in [from, to): a range scan sorted in memory (only for prefixes longer than the prefix index). */
+    termsRange: db.prepare<[number, string, string, string, number, number, number, number], RankRow>(`
+      SELECT rank, entity FROM search_terms
+      WHERE kind = ? AND lang = ? AND folded >= ? AND folded < ? AND type = ? AND (rank, entity) > (?, ?)
+      ORDER BY rank, entity LIMIT ?`),
+    tokensWithAlso(also: number) {
+      let stmt = withAlso.get(also);
+      if (!stmt) withAlso.set(also, stmt = tokenPageWithAlso(db, also));
+      return stmt;
+    },
+    postings: db.prepare<[number, string, string, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM search_tokens WHERE kind = ? AND lang = ? AND token = ? LIMIT ?)'),
+    texts: db.prepare<[string, string, string], { text: string }>(
+      'SELECT text FROM terms WHERE entity_id = ? AND type = ? AND lang = ?'),
+    exists: db.prepare<[string], { one: number }>(
+      'SELECT 1 AS one FROM entities WHERE id = ? AND head_rev IS NOT NULL AND redirect_to IS NULL'),
+    /** Labels, descriptions and aliases of an entity in the languages of a JSON array. */
+    chainTerms: db.prepare<[string, string], { type: string; lang: string; text: string }>(`
+      SELECT type, lang, text FROM terms
+      WHERE entity_id = ? AND type IN ('alias', 'description', 'label') AND lang IN (SELECT value FROM json_each(?))`),
+    backlog: db.prepare<[number], { entity_id: string }>('SELECT entity_id FROM search_backlog LIMIT ?'),
+    unqueue: db.prepare<[string]>('DELETE FROM search_backlog WHERE entity_id = ?'),
+  };
+}
+
+export type SearchQueries = ReturnType<typeof prepareSearchQueries>;

@@ -1,0 +1,167 @@
+// The ranking rules of search and suggest (REFERENCE §10.7; issue #6), shared by every backend. Pure: a
+// backend only answers "the next rows of this stream" through SearchBackend; this module decides which
+// streams exist, in which order, which rows count, and when to stop.
+//
+// The unpaged result list is the concatenation of streams, one per (tier, language of the chain, term type),
+// in this order:
+//   0. the entity q names by id, if it exists;
+//   1. tier: exact full-term match, then prefix, then (search only) word match;
+//   2. language: earlier in the chain first;
+//   3. type: label, then alias;
+//   and inside a stream: rank (more sitelinks, then more statements), then ascending numeric id.
+// An entity is reported once, in the first stream that yields it (its best match). Every stream is an index
+// range already sorted by (rank, entity), so paging reads only offset + limit accepted rows.
+import { PREFIX_INDEX_LENGTH, TERM_TYPES, type SearchTermType } from './index-keys.js';
+import { firstWordToken, isDecidedByToken, requiredTokens, tierOf, type ParsedText, type SearchMode, type Tier } from './query.js';
+import { codePointLength } from './text.js';
+
+export type KindCode = 'item' | 'property';
+
+/** Where a stream's rows come from; every source yields (rank, entity) ascending. */
+export type Source =
+  /** folded term equal to `folded` */
+  | { index: 'terms'; folded: string }
+  /** folded term in [from, to): prefixes longer than the prefix index */
+  | { index: 'terms-range'; from: string; to: string }
+  /** stored prefix equal to `prefix` */
+  | { index: 'prefixes'; prefix: string }
+  /** token postings of `token` whose (entity, language, type) also has every token of `also` */
+  | { index: 'tokens'; token: string; also: string[] };
+
+export interface Stream {
+  kind: KindCode;
+  tier: Tier;
+  lang: string;
+  type: SearchTermType;
+  source: Source;
+  /** The source over-approximates: each row's stored terms must be checked with tierOf. */
+  verify: boolean;
+}
+
+export interface Row {
+  rank: number;
+  entity: number;
+}
+
+export interface SearchBackend {
+  /** Up to `size` rows of the stream strictly after `after` in (rank, entity) order. */
+  page(stream: Stream, after: Row | null, size: number): Promise<Row[]>;
+  /** How many postings a token has in one language, counting no further than `cap`. */
+  postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number>;
+  /** The stored terms of an entity in one language and type. */
+  texts(kind: KindCode, entity: number, lang: string, type: SearchTermType): Promise<string[]>;
+  /** Whether the entity exists and is not a redirect. */
+  exists(kind: KindCode, entity: number): Promise<boolean>;
+}
+
+export interface RankRequest {
+  kind: KindCode;
+  mode: SearchMode;
+  text: ParsedText;
+  /** Numeric part of the id q spells for this kind, or null. */
+  entityId: number | null;
+  /** The language chain: lang, its fallbacks, mul, en. */
+  languages: readonly string[];
+  limit: number;
+  offset: number;
+}
+
+export interface Ranked {
+  entity: number;
+  /** 'id' for the entity named by q. */
+  tier: Tier | 'id';
+  lang: string;
+  type: SearchTermType;
+}
+
+/** Upper bound of a code-point prefix range: nothing a folded term can contain sorts after U+10FFFF. */
+const RANGE_END = '\u{10FFFF}';
+/** Token postings counted to pick the rarest token of a multi-token query. */
+const POSTINGS_CAP = 5000;
+
+async function driverToken(backend: SearchBackend, kind: KindCode, lang: string, tokens: string[]): Promise<string> {
+  if (tokens.length === 1) return tokens[0];
+  let best = tokens[0];
+  let bestCount = Infinity;
+  for (const token of tokens) {
+    const n = await backend.postings(kind, lang, token, POSTINGS_CAP);
+    if (n < bestCount) [best, bestCount] = [token, n];
+    if (n === 0) break;
+  }
+  return best;
+}
+
+function prefixSource(folded: string): Source {
+  return codePointLength(folded) <= PREFIX_INDEX_LENGTH
+    ? { index: 'prefixes', prefix: folded }
+    : { index: 'terms-range', from: folded, to: folded + RANGE_END };
+}
+
+/** The sources of one tier in one language, in order; null when the tier cannot match. */
+async function tierSource(req: RankRequest, tier: Tier, lang: string, backend: SearchBackend): Promise<{ source: Source; verify: boolean } | null> {
+  const { text } = req;
+  if (tier === 'exact') return text.folded === '' ? null : { source: { index: 'terms', folded: text.folded }, verify: false };
+  if (req.mode === 'suggest') return { source: prefixSource(text.folded), verify: false };
+  const first = firstWordToken(text);
+  if (!first) return null;
+  if (tier === 'prefix') {
+    // REFERENCE §10.7 search: the term's first words are the query's words.
+    const also = requiredTokens({ ...text, words: text.words.slice(1) });
+    return { source: { index: 'tokens', token: first, also }, verify: text.words.length > 1 };
+  }
+  const tokens = requiredTokens(text);
+  const driver = await driverToken(backend, req.kind, lang, tokens);
+  return { source: { index: 'tokens', token: driver, also: tokens.filter((t) => t !== driver) }, verify: !isDecidedByToken(text) };
+}
+
+/** The streams of the request in ranking order, produced lazily (later ones are often never needed). */
+async function* streams(req: RankRequest, backend: SearchBackend): AsyncGenerator<Stream> {
+  const tiers: Tier[] = req.mode === 'suggest' ? ['exact', 'prefix'] : ['exact', 'prefix', 'word'];
+  for (const tier of tiers) {
+    for (const lang of req.languages) {
+      const planned = await tierSource(req, tier, lang, backend);
+      if (!planned) continue;
+      for (const type of TERM_TYPES) yield { kind: req.kind, tier, lang, type, ...planned };
+    }
+  }
+}
+
+async function verified(stream: Stream, row: Row, req: RankRequest, backend: SearchBackend): Promise<boolean> {
+  if (!stream.verify) return true;
+  const texts = await backend.texts(stream.kind, row.entity, stream.lang, stream.type);
+  return texts.some((t) => tierOf(t, req.text, req.mode) === stream.tier);
+}
+
+/** Rows asked for per page: what is still needed, with room for rows that are skipped. */
+function pageSize(missing: number): number {
+  return Math.min(1000, missing * 2 + 20);
+}
+
+/** Entries offset .. offset+limit of the unpaged ranked list. */
+export async function rankedPage(req: RankRequest, backend: SearchBackend): Promise<Ranked[]> {
+  const wanted = req.offset + req.limit;
+  const out: Ranked[] = [];
+  if (req.limit === 0) return out;
+  const seen = new Set<number>();
+  if (req.entityId !== null && await backend.exists(req.kind, req.entityId)) {
+    out.push({ entity: req.entityId, tier: 'id', lang: '', type: 'label' });
+    seen.add(req.entityId);
+  }
+  for await (const stream of streams(req, backend)) {
+    let after: Row | null = null;
+    while (out.length < wanted) {
+      const size = pageSize(wanted - out.length);
+      const rows = await backend.page(stream, after, size);
+      for (const row of rows) {
+        after = row;
+        if (seen.has(row.entity) || !(await verified(stream, row, req, backend))) continue;
+        seen.add(row.entity);
+        out.push({ entity: row.entity, tier: stream.tier, lang: stream.lang, type: stream.type });
+        if (out.length >= wanted) break;
+      }
+      if (rows.length < size) break;
+    }
+    if (out.length >= wanted) break;
+  }
+  return out.slice(req.offset);
+}
