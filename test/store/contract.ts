@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { emptyEntity, type Entity } from '../../src/domain/entity.js';
-import { EditConflict, PolicyViolation, type EditMeta, type Store } from '../../src/store/store.js';
+import { parseText } from '../../src/search/query.js';
+import { EditConflict, PolicyViolation, type EditMeta, type SearchQuery, type Store } from '../../src/store/store.js';
 
 const META: EditMeta = { user: 'tester', comment: 'c', tags: [], bot: false };
 
@@ -108,6 +109,34 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       assert.ok(Number((await store.allocateId('item')).slice(1)) > 500);
       assert.ok(Number((await store.allocateId('property')).slice(1)) > 70);
       assert.deepEqual([...(await store.lookupEntities(['Q500', 'P70', 'Q1'])).entries()].sort(), [['P70', 'string'], ['Q500', null]]);
+      await store.close();
+    });
+
+    it('searches labels and aliases, updated with each edit and import (issue #6)', async () => {
+      const store = await open();
+      const find = async (q: string, mode: SearchQuery['mode'], extra: Partial<SearchQuery> = {}) =>
+        (await store.search({ kind: 'item', mode, text: parseText(q), entityId: null, languages: ['de', 'mul', 'en'],
+          limit: 10, offset: 0, ...extra })).map((h) => `${h.id}:${h.match.type}:${h.match.text}`);
+      const a = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'Zürich Airport' }, descriptions: { de: 'Flughafen' } });
+      const b = await create(store, { ...emptyEntity('', 'item'), aliases: { de: ['Zurich'] } });
+      assert.deepEqual(await find('zurich', 'search'), [`${b.id}:alias:Zurich`, `${a.id}:label:Zürich Airport`]);
+      assert.deepEqual(await find('zur', 'suggest', { offset: 1 }), [`${a.id}:label:Zürich Airport`]);
+      assert.deepEqual(await find('zur', 'search'), []);
+      const [hit] = await store.search({ kind: 'item', mode: 'search', text: parseText(a.id), entityId: Number(a.id.slice(1)),
+        languages: ['de', 'mul', 'en'], limit: 1, offset: 0 });
+      assert.deepEqual(hit, { id: a.id, displayLabel: { language: 'en', value: 'Zürich Airport' },
+        description: { language: 'de', value: 'Flughafen' }, match: { type: 'entityId', text: a.id } });
+
+      const read = await store.readEntity(a.id);
+      if (read.status !== 'found') throw new Error('missing');
+      await store.applyEdit({ entity: { ...a, labels: { en: 'Kloten' } }, previous: read, meta: META, checks: {} });
+      assert.deepEqual(await find('zurich', 'search'), [`${b.id}:alias:Zurich`]);
+      assert.deepEqual(await find('KLOTEN', 'suggest'), [`${a.id}:label:Kloten`]);
+
+      // More sitelinks rank first among equal matches.
+      await store.importEntities([{ ...emptyEntity('Q900', 'item'), labels: { en: 'Kloten' },
+        sitelinks: { enwiki: { title: 'Kloten', badges: [] } } }], META);
+      assert.deepEqual(await find('kloten', 'search'), ['Q900:label:Kloten', `${a.id}:label:Kloten`]);
       await store.close();
     });
   });
