@@ -21,8 +21,10 @@ export type KindCode = 'item' | 'property';
 export type Source =
   /** folded term equal to `folded` */
   | { index: 'terms'; folded: string }
-  /** folded term in [from, to): prefixes longer than the prefix index */
+  /** folded term in [from, to), sorted after reading: prefixes longer than the prefix index, few matches */
   | { index: 'terms-range'; from: string; to: string }
+  /** folded term in [from, to), filtered while reading the language's terms in rank order: many matches */
+  | { index: 'terms-by-rank'; from: string; to: string }
   /** stored prefix equal to `prefix` */
   | { index: 'prefixes'; prefix: string }
   /** token postings of `token` whose (entity, language, type) also has every token of `also` */
@@ -46,6 +48,8 @@ export interface Row {
 export interface SearchBackend {
   /** Up to `size` rows of the stream strictly after `after` in (rank, entity) order. */
   page(stream: Stream, after: Row | null, size: number): Promise<Row[]>;
+  /** How many folded terms of a language lie in [from, to), counting no further than `cap`. */
+  rangeCount(kind: KindCode, lang: string, from: string, to: string, cap: number): Promise<number>;
   /** How many postings a token has in one language, counting no further than `cap`. */
   postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number>;
   /** The stored terms of an entity in one language and type. */
@@ -78,6 +82,12 @@ export interface Ranked {
 const RANGE_END = '\u{10FFFF}';
 /** Token postings counted to pick the rarest token of a multi-token query. */
 const POSTINGS_CAP = 5000;
+/**
+ * A long prefix matching fewer terms than this is read whole and sorted (cost: its matches); one matching more
+ * is found by reading the language's terms in rank order (cost: about page × terms-in-language / matches).
+ * Either way a query costs at most a few thousand index steps.
+ */
+const RANGE_SORT_CAP = 3000;
 
 async function driverToken(backend: SearchBackend, kind: KindCode, lang: string, tokens: string[]): Promise<string> {
   if (tokens.length === 1) return tokens[0];
@@ -91,17 +101,19 @@ async function driverToken(backend: SearchBackend, kind: KindCode, lang: string,
   return best;
 }
 
-function prefixSource(folded: string): Source {
-  return codePointLength(folded) <= PREFIX_INDEX_LENGTH
-    ? { index: 'prefixes', prefix: folded }
-    : { index: 'terms-range', from: folded, to: folded + RANGE_END };
+async function prefixSource(req: RankRequest, lang: string, backend: SearchBackend): Promise<Source> {
+  const { folded } = req.text;
+  if (codePointLength(folded) <= PREFIX_INDEX_LENGTH) return { index: 'prefixes', prefix: folded };
+  const range = { from: folded, to: folded + RANGE_END };
+  const matches = await backend.rangeCount(req.kind, lang, range.from, range.to, RANGE_SORT_CAP);
+  return { index: matches < RANGE_SORT_CAP ? 'terms-range' : 'terms-by-rank', ...range };
 }
 
 /** The sources of one tier in one language, in order; null when the tier cannot match. */
 async function tierSource(req: RankRequest, tier: Tier, lang: string, backend: SearchBackend): Promise<{ source: Source; verify: boolean } | null> {
   const { text } = req;
   if (tier === 'exact') return text.folded === '' ? null : { source: { index: 'terms', folded: text.folded }, verify: false };
-  if (req.mode === 'suggest') return { source: prefixSource(text.folded), verify: false };
+  if (req.mode === 'suggest') return { source: await prefixSource(req, lang, backend), verify: false };
   const first = firstWordToken(text);
   if (!first) return null;
   if (tier === 'prefix') {

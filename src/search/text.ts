@@ -10,17 +10,22 @@ const EXTRA_FOLD_PATTERN = /[ßẞςſﬅﬆ]/g;
  * points and Arabic harakat. Other non-spacing marks (Indic vowel signs, kana voicing marks) carry meaning
  * and stay.
  */
-const ACCENTS = /(?=\p{Mn})[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]/gu;
+const ACCENTS = /[\u0300-\u036f\u1ab0-\u1abd\u1abf-\u1aff\u1dc0-\u1dff\u20d0-\u20dc\u20e1\u20e5-\u20f0\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
 const WHITESPACE_RUN = /[\s\p{Zs}\u200b\u2060\ufeff]+/gu;
 
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_SPACE_RUN = /\s+/g;
+
 /**
- * NFC → lower case with Unicode case folding → NFKD → drop accents → NFC again (so Hangul syllables
- * and other composed letters come back whole) → whitespace runs collapsed to one space, trimmed.
- * Compatibility decomposition also folds width variants and ligatures (`ﬁ` → `fi`, full-width `Ａ` → `a`).
+ * Lower case with Unicode case folding → NFKD → drop accents → NFC (so Hangul syllables and other composed
+ * letters come back whole) → whitespace runs collapsed to one space, trimmed. Compatibility decomposition also
+ * folds width variants and ligatures (`ﬁ` → `fi`, full-width `Ａ` → `a`). Lower-casing before composing is
+ * safe: it maps base letters and leaves combining marks alone. Pure ASCII (most terms) takes a short cut with
+ * the same result.
  */
 export function foldText(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase().replace(ASCII_SPACE_RUN, ' ').trim();
   return text
-    .normalize('NFC')
     .toLowerCase()
     .replace(EXTRA_FOLD_PATTERN, (c) => EXTRA_FOLDS[c])
     .normalize('NFKD')
@@ -35,12 +40,13 @@ export function foldText(text: string): string {
  * "word" to the splitter, so it is indexed as overlapping bigrams plus unigrams and matched as a substring.
  */
 const UNSPACED = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u30fc\\u3005';
-const UNSPACED_CHAR = new RegExp(`[${UNSPACED}]`, 'u');
+/** Runs are homogeneous (see WORD), so the first character tells. */
+const UNSPACED_START = new RegExp(`^[${UNSPACED}]`, 'u');
 /** A word: letters, digits and the marks that stay inside words (Devanagari vowel signs...). */
-const WORD = new RegExp(`[${UNSPACED}]+|[\\p{L}\\p{N}\\p{M}]+`, 'gu');
+const WORD = new RegExp(`[${UNSPACED}]+|[[\\p{L}\\p{N}\\p{M}]--[${UNSPACED}]]+`, 'gv');
 
 export function isUnspacedRun(word: string): boolean {
-  return UNSPACED_CHAR.test(word);
+  return UNSPACED_START.test(word);
 }
 
 /** The words of a folded text, in order: runs of letters/digits, with runs of unspaced scripts kept apart. */

@@ -71,6 +71,9 @@ export const MIGRATIONS: readonly string[] = [
     entity INTEGER NOT NULL,
     PRIMARY KEY (kind, lang, folded, type, rank, entity)
   ) WITHOUT ROWID;
+  -- The same rows in ranking order: a long prefix that matches very many terms is read in this order and
+  -- filtered, instead of sorting all its matches.
+  CREATE INDEX search_terms_by_rank ON search_terms (kind, lang, type, rank, entity, folded);
 
   CREATE TABLE search_prefixes (
     kind INTEGER NOT NULL,

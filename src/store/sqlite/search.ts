@@ -83,10 +83,16 @@ export class SqliteSearch implements SearchBackend {
         return this.q.prefixes.page.all(kind, stream.lang, s.prefix, type, rank, entity, size);
       case 'terms-range':
         return this.q.termsRange.all(kind, stream.lang, s.from, s.to, type, rank, entity, size);
+      case 'terms-by-rank':
+        return this.q.termsByRank.all(kind, stream.lang, type, rank, entity, s.from, s.to, size);
       case 'tokens':
         if (s.also.length === 0) return this.q.tokens.page.all(kind, stream.lang, s.token, type, rank, entity, size);
         return this.q.tokensWithAlso(s.also.length).all(kind, stream.lang, s.token, type, rank, entity, ...s.also, size);
     }
+  }
+
+  async rangeCount(kind: KindCode, lang: string, from: string, to: string, cap: number): Promise<number> {
+    return this.q.rangeCount.get(KIND_CODE[kind], lang, from, to, cap)!.n;
   }
 
   async postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number> {
