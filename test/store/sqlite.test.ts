@@ -17,7 +17,7 @@ storeContract('sqlite', async () => {
   return openSqliteStore({ path: join(dir, 'store.db') });
 }, async () => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
 
-// Databases created before the search index existed are indexed when the store opens (migration 2).
+// Databases created before the search index existed are indexed when the store opens (the search-index migration).
 it('sqlite: indexes for search the entities of a database from before the search index', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
   dirs.push(dir);

@@ -58,7 +58,7 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX sitelinks_by_item ON sitelinks (item_id);
   `,
-  // 2: the search index (docs/adr/0002-search-index.md). Keys come from src/search/index-keys.ts; every key
+  // the search index (docs/adr/0002-search-index.md). Keys come from src/search/index-keys.ts; every key
   // ends in (rank, entity) so that one index seek yields candidates in ranking order. kind: 0 item, 1 property;
   // type: 0 label, 1 alias; entity: the numeric part of the id.
   `

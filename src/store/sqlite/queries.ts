@@ -53,7 +53,7 @@ export function prepareQueries(db: Database.Database) {
 
 export type Queries = ReturnType<typeof prepareQueries>;
 
-/** The three search index tables and the name of their key column (migration 2). */
+/** The three search index tables and the name of their key column (the search-index migration). */
 export const SEARCH_TABLES = { terms: 'folded', prefixes: 'prefix', tokens: 'token' } as const;
 export type SearchTable = keyof typeof SEARCH_TABLES;
 

@@ -48,7 +48,7 @@ export class SqliteSearch implements SearchBackend {
     for (const [key, row] of next) if (!old.has(key)) this.q[row.table].insert.run(...row.params);
   }
 
-  /** Indexes entities that existed before the search index did (migration 2), `batch` at a time. */
+  /** Indexes entities that existed before the search index did (the search-index migration), `batch` at a time. */
   drainBacklog(db: Database.Database, read: (id: string) => Entity | null, batch = 1000): void {
     for (;;) {
       const ids = this.q.backlog.all(batch);
