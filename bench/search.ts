@@ -26,6 +26,8 @@ function arg(name: string, fallback: string): string {
 const N = Number(arg('items', '100000'));
 const QUERIES = Number(arg('queries', '2000'));
 const DB = arg('db', join(tmpdir(), `entia-search-bench-${N}.db`));
+/** Also print the slowest in-process queries, to see what dominates. */
+const SLOWEST = Number(arg('slowest', '0'));
 
 // ---------------------------------------------------------------- deterministic data
 function mulberry32(seed: number): () => number {
@@ -177,13 +179,20 @@ async function main(): Promise<void> {
   for (const x of list.slice(0, 200)) await store.search(toQuery(x)); // warm-up
   const inProcess = new Map<string, number[]>();
   const results: number[] = [];
+  const timed: [number, Q][] = [];
   for (const x of list) {
     const t = performance.now();
     const hits = await store.search(toQuery(x));
     const ms = performance.now() - t;
     results.push(hits.length);
+    timed.push([ms, x]);
     for (const key of [x.mode, `${x.mode}: ${x.label}`]) (inProcess.get(key) ?? inProcess.set(key, []).get(key)!).push(ms);
   }
+
+  for (const [ms, x] of timed.sort((a, b) => b[0] - a[0]).slice(0, SLOWEST)) {
+    console.log(`  slow: ${ms.toFixed(2)} ms ${x.mode} ${x.label} lang=${x.lang} q=${JSON.stringify(x.q)}`);
+  }
+  if (SLOWEST > 0) return;
 
   // Over HTTP on loopback, one client at a time (latency) and four at a time (throughput).
   const app = buildApp({ store, services: buildServices({ ...DEFAULTS, log: false, db: DB }) });

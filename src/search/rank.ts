@@ -80,8 +80,11 @@ export interface Ranked {
 
 /** Upper bound of a code-point prefix range: nothing a folded term can contain sorts after U+10FFFF. */
 const RANGE_END = '\u{10FFFF}';
-/** Token postings counted to pick the rarest token of a multi-token query. */
-const POSTINGS_CAP = 5000;
+/**
+ * Token postings are counted to pick the rarest token of a multi-token query: first up to a small cap (cheap,
+ * and decisive when one token is rare), then up to a larger one when every token is common.
+ */
+const POSTINGS_CAPS = [200, 5000];
 /**
  * A long prefix matching fewer terms than this is read whole and sorted (cost: its matches); one matching more
  * is found by reading the language's terms in rank order (cost: about page × terms-in-language / matches).
@@ -89,16 +92,23 @@ const POSTINGS_CAP = 5000;
  */
 const RANGE_SORT_CAP = 3000;
 
-async function driverToken(backend: SearchBackend, kind: KindCode, lang: string, tokens: string[]): Promise<string> {
-  if (tokens.length === 1) return tokens[0];
-  let best = tokens[0];
-  let bestCount = Infinity;
-  for (const token of tokens) {
-    const n = await backend.postings(kind, lang, token, POSTINGS_CAP);
-    if (n < bestCount) [best, bestCount] = [token, n];
-    if (n === 0) break;
+/** Postings counted once per request and language. */
+type Counts = Map<string, number>;
+
+/** The token with the fewest postings drives the stream; the others are checked on each of its rows. */
+async function tokenSource(req: RankRequest, lang: string, tokens: string[], counts: Counts, backend: SearchBackend): Promise<Source> {
+  let driver = tokens[0];
+  for (const cap of tokens.length > 1 ? POSTINGS_CAPS : []) {
+    let fewest = Infinity;
+    for (const token of tokens) {
+      const key = `${lang}\u0000${token}\u0000${cap}`;
+      let n = counts.get(key);
+      if (n === undefined) counts.set(key, n = await backend.postings(req.kind, lang, token, cap));
+      if (n < fewest) [driver, fewest] = [token, n];
+    }
+    if (fewest < cap) break;
   }
-  return best;
+  return { index: 'tokens', token: driver, also: tokens.filter((t) => t !== driver) };
 }
 
 async function prefixSource(req: RankRequest, lang: string, backend: SearchBackend): Promise<Source> {
@@ -110,7 +120,7 @@ async function prefixSource(req: RankRequest, lang: string, backend: SearchBacke
 }
 
 /** The sources of one tier in one language, in order; null when the tier cannot match. */
-async function tierSource(req: RankRequest, tier: Tier, lang: string, backend: SearchBackend): Promise<{ source: Source; verify: boolean } | null> {
+async function tierSource(req: RankRequest, tier: Tier, lang: string, counts: Counts, backend: SearchBackend): Promise<{ source: Source; verify: boolean } | null> {
   const { text } = req;
   if (tier === 'exact') return text.folded === '' ? null : { source: { index: 'terms', folded: text.folded }, verify: false };
   if (req.mode === 'suggest') return { source: await prefixSource(req, lang, backend), verify: false };
@@ -118,20 +128,19 @@ async function tierSource(req: RankRequest, tier: Tier, lang: string, backend: S
   if (!first) return null;
   if (tier === 'prefix') {
     // REFERENCE §10.7 search: the term's first words are the query's words.
-    const also = requiredTokens({ ...text, words: text.words.slice(1) });
-    return { source: { index: 'tokens', token: first, also }, verify: text.words.length > 1 };
+    const rest = requiredTokens({ ...text, words: text.words.slice(1) });
+    return { source: await tokenSource(req, lang, [first, ...rest], counts, backend), verify: text.words.length > 1 };
   }
-  const tokens = requiredTokens(text);
-  const driver = await driverToken(backend, req.kind, lang, tokens);
-  return { source: { index: 'tokens', token: driver, also: tokens.filter((t) => t !== driver) }, verify: !isDecidedByToken(text) };
+  return { source: await tokenSource(req, lang, requiredTokens(text), counts, backend), verify: !isDecidedByToken(text) };
 }
 
 /** The streams of the request in ranking order, produced lazily (later ones are often never needed). */
 async function* streams(req: RankRequest, backend: SearchBackend): AsyncGenerator<Stream> {
   const tiers: Tier[] = req.mode === 'suggest' ? ['exact', 'prefix'] : ['exact', 'prefix', 'word'];
+  const counts: Counts = new Map();
   for (const tier of tiers) {
     for (const lang of req.languages) {
-      const planned = await tierSource(req, tier, lang, backend);
+      const planned = await tierSource(req, tier, lang, counts, backend);
       if (!planned) continue;
       for (const type of TERM_TYPES) yield { kind: req.kind, tier, lang, type, ...planned };
     }

@@ -93,10 +93,13 @@ export function prepareSearchQueries(db: Database.Database) {
     terms: tableQueries(db, 'terms'),
     prefixes: tableQueries(db, 'prefixes'),
     tokens: tableQueries(db, 'tokens'),
-    /** Folded terms in [from, to): a range scan sorted in memory (only for prefixes longer than the prefix index). */
+    /**
+     * Folded terms in [from, to): a range scan sorted in memory (only for prefixes longer than the prefix index,
+     * with few matches). `+type` keeps the planner off search_terms_by_rank, which would read the whole language.
+     */
     termsRange: db.prepare<[number, string, string, string, number, number, number, number], RankRow>(`
       SELECT rank, entity FROM search_terms
-      WHERE kind = ? AND lang = ? AND folded >= ? AND folded < ? AND type = ? AND (rank, entity) > (?, ?)
+      WHERE kind = ? AND lang = ? AND folded >= ? AND folded < ? AND +type = ? AND (rank, entity) > (?, ?)
       ORDER BY rank, entity LIMIT ?`),
     /** The same range, filtered while reading a language's terms in ranking order (when the range is large). */
     termsByRank: db.prepare<[number, string, number, number, number, string, string, number], RankRow>(`
