@@ -48,8 +48,8 @@ export interface Row {
 export interface SearchBackend {
   /** Up to `size` rows of the stream strictly after `after` in (rank, entity) order. */
   page(stream: Stream, after: Row | null, size: number): Promise<Row[]>;
-  /** How many folded terms of a language lie in [from, to), counting no further than `cap`. */
-  rangeCount(kind: KindCode, lang: string, from: string, to: string, cap: number): Promise<number>;
+  /** How many folded terms of a language and type lie in [from, to), counting no further than `cap`. */
+  rangeCount(kind: KindCode, lang: string, type: SearchTermType, from: string, to: string, cap: number): Promise<number>;
   /** How many postings a token has in one language, counting no further than `cap`. */
   postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number>;
   /** The stored terms of an entity in one language and type. */
@@ -111,19 +111,22 @@ async function tokenSource(req: RankRequest, lang: string, tokens: string[], cou
   return { index: 'tokens', token: driver, also: tokens.filter((t) => t !== driver) };
 }
 
-async function prefixSource(req: RankRequest, lang: string, backend: SearchBackend): Promise<Source> {
+async function prefixSource(req: RankRequest, lang: string, type: SearchTermType, backend: SearchBackend): Promise<Source> {
   const { folded } = req.text;
   if (codePointLength(folded) <= PREFIX_INDEX_LENGTH) return { index: 'prefixes', prefix: folded };
   const range = { from: folded, to: folded + RANGE_END };
-  const matches = await backend.rangeCount(req.kind, lang, range.from, range.to, RANGE_SORT_CAP);
+  // Counted per type: reading in rank order pays only when this very stream has many matches.
+  const matches = await backend.rangeCount(req.kind, lang, type, range.from, range.to, RANGE_SORT_CAP);
   return { index: matches < RANGE_SORT_CAP ? 'terms-range' : 'terms-by-rank', ...range };
 }
 
-/** The sources of one tier in one language, in order; null when the tier cannot match. */
-async function tierSource(req: RankRequest, tier: Tier, lang: string, counts: Counts, backend: SearchBackend): Promise<{ source: Source; verify: boolean } | null> {
+/** The source of one stream; null when the tier cannot match. */
+async function streamSource(
+  req: RankRequest, tier: Tier, lang: string, type: SearchTermType, counts: Counts, backend: SearchBackend,
+): Promise<{ source: Source; verify: boolean } | null> {
   const { text } = req;
   if (tier === 'exact') return text.folded === '' ? null : { source: { index: 'terms', folded: text.folded }, verify: false };
-  if (req.mode === 'suggest') return { source: await prefixSource(req, lang, backend), verify: false };
+  if (req.mode === 'suggest') return { source: await prefixSource(req, lang, type, backend), verify: false };
   const first = firstWordToken(text);
   if (!first) return null;
   if (tier === 'prefix') {
@@ -140,9 +143,10 @@ async function* streams(req: RankRequest, backend: SearchBackend): AsyncGenerato
   const counts: Counts = new Map();
   for (const tier of tiers) {
     for (const lang of req.languages) {
-      const planned = await tierSource(req, tier, lang, counts, backend);
-      if (!planned) continue;
-      for (const type of TERM_TYPES) yield { kind: req.kind, tier, lang, type, ...planned };
+      for (const type of TERM_TYPES) {
+        const planned = await streamSource(req, tier, lang, type, counts, backend);
+        if (planned) yield { kind: req.kind, tier, lang, type, ...planned };
+      }
     }
   }
 }

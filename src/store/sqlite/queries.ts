@@ -106,8 +106,9 @@ export function prepareSearchQueries(db: Database.Database) {
       SELECT rank, entity FROM search_terms INDEXED BY search_terms_by_rank
       WHERE kind = ? AND lang = ? AND type = ? AND (rank, entity) > (?, ?) AND folded >= ? AND folded < ?
       ORDER BY rank, entity LIMIT ?`),
-    rangeCount: db.prepare<[number, string, string, string, number], { n: number }>(`
-      SELECT count(*) AS n FROM (SELECT 1 FROM search_terms WHERE kind = ? AND lang = ? AND folded >= ? AND folded < ? LIMIT ?)`),
+    rangeCount: db.prepare<[number, string, string, string, number, number], { n: number }>(`
+      SELECT count(*) AS n FROM (
+        SELECT 1 FROM search_terms WHERE kind = ? AND lang = ? AND folded >= ? AND folded < ? AND +type = ? LIMIT ?)`),
     tokensWithAlso(also: number) {
       let stmt = withAlso.get(also);
       if (!stmt) withAlso.set(also, stmt = tokenPageWithAlso(db, also));

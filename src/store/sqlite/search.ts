@@ -91,8 +91,8 @@ export class SqliteSearch implements SearchBackend {
     }
   }
 
-  async rangeCount(kind: KindCode, lang: string, from: string, to: string, cap: number): Promise<number> {
-    return this.q.rangeCount.get(KIND_CODE[kind], lang, from, to, cap)!.n;
+  async rangeCount(kind: KindCode, lang: string, type: SearchTermType, from: string, to: string, cap: number): Promise<number> {
+    return this.q.rangeCount.get(KIND_CODE[kind], lang, from, to, TYPE_CODE[type], cap)!.n;
   }
 
   async postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number> {
