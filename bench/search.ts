@@ -4,7 +4,9 @@
 //
 //   node --import tsx bench/search.ts --items 1000000 [--db path] [--queries 2000]
 //
-// With --db, an existing file that already holds the N items is reused (no rebuild).
+// The database file (--db, default entia-search-bench-N.db in the temp directory) is reused when it exists, so
+// the queries can be re-measured without a rebuild; delete it after a change to the index format.
+// --slowest K prints the K slowest in-process queries instead of running the HTTP part.
 import { existsSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
