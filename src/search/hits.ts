@@ -19,33 +19,36 @@ export interface SearchHit {
   match: SearchMatch;
 }
 
-/** An entity's terms in the languages of the chain (others are never shown). */
-export interface ChainTerms {
-  labels: ReadonlyMap<string, string>;
-  descriptions: ReadonlyMap<string, string>;
-  aliases: ReadonlyMap<string, readonly string[]>;
+/**
+ * An entity's stored terms, asked for one language at a time: a hit usually needs only the first language
+ * of the chain, so a backend answers with point lookups (or from terms it fetched at once).
+ */
+export interface EntityTerms {
+  label(lang: string): string | undefined;
+  description(lang: string): string | undefined;
+  aliases(lang: string): readonly string[];
 }
 
-function firstInChain(map: ReadonlyMap<string, string>, languages: readonly string[]): LanguageValue | null {
+function firstInChain(get: (lang: string) => string | undefined, languages: readonly string[]): LanguageValue | null {
   for (const language of languages) {
-    const value = map.get(language);
+    const value = get(language);
     if (value !== undefined) return { language, value };
   }
   return null;
 }
 
 /** The stored term the row matched: the first of its language and type that reaches the row's tier. */
-function matchedText(ranked: Ranked, terms: ChainTerms, text: ParsedText, mode: SearchMode): string {
-  const label = terms.labels.get(ranked.lang);
-  const candidates = ranked.type === 'label' ? (label === undefined ? [] : [label]) : terms.aliases.get(ranked.lang) ?? [];
+function matchedText(ranked: Ranked, terms: EntityTerms, text: ParsedText, mode: SearchMode): string {
+  const label = terms.label(ranked.lang);
+  const candidates = ranked.type === 'label' ? (label === undefined ? [] : [label]) : terms.aliases(ranked.lang);
   return candidates.find((t) => tierOf(t, text, mode) === ranked.tier) ?? candidates[0] ?? '';
 }
 
 export function buildHit(
-  id: string, ranked: Ranked, terms: ChainTerms, req: { text: ParsedText; mode: SearchMode; languages: readonly string[] },
+  id: string, ranked: Ranked, terms: EntityTerms, req: { text: ParsedText; mode: SearchMode; languages: readonly string[] },
 ): SearchHit {
-  const description = firstInChain(terms.descriptions, req.languages);
-  const label = firstInChain(terms.labels, req.languages);
+  const description = firstInChain((lang) => terms.description(lang), req.languages);
+  const label = firstInChain((lang) => terms.label(lang), req.languages);
   if (ranked.tier === 'id') return { id, displayLabel: label, description, match: { type: 'entityId', text: id } };
   const match = { type: ranked.type, language: ranked.lang, text: matchedText(ranked, terms, req.text, req.mode) };
   // REFERENCE §10.7: no label in the chain → the matched term is the display label.

@@ -120,10 +120,6 @@ export function prepareSearchQueries(db: Database.Database) {
       'SELECT text FROM terms WHERE entity_id = ? AND type = ? AND lang = ?'),
     exists: db.prepare<[string], { one: number }>(
       'SELECT 1 AS one FROM entities WHERE id = ? AND head_rev IS NOT NULL AND redirect_to IS NULL'),
-    /** Labels, descriptions and aliases of an entity in the languages of a JSON array. */
-    chainTerms: db.prepare<[string, string], { type: string; lang: string; text: string }>(`
-      SELECT type, lang, text FROM terms
-      WHERE entity_id = ? AND type IN ('alias', 'description', 'label') AND lang IN (SELECT value FROM json_each(?))`),
     backlog: db.prepare<[number], { entity_id: string }>('SELECT entity_id FROM search_backlog LIMIT ?'),
     unqueue: db.prepare<[string]>('DELETE FROM search_backlog WHERE entity_id = ?'),
   };

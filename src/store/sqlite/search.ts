@@ -2,7 +2,7 @@
 // the edit's transaction, and answers the shared ranking module's page requests with index seeks.
 import type Database from 'better-sqlite3';
 import type { Entity, KindName } from '../../domain/entity.js';
-import { buildHit, type ChainTerms, type SearchHit } from '../../search/hits.js';
+import { buildHit, type EntityTerms, type SearchHit } from '../../search/hits.js';
 import { rankOf, searchKeys, TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
 import { rankedPage, type KindCode, type RankRequest, type Row, type SearchBackend, type Stream } from '../../search/rank.js';
 import { popularity } from '../index-rows.js';
@@ -67,7 +67,7 @@ export class SqliteSearch implements SearchBackend {
     const ranked = await rankedPage(req, this);
     return ranked.map((r) => {
       const id = PREFIX[query.kind] + r.entity;
-      return buildHit(id, r, this.chainTerms(id, query.languages), req);
+      return buildHit(id, r, this.entityTerms(id), req);
     });
   }
 
@@ -107,15 +107,12 @@ export class SqliteSearch implements SearchBackend {
     return this.q.exists.get(PREFIX[kind] + entity) !== undefined;
   }
 
-  private chainTerms(id: string, languages: readonly string[]): ChainTerms {
-    const labels = new Map<string, string>();
-    const descriptions = new Map<string, string>();
-    const aliases = new Map<string, string[]>();
-    for (const { type, lang, text } of this.q.chainTerms.all(id, JSON.stringify(languages))) {
-      if (type === 'label') labels.set(lang, text);
-      else if (type === 'description') descriptions.set(lang, text);
-      else aliases.set(lang, [...(aliases.get(lang) ?? []), text]);
-    }
-    return { labels, descriptions, aliases };
+  private entityTerms(id: string): EntityTerms {
+    const texts = (type: string, lang: string) => this.q.texts.all(id, type, lang).map((r) => r.text);
+    return {
+      label: (lang) => texts('label', lang)[0],
+      description: (lang) => texts('description', lang)[0],
+      aliases: (lang) => texts('alias', lang),
+    };
   }
 }
