@@ -9,11 +9,11 @@ import type { Entity } from '../domain/entity.js';
 import { foldText, indexTokens } from './text.js';
 
 /**
- * Prefixes up to this many code points are stored; longer suggest queries read the (few) terms in the
- * folded-term range and sort them. 4 keeps the index at about 4 rows per term; one to four letters are
- * the prefixes that match tens of thousands of terms.
+ * Prefixes up to this many code points are stored, so that type-ahead (one to six characters, where matches run
+ * to tens of thousands) is one index seek. Longer suggest queries read the folded-term range: sorted when it is
+ * small, filtered in rank order when it is large (search/rank.ts).
  */
-export const PREFIX_INDEX_LENGTH = 4;
+export const PREFIX_INDEX_LENGTH = 6;
 
 export type SearchTermType = 'label' | 'alias';
 /** Label before alias (REFERENCE §10.7), as stored: the type code sorts in ranking order. */

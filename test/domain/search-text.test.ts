@@ -89,7 +89,7 @@ describe('search index keys', () => {
       aliases: { de: ['Zurich', 'ZÜRICH'] } };
     const keys = searchKeys(entity);
     assert.deepEqual(keys.terms, [{ lang: 'de', type: 'label', key: 'zurich' }, { lang: 'de', type: 'alias', key: 'zurich' }]);
-    assert.deepEqual(keys.prefixes.filter((k) => k.type === 'label').map((k) => k.key), ['z', 'zu', 'zur', 'zuri']);
+    assert.deepEqual(keys.prefixes.filter((k) => k.type === 'label').map((k) => k.key), ['z', 'zu', 'zur', 'zuri', 'zuric', 'zurich']);
     assert.equal(keys.tokens.some((k) => k.key === 'stadt'), false);
   });
 
