@@ -139,5 +139,27 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       assert.deepEqual(await find('kloten', 'search'), ['Q900:label:Kloten', `${a.id}:label:Kloten`]);
       await store.close();
     });
+
+    it('ranks a prefix with thousands of matches the same way as a rare one (issue #6)', async () => {
+      const store = await open();
+      const entities: Entity[] = [];
+      for (let n = 10001; n <= 13100; n++) {
+        const sitelinks = n % 500 === 0 ? { enwiki: { title: `Manyprefix ${n}`, badges: [] } } : {};
+        entities.push({ ...emptyEntity(`Q${n}`, 'item'), labels: { en: `Manyprefix ${n}` }, sitelinks });
+      }
+      await store.importEntities(entities, META);
+      const linked = entities.filter((e) => Object.keys(e.sitelinks!).length > 0).map((e) => e.id);
+      const expected = [...linked, ...entities.map((e) => e.id).filter((id) => !linked.includes(id))];
+      const page = async (q: string, offset: number, limit: number) => (await store.search({ kind: 'item', mode: 'suggest',
+        text: parseText(q), entityId: null, languages: ['en'], limit, offset })).map((h) => h.id);
+      // One prefix per strategy: the prefix index, rank-order reading (thousands), range and sort (a hundred).
+      for (const q of ['man', 'manyprefix 1', 'manyprefix 123']) {
+        const all = expected.filter((id) => `manyprefix ${id.slice(1)}`.startsWith(q));
+        assert.deepEqual(await page(q, 0, 20), all.slice(0, 20), q);
+        assert.deepEqual(await page(q, 1000, 30), all.slice(1000, 1030), q);
+        assert.deepEqual(await page(q, 90, 30), all.slice(90, 120), q);
+      }
+      await store.close();
+    });
   });
 }
