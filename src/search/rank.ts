@@ -46,7 +46,7 @@ export interface Row {
 }
 
 export interface SearchBackend {
-  /** Up to `size` rows of the stream strictly after `after` in (rank, entity) order. */
+  /** Up to `size` (one of PAGE_SIZES) rows of the stream strictly after `after` in (rank, entity) order. */
   page(stream: Stream, after: Row | null, size: number): Promise<Row[]>;
   /** How many folded terms of a language and type lie in [from, to), counting no further than `cap`. */
   rangeCount(kind: KindCode, lang: string, type: SearchTermType, from: string, to: string, cap: number): Promise<number>;
@@ -157,9 +157,12 @@ async function verified(stream: Stream, row: Row, req: RankRequest, backend: Sea
   return texts.some((t) => tierOf(t, req.text, req.mode) === stream.tier);
 }
 
+/** Page sizes a backend is asked for: a fixed few, so that it can prepare one statement per size. */
+export const PAGE_SIZES = [32, 128, 512, 1024] as const;
+
 /** Rows asked for per page: what is still needed, with room for rows that are skipped. */
 function pageSize(missing: number): number {
-  return Math.min(1000, missing * 2 + 20);
+  return PAGE_SIZES.find((size) => size >= missing * 2 + 20) ?? PAGE_SIZES[PAGE_SIZES.length - 1];
 }
 
 /** Entries offset .. offset+limit of the unpaged ranked list. */

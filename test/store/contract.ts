@@ -1,7 +1,7 @@
 // The one storage contract every backend must pass, run unchanged against each (STYLE: Hono's common suite).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { emptyEntity, type Entity } from '../../src/domain/entity.js';
+import { emptyEntity, type Entity, type SitelinkMap } from '../../src/domain/entity.js';
 import { parseText } from '../../src/search/query.js';
 import { EditConflict, PolicyViolation, type EditMeta, type SearchQuery, type Store } from '../../src/store/store.js';
 
@@ -144,7 +144,7 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       const store = await open();
       const entities: Entity[] = [];
       for (let n = 10001; n <= 13100; n++) {
-        const sitelinks = n % 500 === 0 ? { enwiki: { title: `Manyprefix ${n}`, badges: [] } } : {};
+        const sitelinks: SitelinkMap = n % 500 === 0 ? { enwiki: { title: `Manyprefix ${n}`, badges: [] } } : {};
         entities.push({ ...emptyEntity(`Q${n}`, 'item'), labels: { en: `Manyprefix ${n}` }, sitelinks });
       }
       await store.importEntities(entities, META);

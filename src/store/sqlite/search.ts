@@ -78,25 +78,25 @@ export class SqliteSearch implements SearchBackend {
     const s = stream.source;
     switch (s.index) {
       case 'terms':
-        return this.q.terms.page.all(kind, stream.lang, s.folded, type, rank, entity, size);
+        return this.q.terms.page(size).all(kind, stream.lang, s.folded, type, rank, entity);
       case 'prefixes':
-        return this.q.prefixes.page.all(kind, stream.lang, s.prefix, type, rank, entity, size);
+        return this.q.prefixes.page(size).all(kind, stream.lang, s.prefix, type, rank, entity);
       case 'terms-range':
-        return this.q.termsRange.all(kind, stream.lang, s.from, s.to, type, rank, entity, size);
+        return this.q.termsRange(size).all(kind, stream.lang, s.from, s.to, type, rank, entity);
       case 'terms-by-rank':
-        return this.q.termsByRank.all(kind, stream.lang, type, rank, entity, s.from, s.to, size);
+        return this.q.termsByRank(size).all(kind, stream.lang, type, rank, entity, s.from, s.to);
       case 'tokens':
-        if (s.also.length === 0) return this.q.tokens.page.all(kind, stream.lang, s.token, type, rank, entity, size);
-        return this.q.tokensWithAlso(s.also.length).all(kind, stream.lang, s.token, type, rank, entity, ...s.also, size);
+        if (s.also.length === 0) return this.q.tokens.page(size).all(kind, stream.lang, s.token, type, rank, entity);
+        return this.q.tokensWithAlso(s.also.length, size).all(kind, stream.lang, s.token, type, rank, entity, ...s.also);
     }
   }
 
   async rangeCount(kind: KindCode, lang: string, type: SearchTermType, from: string, to: string, cap: number): Promise<number> {
-    return this.q.rangeCount.get(KIND_CODE[kind], lang, from, to, TYPE_CODE[type], cap)!.n;
+    return this.q.rangeCount(cap).get(KIND_CODE[kind], lang, from, to, TYPE_CODE[type])!.n;
   }
 
   async postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number> {
-    return this.q.postings.get(KIND_CODE[kind], lang, token, cap)!.n;
+    return this.q.postings(cap).get(KIND_CODE[kind], lang, token)!.n;
   }
 
   async texts(kind: KindCode, entity: number, lang: string, type: SearchTermType): Promise<string[]> {
