@@ -11,7 +11,7 @@ import type { Kind } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { applyPatch, parsePatch } from '../../domain/patch.js';
 import { BODY, inMode, PATCH } from '../../domain/problems.js';
-import { normaliseTerm, parseAliasMap, parseTermMap } from '../../domain/terms.js';
+import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap } from '../../domain/terms.js';
 import type { ReadResult } from '../../store/store.js';
 import { commitEdit } from '../edit.js';
 import { parseMeta } from '../meta.js';
@@ -116,7 +116,14 @@ export function putTerm(field: TextField): Handler {
   return async (ctx) => {
     const { id, read, lang, meta } = await beginEdit(ctx, field, true);
     const propertyLabel = field === 'labels' && ctx.kind.name === 'property';
-    const value = inMode(BODY, () => normaliseTerm(ctx.body[valueField], `/${valueField}`, { propertyLabel }));
+    const raw = ctx.body[valueField];
+    // REFERENCE §6.1: setting a term to its current value skips all content validation (a no-op 200).
+    const current = read.status === 'found' ? read.entity[field][lang] : undefined;
+    if (current !== undefined && typeof raw === 'string' && trimTerm(raw) === current) {
+      const found = await requireEditable(ctx, read, id);
+      return { body: current, head: found.head };
+    }
+    const value = inMode(BODY, () => normaliseTerm(raw, `/${valueField}`, { propertyLabel }));
     const found = await requireEditable(ctx, read, id);
     const next = withTerms(found.entity, field, { ...found.entity[field], [lang]: value });
     const done = await commitEdit(ctx, { previous: found, next, meta });
