@@ -4,10 +4,12 @@ import * as entities from './handlers/entities.js';
 import * as meta from './handlers/meta.js';
 import * as terms from './handlers/terms.js';
 import { addAliases } from './handlers/aliases.js';
+import * as statements from './handlers/statements.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
 const BOTH = ['item', 'property'] as const;
+const STATEMENT_BODY = payload('statement', 'object');
 
 /** Labels and descriptions have the same six routes (REFERENCE §10.2), for both kinds. */
 function textTermRoutes(field: terms.TextField): Route[] {
@@ -50,6 +52,30 @@ export const ROUTES: Route[] = [
     success: [200, 201], summary: 'Add aliases in one language', body: payload('aliases', 'array'), handler: addAliases },
   { method: 'PATCH', path: '/v1/entities/{entity}/aliases', kinds: BOTH, tag: 'aliases', success: [200],
     summary: 'Change the aliases with a JSON Patch', body: PATCH_BODY, handler: terms.patchTerms('aliases') },
+
+  // Statements (REFERENCE §10.4): one handler per verb serves the entity-scoped and the global paths alike.
+  { method: 'GET', path: '/v1/entities/{entity}/statements', kinds: BOTH, tag: 'statements', success: [200],
+    summary: "An entity's statements, grouped by property", handler: statements.getStatements,
+    query: { property: { type: 'string', description: 'Only the statements of this property, e.g. P31' } } },
+  { method: 'POST', path: '/v1/entities/{entity}/statements', kinds: BOTH, tag: 'statements', success: [201],
+    summary: 'Add a statement', body: STATEMENT_BODY, handler: statements.addStatement },
+  { method: 'GET', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Read one statement', handler: statements.getStatement },
+  { method: 'PUT', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Replace one statement', body: STATEMENT_BODY, handler: statements.putStatement },
+  { method: 'PATCH', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Change one statement with a JSON Patch', body: PATCH_BODY, handler: statements.patchStatement },
+  { method: 'DELETE', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Remove one statement', body: META_ONLY, handler: statements.deleteStatement },
+  { method: 'GET', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Read one statement of any entity', handler: statements.getStatement },
+  { method: 'PUT', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Replace one statement of any entity', body: STATEMENT_BODY, handler: statements.putStatement },
+  { method: 'PATCH', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Change one statement of any entity with a JSON Patch', body: PATCH_BODY, handler: statements.patchStatement },
+  { method: 'DELETE', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Remove one statement of any entity', body: META_ONLY, handler: statements.deleteStatement },
+
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200],
     summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },
 ];
