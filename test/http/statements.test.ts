@@ -409,3 +409,17 @@ describe('edit metadata and permissions on statement routes', () => {
     }
   });
 });
+
+describe('statement routes in the route table', () => {
+  it('are documented in the OpenAPI document, and other methods answer 405 with Allow', async () => {
+    const { paths } = (await s.get('/v1/openapi.json')).body;
+    for (const path of ['/v1/statements/{statement_id}', '/v1/entities/items/{item_id}/statements/{statement_id}',
+      '/v1/entities/properties/{property_id}/statements/{statement_id}']) {
+      assert.deepEqual(Object.keys(paths[path]).sort(), ['delete', 'get', 'patch', 'put'], path);
+    }
+    assert.deepEqual(Object.keys(paths['/v1/entities/items/{item_id}/statements']).sort(), ['get', 'post']);
+    const res = await s.post(`/v1/statements/Q1$${MISSING_GUID}`, { statement: {} });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'GET, HEAD, PUT, PATCH, DELETE');
+  });
+});
