@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
 import { buildServices } from '../http/services.js';
+import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
 import { importDump } from './import.js';
 import { openStore } from './open-store.js';
@@ -37,13 +38,28 @@ async function importCommand(config: Config, path: string | undefined): Promise<
   }
 }
 
+/** `entia redirect Q1 Q2`: Q1 becomes a redirect to Q2, as after a merge (REFERENCE §9.1). */
+async function redirectCommand(config: Config, source: string | undefined, target: string | undefined): Promise<void> {
+  const from = source ? parseIdOfKind(ITEM, source) : null;
+  const to = target ? parseIdOfKind(ITEM, target) : null;
+  if (!from || !to || from === to) throw new Error('usage: entia redirect FROM_ITEM_ID TO_ITEM_ID');
+  const store = await openStore(config.db);
+  try {
+    await store.redirectEntity(from, to, { user: 'cli', comment: `redirect ${from} to ${to}`, tags: [], bot: false });
+    console.log(`${from} now redirects to ${to}`);
+  } finally {
+    await store.close();
+  }
+}
+
 function loadSites(config: Config) {
   return buildSiteTable(config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined);
 }
 
 const USAGE = `Usage: entia <command>
   serve             start the HTTP API (PORT, HOST, ENTIA_DB, … see README)
-  import FILE|-     load Wikidata JSON dump data (.json, .json.bz2, or - for stdin) into ENTIA_DB`;
+  import FILE|-     load Wikidata JSON dump data (.json, .json.bz2, or - for stdin) into ENTIA_DB
+  redirect Q1 Q2    make item Q1 a redirect to item Q2 (as after a merge)`;
 
 async function main(argv: string[]): Promise<void> {
   const [command] = argv;
@@ -52,6 +68,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(configFromEnv(process.env));
     case 'import':
       return importCommand(configFromEnv(process.env), argv[1]);
+    case 'redirect':
+      return redirectCommand(configFromEnv(process.env), argv[1], argv[2]);
     default:
       console.error(USAGE);
       process.exitCode = command ? 2 : 0;

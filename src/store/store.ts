@@ -88,6 +88,12 @@ export interface Store {
    * with the same id are replaced. Skips the data-policy checks: the source is trusted.
    */
   importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void>;
+  /**
+   * Turns an item into a redirect to another item, as a merge does (REFERENCE §9.1): its index rows are
+   * dropped (its sitelinks free, its terms no longer found) and a revision records the redirect. The source
+   * need not exist yet (imported redirects). The target must be an existing item that is not a redirect.
+   */
+  redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void>;
   /** Newest first. */
   revisions(entityId: string, limit: number): Promise<RevisionRecord[]>;
   close(): Promise<void>;

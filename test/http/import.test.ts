@@ -53,6 +53,15 @@ describe('entia import', () => {
     assert.equal(revisions[1].bot, true);
   });
 
+  it('turns an item into a redirect with `entia redirect` (308 on reads afterwards)', async () => {
+    const out = execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'redirect', 'Q48347943', 'Q2682663'],
+      { env: { ...process.env, ENTIA_DB: s.dbPath }, encoding: 'utf8' });
+    assert.match(out, /Q48347943 now redirects to Q2682663/);
+    const res = await s.get('/v1/entities/items/Q48347943');
+    assert.equal(res.status, 308);
+    assert.equal(new URL(res.headers.get('location')!).pathname, '/v1/entities/items/Q2682663');
+  });
+
   it('continues id allocation above imported ids', async () => {
     const res = await s.post('/v1/entities/items', { item: {} });
     assert.ok(Number(res.body.id.slice(1)) > 62666140);

@@ -130,6 +130,19 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
+    this.db.transaction(() => {
+      const target = this.readEntitySync(targetId);
+      if (target.status !== 'found' || target.entity.type !== 'item') throw new Error(`${targetId} is not an item`);
+      const source = this.readEntitySync(sourceId);
+      if (source.status === 'found') this.writeIndexRows(source.entity, { ...source.entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const { rev_id } = this.q.insertRevision.get(sourceId, timestamp, meta.user, meta.comment, JSON.stringify(meta.tags),
+        meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }))!;
+      this.q.upsertRedirect.run(sourceId, rev_id, targetId);
+    }).immediate();
+  }
+
   async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
     return this.findViolationSync(entity, checks);
   }

@@ -15,6 +15,10 @@ export function prepareQueries(db: Database.Database) {
     allocateId: db.prepare<[string], { last: number }>(
       'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),
     raiseCounter: db.prepare<[number, string, number]>('UPDATE id_counters SET last = ? WHERE kind = ? AND last < ?'),
+    upsertRedirect: db.prepare<[string, number, string]>(`
+      INSERT INTO entities (id, kind, head_rev, redirect_to) VALUES (?, 'item', ?, ?)
+      ON CONFLICT (id) DO UPDATE SET head_rev = excluded.head_rev, redirect_to = excluded.redirect_to,
+        sitelink_count = 0, statement_count = 0`),
     insertRevision: db.prepare<[string, number, string, string | null, string, number, string], { rev_id: number }>(`
       INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content)
       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING rev_id`),
