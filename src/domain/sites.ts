@@ -8,7 +8,14 @@ import { isPlainObject, pointer, problem } from './problems.js';
 export interface Site { group: string; language: string; url: string }
 export type SiteTable = Readonly<Record<string, Site>>;
 
-export interface BadgePolicy { allowedBadges: ReadonlySet<string> }
+/**
+ * Which items may be badges (REFERENCE §6.4). `exists` answers whether a badge item exists: the caller fills
+ * it from the store for the ids `badgeIds` names, keeping this module pure. Absent: existence is not checked.
+ */
+export interface BadgePolicy {
+  allowedBadges: ReadonlySet<string>;
+  exists?: (itemId: string) => boolean;
+}
 
 /** Site ids are looked up with `Object.hasOwn`, so keys like `constructor` never resolve to a site. */
 function freezeTable(sites: Record<string, Site>): SiteTable {
@@ -91,16 +98,30 @@ function parseBadges(input: unknown, path: string, policy: BadgePolicy): string[
   if (!Array.isArray(input)) return problem({ type: 'invalid', path, value: input });
   const badges = input.map((badge, i) => {
     const id = typeof badge === 'string' ? parseIdOfKind(ITEM, badge) : null;
-    if (id === null || !policy.allowedBadges.has(id)) return problem({ type: 'invalid', path: pointer(path, i), value: badge });
+    const allowed = id !== null && policy.allowedBadges.has(id) && (policy.exists?.(id) ?? true);
+    if (!allowed) return problem({ type: 'invalid', path: pointer(path, i), value: badge });
     return id;
   });
   return [...new Set(badges)];
 }
 
+/** The item ids the given sitelink inputs name as badges (unvalidated input), for the existence lookup. */
+export function badgeIds(sitelinks: readonly unknown[]): string[] {
+  const ids = new Set<string>();
+  for (const link of sitelinks) {
+    if (!isPlainObject(link) || !Array.isArray(link.badges)) continue;
+    for (const badge of link.badges) {
+      const id = typeof badge === 'string' ? parseIdOfKind(ITEM, badge) : null;
+      if (id !== null) ids.add(id);
+    }
+  }
+  return [...ids];
+}
+
 /**
  * One sitelink (PUT body, creation, patch result). `url` is derived and read-only (§4.5): in patch mode
- * (`currentUrl` given) a changed url is an error; otherwise it is ignored. Whether badge items exist is the
- * caller's check: it needs the store.
+ * (`currentUrl` given) a changed url is an error; otherwise it is ignored. Whether badge items exist is
+ * `badges.exists`, which the caller fills from the store.
  */
 export function parseSitelink(
   input: unknown, path: string, site: Site, badges: BadgePolicy, opts: { currentUrl?: string } = {},

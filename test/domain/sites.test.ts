@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProblemError, type Problem } from '../../src/domain/problems.js';
 import {
-  DEFAULT_SITES, buildSiteTable, normaliseTitle, parseSitelink, parseSitelinkMap, sitelinkUrl, type BadgePolicy,
+  DEFAULT_SITES, badgeIds, buildSiteTable, normaliseTitle, parseSitelink, parseSitelinkMap, sitelinkUrl, type BadgePolicy,
 } from '../../src/domain/sites.js';
 
 function problemOf(fn: () => unknown): Problem {
@@ -96,6 +96,19 @@ test('parseSitelink: badges must be allowed item ids; deduplicated', () => {
   }
   assert.deepEqual(problemOf(() => parseSitelink({ title: 'A', badges: ['Q17437796'] }, '', enwiki, NO_BADGES)),
     { type: 'invalid', path: '/badges/0', value: 'Q17437796' }, 'the default list is empty');
+});
+
+test('parseSitelink: an allowed badge must also exist when the policy says how to tell', () => {
+  const existing = new Set(['Q17437796']);
+  const policy: BadgePolicy = { ...BADGES, exists: (id) => existing.has(id) };
+  assert.deepEqual(parseSitelink({ title: 'A', badges: ['Q17437796'] }, '', enwiki, policy), { title: 'A', badges: ['Q17437796'] });
+  assert.deepEqual(problemOf(() => parseSitelink({ title: 'A', badges: ['Q17437796', 'Q17437798'] }, '/sitelink', enwiki, policy)),
+    { type: 'invalid', path: '/sitelink/badges/1', value: 'Q17437798' });
+});
+
+test('badgeIds: the item ids named as badges, for the existence lookup', () => {
+  assert.deepEqual(badgeIds([{ title: 'A', badges: ['q5', 'Q5', 'P1', 7, 'x'] }, { badges: ['Q6'] }, 'x', null, { badges: 'Q7' }]), ['Q5', 'Q6']);
+  assert.deepEqual(badgeIds([]), []);
 });
 
 test('parseSitelink: url is ignored, except a changed url in patch mode', () => {
