@@ -145,6 +145,22 @@ test('parseSitelinkMap: patch mode compares url with the current sitelink', () =
     { type: 'read-only', path: '/sitelinks/enwiki/url' });
 });
 
+test('parseSitelinkMap: patch mode keeps an unchanged stored sitelink without validating it again', () => {
+  const current = { oldwiki: { title: 'Gone', badges: [] }, enwiki: { title: 'Kept', badges: ['Q17437796'] } };
+  const url = 'https://en.wikipedia.org/wiki/Kept';
+  // The site left the table and the badge left the allow-list since they were stored.
+  assert.deepEqual(parseSitelinkMap({ oldwiki: { title: 'Gone', badges: [], url: '' }, enwiki: { title: 'Kept', badges: ['Q17437796'], url } },
+    '', DEFAULT_SITES, NO_BADGES, current), current);
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ oldwiki: { title: 'Changed' } }, '', DEFAULT_SITES, NO_BADGES, current)),
+    { type: 'invalid-key', path: '', key: 'oldwiki' });
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ enwiki: { title: 'Kept', badges: ['Q17437796'], url: 'https://x' } }, '', DEFAULT_SITES, BADGES, current)),
+    { type: 'read-only', path: '/enwiki/url' });
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ enwiki: { title: 'Kept2', badges: ['Q17437796'] } }, '', DEFAULT_SITES, NO_BADGES, current)),
+    { type: 'invalid', path: '/enwiki/badges/0', value: 'Q17437796' });
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ oldwiki: { title: 'Gone' } }, '', DEFAULT_SITES, NO_BADGES)),
+    { type: 'invalid-key', path: '', key: 'oldwiki' }, 'outside patch mode nothing is kept');
+});
+
 test('buildSiteTable merges an override: adds, replaces and removes sites', () => {
   assert.equal(buildSiteTable(), DEFAULT_SITES);
   const table = buildSiteTable({

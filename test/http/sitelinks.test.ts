@@ -2,6 +2,8 @@
 // errors, one item per page (also under concurrent edits), url building per site group, the site-table
 // override, badges, and sitelinks in item creation and item PATCH. A rejected edit changes nothing.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStore } from '../../src/store/sqlite/index.js';
 import { startServer, type TestResponse, type TestServer } from '../helpers/server.js';
@@ -550,6 +552,40 @@ describe('site table override (ENTIA_SITES)', () => {
       assert.equal((await o.put(`${links(item.id)}/dewiki`, { sitelink: { title: 'Andere bleiben' } })).status, 200);
     } finally {
       await o.close();
+    }
+  });
+
+  it('keeps stored sitelinks and badges the configuration no longer has, and patches around them', async () => {
+    const first = await startServer({ config: { allowedBadges: [GOOD_ARTICLE] } });
+    const badge = await createItem({}, first);
+    assert.equal(badge.id, GOOD_ARTICLE);
+    const item = await createItem({
+      sitelinks: { enwiki: { title: 'Removed site' }, dewiki: { title: 'Bleibt da', badges: [GOOD_ARTICLE] } },
+    }, first);
+    await first.close({ keepFiles: true });
+    // Restart without enwiki in the site table and without any allowed badge.
+    const o = await startServer({ dbPath: first.dbPath, sites: { sites: { enwiki: null } } });
+    try {
+      assert.deepEqual((await o.get(links(item.id))).body.enwiki, { title: 'Removed site', badges: [], url: '' });
+      assertError(await o.get(`${links(item.id)}/enwiki`), 400, 'invalid-site-id');
+      const etag = (await o.get(links(item.id))).headers.get('etag');
+      // Unchanged stored sitelinks are not validated again: an empty patch stays a no-op (§10.6) ...
+      let res = await o.patch(links(item.id), { patch: [] });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.headers.get('etag'), etag);
+      res = await o.patch(`/v1/entities/items/${item.id}`, { patch: [{ op: 'add', path: '/labels/en', value: 'Still editable' }] });
+      assert.equal(res.status, 200, res.text);
+      // ... but a changed one is.
+      res = await o.patch(links(item.id), { patch: [{ op: 'replace', path: '/dewiki/title', value: 'Neu' }] });
+      assertError(res, 422, 'patch-result-invalid-value', { path: '/dewiki/badges/0', value: GOOD_ARTICLE });
+      res = await o.patch(links(item.id), { patch: [{ op: 'replace', path: '/enwiki/title', value: 'Other' }] });
+      assertError(res, 422, 'patch-result-invalid-key', { path: '', key: 'enwiki' });
+      res = await o.patch(links(item.id), { patch: [{ op: 'remove', path: '/enwiki' }, { op: 'replace', path: '/dewiki/badges', value: [] }] });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, { dewiki: { title: 'Bleibt da', badges: [], url: 'https://de.wikipedia.org/wiki/Bleibt_da' } });
+    } finally {
+      await o.close();
+      rmSync(dirname(first.dbPath), { recursive: true, force: true });
     }
   });
 });
