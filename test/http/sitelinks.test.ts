@@ -376,9 +376,11 @@ describe('PATCH /v1/entities/items/{item_id}/sitelinks', () => {
     assert.deepEqual(await snapshot(item.id), before);
   });
 
-  it('answers 400 / 404 for malformed and missing items, patch syntax first', async () => {
+  it('checks in REFERENCE §7.7 order: item id, metadata, patch document, then existence', async () => {
     assertError(await s.patch(links('X1'), { patch: [] }), 400, 'invalid-item-id');
     assertError(await s.patch(links('Q88888888'), { patch: [] }), 404, 'item-not-found');
+    assertError(await s.patch(links('X1'), { patch: 'x' }), 400, 'invalid-item-id');
+    assertError(await s.patch(links('Q88888888'), { patch: 'x', tags: ['nope'] }), 400, 'invalid-value', { path: '/tags/0' });
     assertError(await s.patch(links('Q88888888'), { patch: 'x' }), 400, 'invalid-value', { path: '/patch' });
   });
 
@@ -401,7 +403,9 @@ describe('DELETE /v1/entities/items/{item_id}/sitelinks/{site_id}', () => {
     assert.equal(res.body, 'Sitelink deleted');
     assert.equal(res.headers.get('content-type'), 'application/json');
     assert.equal(res.headers.get('content-language'), 'en');
-    assert.deepEqual(Object.keys((await s.get(links(item.id))).body), ['dewiki']);
+    const map = await s.get(links(item.id));
+    assert.deepEqual(Object.keys(map.body), ['dewiki']);
+    assert.equal(res.headers.get('etag'), map.headers.get('etag'));
     const [rev] = await s.store.revisions(item.id, 1);
     assert.deepEqual([rev.comment, rev.tags], ['unlink', ['mobile']]);
     // Without any body, too.

@@ -66,12 +66,15 @@ export async function putSitelink(ctx: Ctx): Promise<Result> {
   return { body: renderSitelink(ctx.services.sites, siteId, done.entity.sitelinks![siteId]), head: done.head };
 }
 
-/** §10.5, §10.6: a JSON Patch on the site map; result paths are relative to the map. */
+/**
+ * §10.5, §10.6: a JSON Patch on the site map; result paths are relative to the map. §7.7: item id →
+ * preconditions → metadata → patch document → existence → permission → application → result.
+ */
 export async function patchSitelinks(ctx: Ctx): Promise<Result> {
-  const operations = parsePatch(ctx.body.patch);
   const id = pathEntityId(ctx);
   const read = await loadEntity(ctx, id, false);
   const meta = parseMeta(ctx);
+  const operations = parsePatch(ctx.body.patch);
   const found = requireFound(ctx, read, id, false);
   await ctx.services.guard.authorize(ctx, id);
   const current = sitelinksOf(found);
@@ -92,7 +95,7 @@ export async function deleteSitelink(ctx: Ctx): Promise<Result> {
   requireSitelink(found, id, siteId);
   await ctx.services.guard.authorize(ctx, id);
   const { [siteId]: _removed, ...rest } = sitelinksOf(found);
-  await commitEdit(ctx, { previous: found, next: { ...found.entity, sitelinks: rest }, meta });
-  // REFERENCE §2.1, §11: a successful DELETE answers a JSON string with Content-Language: en.
-  return { body: 'Sitelink deleted', headers: { 'content-language': 'en' } };
+  const done = await commitEdit(ctx, { previous: found, next: { ...found.entity, sitelinks: rest }, meta });
+  // REFERENCE §2.1, §11: a JSON string with Content-Language: en. The new ETag too, as the term routes send it.
+  return { body: 'Sitelink deleted', head: done.head, headers: { 'content-language': 'en' } };
 }
