@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/index.js';
 import { startServer, type TestResponse, type TestServer } from '../helpers/server.js';
 
 // Badge items are created first in a fresh database, so they get these ids. Q999999 is allowed but never exists.
@@ -626,8 +625,8 @@ describe('redirected items (REFERENCE §9.1)', () => {
   it('answers 308 on sitelink reads and 409 redirected-item on sitelink edits', async () => {
     const target = await createItem({ sitelinks: { enwiki: { title: 'Redirect target' } } });
     const source = await createItem();
-    // No route creates a redirect (a merge does, outside this API): set one up directly.
-    (s.store as SqliteStore).db.prepare('UPDATE entities SET redirect_to = ? WHERE id = ?').run(target.id, source.id);
+    // No route creates a redirect (a merge does, outside this API).
+    await s.store.redirectEntity(source.id, target.id, { user: 'merge', comment: null, tags: [], bot: false });
     for (const path of [links(source.id), `${links(source.id)}/enwiki`]) {
       const res = await s.get(path);
       assert.equal(res.status, 308, path);
