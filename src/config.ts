@@ -6,6 +6,12 @@ export interface Config {
   port: number;
   /** SQLite file path, or a postgres:// URL. */
   db: string;
+  /** PostgreSQL: most connections one process opens (ENTIA_PG_POOL). */
+  pgPoolSize: number;
+  /** PostgreSQL: schema for Entia's tables, created when missing; null: the URL's search_path. */
+  pgSchema: string | null;
+  /** Processes serving one port (node:cluster); 1 serves from the main process. */
+  workers: number;
   /** Absolute base of Location headers; never taken from the request's Host header. */
   publicUrl: string;
   /** Largest accepted request body, in bytes. */
@@ -28,6 +34,9 @@ export const DEFAULTS: Config = {
   host: '127.0.0.1',
   port: 8080,
   db: './data/entia.db',
+  pgPoolSize: 10,
+  pgSchema: null,
+  workers: 1,
   publicUrl: 'http://127.0.0.1:8080',
   bodyLimit: 4 * 1024 * 1024,
   maxEntitySizeKb: 2048,
@@ -48,6 +57,12 @@ function int(name: string, v: string | undefined): number | undefined {
   return n;
 }
 
+function positive(name: string, v: string | undefined): number | undefined {
+  const n = int(name, v);
+  if (n === 0) throw new Error(`${name} must be at least 1`);
+  return n;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv): Config {
   const host = env.HOST ?? DEFAULTS.host;
   const port = int('PORT', env.PORT) ?? DEFAULTS.port;
@@ -55,6 +70,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     host,
     port,
     db: env.ENTIA_DB ?? DEFAULTS.db,
+    pgPoolSize: positive('ENTIA_PG_POOL', env.ENTIA_PG_POOL) ?? DEFAULTS.pgPoolSize,
+    pgSchema: env.ENTIA_PG_SCHEMA || DEFAULTS.pgSchema,
+    workers: positive('ENTIA_WORKERS', env.ENTIA_WORKERS) ?? DEFAULTS.workers,
     publicUrl: (env.ENTIA_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimit: int('ENTIA_BODY_LIMIT', env.ENTIA_BODY_LIMIT) ?? DEFAULTS.bodyLimit,
     maxEntitySizeKb: int('ENTIA_MAX_ENTITY_KB', env.ENTIA_MAX_ENTITY_KB) ?? DEFAULTS.maxEntitySizeKb,

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The composition root: reads the environment, chooses the store backend, starts the server.
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
@@ -8,24 +9,36 @@ import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
 import { importDump } from './import.js';
 import { openStore } from './open-store.js';
+import { superviseWorkers } from './workers.js';
 
 async function serve(config: Config): Promise<void> {
-  const store = await openStore(config.db);
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Migrate once before forking, so the workers find the schema current (SQLite's start-up migration
+    // does not guard against several processes starting together; PostgreSQL's does, under a lock).
+    await (await openStore(config)).close();
+    return superviseWorkers(config.workers);
+  }
+  const store = await openStore(config);
   const sites = config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined;
   const app = buildApp({ store, services: buildServices(config, sites) });
+  let closing = false;
   const shutdown = async () => {
+    if (closing) return;
+    closing = true;
     await app.close();
     await store.close();
     process.exit(0);
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  // A worker whose primary is gone stops too, rather than serving on unsupervised.
+  if (cluster.isWorker) process.once('disconnect', shutdown);
   await app.listen({ host: config.host, port: config.port });
 }
 
 async function importCommand(config: Config, path: string | undefined): Promise<void> {
   if (!path) throw new Error('usage: entia import FILE|-   (Wikidata JSON dump lines, .json or .json.bz2)');
-  const store = await openStore(config.db);
+  const store = await openStore(config);
   try {
     const started = Date.now();
     const result = await importDump(store, path, loadSites(config), { user: 'import', comment: `import ${path}`, tags: [], bot: true });

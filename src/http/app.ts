@@ -40,8 +40,15 @@ export function bindRoutes(routes: readonly Route[]): BoundRoute[] {
   });
 }
 
-/** Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. */
-const EDIT_ATTEMPTS = 5;
+/**
+ * Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. Each lost race
+ * means another edit of the entity committed, so N simultaneous edits need at most N attempts. A retry first
+ * waits a random, growing moment so that a crowd of edits (many processes on PostgreSQL) spreads out instead
+ * of colliding again in lockstep (docs/adr/0002-postgres-concurrency.md).
+ */
+const EDIT_ATTEMPTS = 10;
+const retryPause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** attempt)));
 
 export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const { config } = services;
@@ -105,6 +112,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
         } catch (e) {
           if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
           if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
+          await retryPause(attempt);
         }
       }
     },
