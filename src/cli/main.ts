@@ -56,7 +56,7 @@ async function redirectCommand(config: Config, source: string | undefined, targe
   const from = source ? parseIdOfKind(ITEM, source) : null;
   const to = target ? parseIdOfKind(ITEM, target) : null;
   if (!from || !to || from === to) throw new Error('usage: entia redirect FROM_ITEM_ID TO_ITEM_ID');
-  const store = await openStore(config.db);
+  const store = await openStore(config);
   try {
     await store.redirectEntity(from, to, { user: 'cli', comment: `redirect ${from} to ${to}`, tags: [], bot: false });
     console.log(`${from} now redirects to ${to}`);

@@ -169,6 +169,22 @@ export class PostgresStore implements Store {
     await this.insertSitelinks(db, sitelinks);
   }
 
+  async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
+    await this.editTransaction(sourceId, async (db) => {
+      const target = await q.readEntity(db, targetId);
+      if (!target || target.redirect_to || target.content === null || !targetId.startsWith('Q')) {
+        throw new Error(`${targetId} is not an item`);
+      }
+      const source = await q.readEntity(db, sourceId);
+      const revision = await q.upsertRedirect(db, sourceId, targetId);
+      if (source?.content && !source.redirect_to) {
+        const entity = JSON.parse(source.content) as Entity;
+        await this.writeIndexRows(db, entity, { ...entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
+      }
+      await q.insertRevision(db, revision, sourceId, meta, JSON.stringify({ id: sourceId, redirect: targetId }));
+    });
+  }
+
   async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
     return this.findViolationIn(this.pool, entity, checks);
   }

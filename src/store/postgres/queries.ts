@@ -101,6 +101,13 @@ export const queries = {
     [id, kind, counts.sitelinks, counts.statements]);
     return row ? Number(row.head_rev) : null;
   },
+  /** Points an entity (created if absent) at a redirect revision; its counts drop to zero. */
+  upsertRedirect: async (db: Db, id: string, target: string) =>
+    Number((await first<{ head_rev: string }>(db, `
+      INSERT INTO entities (id, kind, head_rev, redirect_to) VALUES ($1, 'item', nextval('revision_ids'), $2)
+      ON CONFLICT (id) DO UPDATE SET head_rev = nextval('revision_ids'), redirect_to = excluded.redirect_to,
+        sitelink_count = 0, statement_count = 0
+      RETURNING head_rev`, [id, target]))!.head_rev),
   /** The revision's time is the database's clock, so every process stamps from one clock (1 s resolution). */
   insertRevision: async (db: Db, revId: number, entityId: string, meta: EditMeta, content: string) =>
     (await first<{ timestamp: Date }>(db, `
