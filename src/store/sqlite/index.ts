@@ -30,13 +30,13 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
 }
 
 function migrate(db: Database.Database): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  for (let i = version; i < MIGRATIONS.length; i++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[i]);
-      db.pragma(`user_version = ${i + 1}`);
-    }).immediate();
-  }
+  // The version is read inside BEGIN IMMEDIATE: of several processes opening a fresh file together, the first
+  // migrates and the others then see the new version instead of running the same migration again.
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    for (let i = version; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i]);
+    if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
 }
 
 const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: new Date(ts * 1000) });
