@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { emptyEntity, type Entity } from '../../src/domain/entity.js';
+import { accountsContract } from './accounts-contract.js';
 import { EditConflict, PolicyViolation, type EditMeta, type Store } from '../../src/store/store.js';
 
 const META: EditMeta = { user: 'tester', comment: 'c', tags: [], bot: false };
@@ -122,5 +123,7 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       assert.deepEqual([...(await store.lookupEntities(['Q500', 'P70', 'Q1'])).entries()].sort(), [['P70', 'string'], ['Q500', null]]);
       await store.close();
     });
+
+    accountsContract(open);
   });
 }

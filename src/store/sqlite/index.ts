@@ -8,8 +8,9 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
 } from '../store.js';
+import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 
@@ -43,9 +44,11 @@ const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: ne
 
 export class SqliteStore implements Store {
   readonly q: Queries;
+  readonly accounts: AccountStore;
 
   constructor(readonly db: Database.Database) {
     this.q = prepareQueries(db);
+    this.accounts = sqliteAccounts(this.q);
   }
 
   async readEntity(id: string): Promise<ReadResult> {

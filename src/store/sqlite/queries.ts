@@ -6,6 +6,8 @@ interface RevisionRow {
   rev_id: number; entity_id: string; timestamp: number; user: string; comment: string | null; tags: string; bot: number;
 }
 
+interface UserRow { name: string; user_group: string; token_hash: string | null; block_reason: string | null; created: number }
+
 export function prepareQueries(db: Database.Database) {
   return {
     readEntity: db.prepare<[string], EntityRow>(`
@@ -52,7 +54,28 @@ export function prepareQueries(db: Database.Database) {
     revisionsOf: db.prepare<[string, number], RevisionRow>(`
       SELECT rev_id, entity_id, timestamp, user, comment, tags, bot FROM revisions
       WHERE entity_id = ? ORDER BY rev_id DESC LIMIT ?`),
+    ...accountQueries(db),
   };
 }
 
+const USER_COLUMNS = 'name, user_group, token_hash, block_reason, created';
+
+function accountQueries(db: Database.Database) {
+  return {
+    insertUser: db.prepare<[string, string, number]>(
+      'INSERT INTO users (name, user_group, created) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING'),
+    userByName: db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE name = ?`),
+    userByTokenHash: db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE token_hash = ?`),
+    listUsers: db.prepare<[], UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY created, name`),
+    setTokenHash: db.prepare<[string, string]>('UPDATE users SET token_hash = ? WHERE name = ?'),
+    setBlockReason: db.prepare<[string | null, string]>('UPDATE users SET block_reason = ? WHERE name = ?'),
+    protect: db.prepare<[string]>('INSERT INTO protected_entities (entity_id) VALUES (?) ON CONFLICT DO NOTHING'),
+    unprotect: db.prepare<[string]>('DELETE FROM protected_entities WHERE entity_id = ?'),
+    isProtected: db.prepare<[string], { entity_id: string }>('SELECT entity_id FROM protected_entities WHERE entity_id = ?'),
+    insertMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING'),
+    readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+  };
+}
+
+export type { UserRow };
 export type Queries = ReturnType<typeof prepareQueries>;
