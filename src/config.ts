@@ -1,6 +1,15 @@
 // Runtime configuration. `configFromEnv` is the only reader of process.env (called by the CLI); everything
 // else receives a Config, so tests build one directly.
 
+/** A budget: at most `count` requests per `windowSeconds` (issue #7). */
+export interface Rate {
+  count: number;
+  windowSeconds: number;
+}
+
+/** `open`: anyone may edit, anonymous edits are recorded with the client address; `token`: writes need a token. */
+export type EditMode = 'open' | 'token';
+
 export interface Config {
   host: string;
   port: number;
@@ -28,6 +37,20 @@ export interface Config {
   requireUserAgent: boolean;
   /** Log requests (pino, JSON lines). */
   log: boolean;
+  /** Who may edit (README "Security model"); `token` is the default when NODE_ENV=production. */
+  editMode: EditMode;
+  /** Key of the token hashes; null: a random one generated once and kept in the store. */
+  secret: string | null;
+  /** Per-user (per-address when anonymous) budgets; null: unlimited. */
+  rateCreate: Rate | null;
+  rateEdit: Rate | null;
+  rateRead: Rate | null;
+  /** Bots and admins get this many times each budget. */
+  rateMultiplier: number;
+  /** Origins that may write cross-origin (['*']: any); reads are open to any origin. */
+  corsOrigins: string[];
+  /** Fastify's trustProxy: whether X-Forwarded-For is believed (true: always; a string: from these addresses/CIDRs). */
+  trustProxy: boolean | string;
 }
 
 export const DEFAULTS: Config = {
@@ -45,6 +68,14 @@ export const DEFAULTS: Config = {
   sitesFile: null,
   requireUserAgent: false,
   log: true,
+  editMode: 'open',
+  secret: null,
+  rateCreate: null,
+  rateEdit: null,
+  rateRead: null,
+  rateMultiplier: 10,
+  corsOrigins: [],
+  trustProxy: false,
 };
 
 const list = (v: string | undefined): string[] | undefined =>
@@ -61,6 +92,28 @@ function positive(name: string, v: string | undefined): number | undefined {
   const n = int(name, v);
   if (n === 0) throw new Error(`${name} must be at least 1`);
   return n;
+}
+
+/** `N/SECONDS`, e.g. `30/60`; empty, `0` or `off` disables. */
+export function parseRate(name: string, v: string | undefined): Rate | null {
+  if (v === undefined || v === '' || v === '0' || v === 'off') return null;
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(v);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`${name} must look like N/SECONDS (e.g. 30/60), got '${v}'`);
+  return { count: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
+function editMode(env: NodeJS.ProcessEnv): EditMode {
+  const v = env.ENTIA_EDIT;
+  if (v === undefined || v === '') return env.NODE_ENV === 'production' ? 'token' : 'open';
+  if (v !== 'open' && v !== 'token') throw new Error(`ENTIA_EDIT must be 'open' or 'token', got '${v}'`);
+  return v;
+}
+
+/** `true`/`1`: trust any proxy; otherwise a comma-separated list of proxy addresses or CIDRs (e.g. `loopback`). */
+function trustProxy(v: string | undefined): boolean | string {
+  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  return v;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv): Config {
@@ -81,5 +134,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     sitesFile: env.ENTIA_SITES ?? null,
     requireUserAgent: env.ENTIA_REQUIRE_USER_AGENT === '1' || env.ENTIA_REQUIRE_USER_AGENT === 'true',
     log: env.ENTIA_LOG !== '0',
+    editMode: editMode(env),
+    secret: env.ENTIA_SECRET || null,
+    rateCreate: parseRate('ENTIA_RATE_CREATE', env.ENTIA_RATE_CREATE),
+    rateEdit: parseRate('ENTIA_RATE_EDIT', env.ENTIA_RATE_EDIT),
+    rateRead: parseRate('ENTIA_RATE_READ', env.ENTIA_RATE_READ),
+    rateMultiplier: Math.max(1, int('ENTIA_RATE_MULTIPLIER', env.ENTIA_RATE_MULTIPLIER) ?? DEFAULTS.rateMultiplier),
+    corsOrigins: list(env.ENTIA_CORS_ORIGINS) ?? DEFAULTS.corsOrigins,
+    trustProxy: trustProxy(env.ENTIA_TRUST_PROXY),
   };
 }

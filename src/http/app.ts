@@ -1,5 +1,7 @@
 // build(options) → a Fastify instance serving every row of the route table over the given store.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import FindMyWay from 'find-my-way';
 import { EntiaError, fail } from '../domain/errors.js';
 import { kindByName, type Kind } from '../domain/kinds.js';
@@ -10,7 +12,8 @@ import { buildOpenApi } from './openapi.js';
 import { EmptyReply, type Ctx, type Method, type Result, type Route } from './route.js';
 import { ROUTES } from './routes.js';
 import { jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
-import type { Services } from './services.js';
+import { corsOptions, HELMET_OPTIONS } from './headers.js';
+import type { Identity, Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 
 export interface AppOptions {
@@ -59,7 +62,12 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     exposeHeadRoutes: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // X-Forwarded-For is believed only when configured (ENTIA_TRUST_PROXY): it decides whose budget an
+    // anonymous edit spends and which address its revision records.
+    trustProxy: config.trustProxy,
   });
+  app.register(helmet, HELMET_OPTIONS);
+  app.register(cors, { delegator: corsOptions(config.corsOrigins) });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody);
@@ -105,10 +113,15 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       if (services.config.requireUserAgent && !req.headers['user-agent']) fail('missing-user-agent');
     },
     handler: async (req, reply) => {
-      const ctx = context(req, kind, store, services);
+      const identity = await services.guard.identify(req.headers.authorization);
+      const ctx = context(req, kind, store, services, identity);
+      if (route.method === 'GET') await services.guard.read(ctx);
       for (let attempt = 1; ; attempt++) {
         try {
-          return send(reply, await route.handler(ctx));
+          const result = await route.handler(ctx);
+          // REFERENCE §2.1: success responses name the authenticated user.
+          if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
+          return send(reply, result);
         } catch (e) {
           if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
           if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
@@ -119,7 +132,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
   });
 }
 
-function context(req: FastifyRequest, kind: Kind | null, store: Store, services: Services): Ctx {
+function context(req: FastifyRequest, kind: Kind | null, store: Store, services: Services, identity: Identity): Ctx {
   const params: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.params as Record<string, string>)) params[k] = v.normalize('NFC');
   return {
@@ -130,7 +143,9 @@ function context(req: FastifyRequest, kind: Kind | null, store: Store, services:
     headers: req.headers,
     store,
     services,
-    user: req.ip,
+    user: identity.kind === 'user' ? identity.account.name : req.ip,
+    identity,
+    address: req.ip,
     url: req.url,
   };
 }
