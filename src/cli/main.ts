@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-// The composition root: reads the environment, chooses the store backend, starts the server.
+// The composition root: reads the environment, chooses the store backend, dispatches the command.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
+import { buildGuard } from '../http/guard.js';
 import { buildServices } from '../http/services.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
 import { importDump } from './import.js';
 import { openStore } from './open-store.js';
+import { PROTECT_USAGE, protectCommand } from './protect.js';
+import { USER_USAGE, userCommand } from './user.js';
+import { CliError } from './with-store.js';
 import { superviseWorkers } from './workers.js';
 
 async function serve(config: Config): Promise<void> {
@@ -20,7 +24,8 @@ async function serve(config: Config): Promise<void> {
   }
   const store = await openStore(config);
   const sites = config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined;
-  const app = buildApp({ store, services: buildServices(config, sites) });
+  const guard = await buildGuard({ config, accounts: store.accounts });
+  const app = buildApp({ store, services: buildServices(config, sites, guard) });
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
@@ -69,13 +74,15 @@ function loadSites(config: Config) {
   return buildSiteTable(config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined);
 }
 
-const USAGE = `Usage: entia <command>
-  serve             start the HTTP API (PORT, HOST, ENTIA_DB, … see README)
-  import FILE|-     load Wikidata JSON dump data (.json, .json.bz2, or - for stdin) into ENTIA_DB
-  redirect Q1 Q2    make item Q1 a redirect to item Q2 (as after a merge)`;
+const USAGE = `Usage: entia <command>   (every command uses ENTIA_DB; see README for the environment)
+  serve                               start the HTTP API (PORT, HOST, ENTIA_DB, ENTIA_EDIT, …)
+  import FILE|-                       load Wikidata JSON dump data (.json, .json.bz2, or - for stdin) into ENTIA_DB
+  redirect Q1 Q2                      make item Q1 a redirect to item Q2 (as after a merge)
+${USER_USAGE}
+${PROTECT_USAGE}`;
 
 async function main(argv: string[]): Promise<void> {
-  const [command] = argv;
+  const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
       return serve(configFromEnv(process.env));
@@ -83,6 +90,11 @@ async function main(argv: string[]): Promise<void> {
       return importCommand(configFromEnv(process.env), argv[1]);
     case 'redirect':
       return redirectCommand(configFromEnv(process.env), argv[1], argv[2]);
+    case 'user':
+      return userCommand(configFromEnv(process.env), rest);
+    case 'protect':
+    case 'unprotect':
+      return protectCommand(configFromEnv(process.env), rest, command === 'protect');
     default:
       console.error(USAGE);
       process.exitCode = command ? 2 : 0;
@@ -91,5 +103,5 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
+  process.exit(e instanceof CliError ? e.exitCode : 1);
 });

@@ -40,7 +40,8 @@ export interface TestServer {
 export interface ServerOptions {
   config?: Partial<Config>;
   sites?: unknown;
-  guard?: EditGuard;
+  /** A guard, or a builder of one over this server's store and config (e.g. the real buildGuard). */
+  guard?: EditGuard | ((store: Store, config: Config) => Promise<EditGuard>);
   /** Reuse an existing database, by its ENTIA_DB value (restart tests). */
   dbPath?: string;
 }
@@ -49,7 +50,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const dbPath = options.dbPath ?? (await createTestDb()).location;
   const store = await openTestStore(dbPath);
   const config: Config = { ...DEFAULTS, log: false, db: dbPath, ...options.config };
-  const services = buildServices(config, options.sites, options.guard);
+  const guard = typeof options.guard === 'function' ? await options.guard(store, config) : options.guard;
+  const services = buildServices(config, options.sites, guard);
   let app: FastifyInstance = buildApp({ store, services });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
