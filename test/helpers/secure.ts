@@ -1,0 +1,19 @@
+// A test server that enforces the real security model (guard.ts), and accounts made the way the CLI makes them.
+import type { Config } from '../../src/config.js';
+import { buildGuard } from '../../src/http/guard.js';
+import type { RateLimiter } from '../../src/http/rate-limit.js';
+import { hashToken, newToken, tokenSecret } from '../../src/http/tokens.js';
+import type { Store, UserGroup } from '../../src/store/store.js';
+import { startServer, type TestServer } from './server.js';
+
+export async function startSecureServer(config: Partial<Config> = {}, limiter?: RateLimiter): Promise<TestServer> {
+  return startServer({ config, guard: (store, cfg) => buildGuard({ config: cfg, accounts: store.accounts, limiter }) });
+}
+
+/** Creates an account and returns the `Authorization` header of its new token. */
+export async function addUser(store: Store, name: string, group: UserGroup = 'user'): Promise<Record<string, string>> {
+  await store.accounts.createUser(name, group);
+  const token = newToken();
+  await store.accounts.setTokenHash(name, hashToken(await tokenSecret(null, store.accounts), token));
+  return { authorization: `Bearer ${token}` };
+}
