@@ -65,6 +65,12 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     // X-Forwarded-For is believed only when configured (ENTIA_TRUST_PROXY): it decides whose budget an
     // anonymous edit spends and which address its revision records.
     trustProxy: config.trustProxy,
+    // A path that cannot be percent-decoded, or with a parameter over maxParamLength, matches no route.
+    // Fastify answers these before any hook, so the security headers that matter are set here.
+    frameworkErrors: (error, req, reply) => {
+      reply.header('x-content-type-options', 'nosniff');
+      sendError(reply, new EntiaError('rest-no-match', undefined, { path: req.url.split('?')[0] }));
+    },
   });
   app.register(helmet, HELMET_OPTIONS);
   app.register(cors, { delegator: corsOptions(config.corsOrigins) });

@@ -54,7 +54,7 @@ describe('ENTIA_EDIT=token', () => {
 
   it('keeps reads open to anyone, with or without a good token', async () => {
     const id = (await s.post('/v1/entities/items', { item: {} }, alice)).body.id;
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic YWxpY2U6eA==' }]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic YWxpY2U6eA==' }] as Record<string, string>[]) {
       const res = await s.get(`/v1/entities/items/${id}`, headers);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('x-authenticated-user'), null);
