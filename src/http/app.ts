@@ -12,6 +12,7 @@ import { buildOpenApi } from './openapi.js';
 import { EmptyReply, type Ctx, type Method, type Result, type Route } from './route.js';
 import { ROUTES } from './routes.js';
 import { jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
+import { clientErrorHandler } from './client-error.js';
 import { corsOptions, HELMET_OPTIONS } from './headers.js';
 import type { Identity, Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
@@ -67,6 +68,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     trustProxy: config.trustProxy,
     // A path that cannot be percent-decoded, or with a parameter over maxParamLength, matches no route.
     // Fastify answers these before any hook, so the security headers that matter are set here.
+    clientErrorHandler,
     frameworkErrors: (error, req, reply) => {
       reply.header('x-content-type-options', 'nosniff');
       sendError(reply, new EntiaError('rest-no-match', undefined, { path: req.url.split('?')[0] }));

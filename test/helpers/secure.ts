@@ -6,6 +6,9 @@ import { hashToken, newToken, tokenSecret } from '../../src/http/tokens.js';
 import type { Store, UserGroup } from '../../src/store/store.js';
 import { startServer, type TestServer } from './server.js';
 
+/** Nothing a response says may reveal code, queries or files. */
+export const INTERNALS = /\bat [\w.<>]+ \(|\.[tj]s:\d|SELECT|INSERT|UPDATE |sqlite|node_modules|\/work\/|\/tmp\//i;
+
 export async function startSecureServer(config: Partial<Config> = {}, limiter?: RateLimiter): Promise<TestServer> {
   return startServer({ config, guard: (store, cfg) => buildGuard({ config: cfg, accounts: store.accounts, limiter }) });
 }

@@ -1,12 +1,11 @@
 // Hardened input and output (issue #7): security headers, CORS, bounded bodies (depth, string length,
 // members, values), well-formed Unicode, the entity size limit, and error bodies without internals.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { INPUT_LIMITS, MAX_JSON_DEPTH } from '../../src/http/body.js';
+import { INTERNALS } from '../helpers/secure.js';
 import { startServer, type TestResponse, type TestServer } from '../helpers/server.js';
-
-/** Nothing an error body says may reveal code, queries or files. */
-export const INTERNALS = /\bat [\w.<>]+ \(|\.[tj]s:\d|SELECT|INSERT|UPDATE |sqlite|node_modules|\/work\/|\/tmp\//i;
 
 let s: TestServer;
 before(async () => { s = await startServer(); });
@@ -190,5 +189,28 @@ describe('path parameters', () => {
     const long = await s.get(`/v1/entities/items/${'Q'.repeat(600)}`);
     assertError(long, 404, 'rest-no-match');
     assert.equal(long.headers.get('x-content-type-options'), 'nosniff');
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  async function raw(text: string): Promise<string> {
+    const { port } = new URL(s.url);
+    return new Promise((resolve, reject) => {
+      let data = '';
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(text));
+      socket.on('data', (chunk) => { data += chunk; });
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+    });
+  }
+
+  it('answers malformed HTTP and oversized headers with the JSON error shape', async () => {
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    assert.match(garbage, /^HTTP\/1\.1 400 /);
+    assert.match(garbage, /content-type: application\/json\r\n/i);
+    assert.ok(garbage.endsWith('{"code":"malformed-request","message":"The request is not well-formed HTTP"}'), garbage);
+    const big = await s.get(`/v1/entities/items/Q1?x=${'y'.repeat(70_000)}`);
+    assertError(big, 431, 'request-header-too-large');
+    assert.equal(big.headers.get('content-language'), 'en');
   });
 });
