@@ -66,7 +66,8 @@ export async function userCommand(config: Config, argv: string[]): Promise<void>
         if (!(await accounts.setTokenHash(name, hashToken(secret, token)))) throw new CliError(`no user '${name}'`);
         // The token alone on stdout, so that scripts can capture it; it is not stored and cannot be shown again.
         console.log(token);
-        console.error(`new token for ${name} (shown once; any earlier token of ${name} no longer works)`);
+        const keyedBy = config.secret ? 'ENTIA_SECRET' : "the database's own secret (ENTIA_SECRET is unset)";
+        console.error(`new token for ${name}, keyed by ${keyedBy}: shown once; any earlier token of ${name} no longer works`);
         return;
       }
       case 'block':
