@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULTS, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import { buildServices, type EditGuard } from '../../src/http/services.js';
+import { buildServices, OPEN_GUARD, type EditGuard } from '../../src/http/services.js';
 import type { Store } from '../../src/store/store.js';
 import { createdTestDb, createTestDb, openTestStore } from './store.js';
 
@@ -40,8 +40,11 @@ export interface TestServer {
 export interface ServerOptions {
   config?: Partial<Config>;
   sites?: unknown;
-  /** A guard, or a builder of one over this server's store and config (e.g. the real buildGuard). */
-  guard?: EditGuard | ((store: Store, config: Config) => Promise<EditGuard>);
+  /**
+   * Guard hooks (missing ones let everything through, as OPEN_GUARD), or a builder of a whole guard over
+   * this server's store and config (e.g. the real buildGuard).
+   */
+  guard?: Partial<EditGuard> | ((store: Store, config: Config) => Promise<EditGuard>);
   /** Reuse an existing database, by its ENTIA_DB value (restart tests). */
   dbPath?: string;
 }
@@ -50,7 +53,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const dbPath = options.dbPath ?? (await createTestDb()).location;
   const store = await openTestStore(dbPath);
   const config: Config = { ...DEFAULTS, log: false, db: dbPath, ...options.config };
-  const guard = typeof options.guard === 'function' ? await options.guard(store, config) : options.guard;
+  const guard = typeof options.guard === 'function' ? await options.guard(store, config) : { ...OPEN_GUARD, ...options.guard };
   const services = buildServices(config, options.sites, guard);
   let app: FastifyInstance = buildApp({ store, services });
   await app.listen({ host: '127.0.0.1', port: 0 });

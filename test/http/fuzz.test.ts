@@ -127,6 +127,12 @@ const saneOperation = fc.record({
   value: fc.oneof(saneText, fc.array(saneText, { minLength: 1, maxLength: 2 }), fc.dictionary(saneLanguage, saneText, { maxKeys: 2 })),
 });
 const sanePatch = fc.array(saneOperation, { minLength: 1, maxLength: 3 });
+const saneStatement = fc.record({
+  property: fc.constant({ id: 'P1' }),
+  value: fc.oneof(fc.record({ type: fc.constant('value'), content: saneText }), fc.constant({ type: 'novalue' })),
+  rank: fc.constantFrom('normal', 'preferred'),
+}, { requiredKeys: ['property', 'value'] });
+const saneSitelink = fc.record({ title: fc.constantFrom('Fuzz page 1', 'New page', 'Other'), badges: fc.constant([]) }, { requiredKeys: ['title'] });
 
 const meta = fc.oneof(
   { weight: 3, arbitrary: fc.record({ comment: saneText, tags: fc.constantFrom([], ['fuzz']), bot: fc.boolean() }, { requiredKeys: [] }) },
@@ -141,7 +147,8 @@ const meta = fc.oneof(
 const payloadValue = fc.oneof(
   { weight: 6, arbitrary: fc.oneof(anything, entity, statement, sitelink, patch, text, fc.array(text, { maxLength: 4 }),
     fc.dictionary(language, text, { maxKeys: 3 })) },
-  { weight: 4, arbitrary: fc.oneof(saneEntity, sanePatch, saneText, fc.array(saneText, { minLength: 1, maxLength: 2 })) },
+  { weight: 4, arbitrary: fc.oneof(saneEntity, sanePatch, saneStatement, saneSitelink, saneText,
+    fc.array(saneText, { minLength: 1, maxLength: 2 })) },
 );
 
 // ---- requests --------------------------------------------------------------------------------------

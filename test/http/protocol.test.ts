@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { OPEN_GUARD } from '../../src/http/services.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -156,7 +155,7 @@ describe('framework-level errors', () => {
   });
 
   it('answers an internal failure with exactly "Unexpected Error" and no internals', async () => {
-    const broken = await startServer({ guard: { ...OPEN_GUARD, async authorize() { throw new Error('/secret/path.ts: SELECT boom'); } } });
+    const broken = await startServer({ guard: { async authorize() { throw new Error('/secret/path.ts: SELECT boom'); }, async consume() {} } });
     try {
       const res = await broken.post('/v1/entities/items', { item: {} });
       assert.equal(res.status, 500);
