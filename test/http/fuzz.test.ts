@@ -8,9 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { bindRoutes, type BoundRoute } from '../../src/http/app.js';
 import { ROUTES } from '../../src/http/routes.js';
-import type { SqliteStore } from '../../src/store/sqlite/index.js';
 import type { TestServer } from '../helpers/server.js';
-import { addUser, INTERNALS, startSecureServer } from '../helpers/secure.js';
+import { addUser, INTERNALS, snapshot, startSecureServer } from '../helpers/secure.js';
 
 /** Enough runs to find the usual suspects, bounded in time for CI (about a minute with start-up). */
 const RUNS = Number(process.env.ENTIA_FUZZ_RUNS ?? 4000);
@@ -236,18 +235,6 @@ function describe_(r: FuzzRequest): string {
   return `${r.method} ${cut(r.path, 200)} ${JSON.stringify(r.headers)} ${cut(r.body, 400)}`;
 }
 
-// ---- the store before and after --------------------------------------------------------------------
-
-/** Every entity's head revision and document, and the number of revisions and users. */
-function snapshot(): string {
-  const { db } = s.store as SqliteStore;
-  return JSON.stringify([
-    db.prepare('SELECT e.id, e.head_rev, e.redirect_to, r.content FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev ORDER BY e.id').all(),
-    db.prepare('SELECT count(*) AS n, max(rev_id) AS last FROM revisions').get(),
-    db.prepare('SELECT name, user_group, token_hash, block_reason FROM users ORDER BY name').all(),
-  ]);
-}
-
 async function send(r: FuzzRequest): Promise<{ status: number; text: string; type: string | null }> {
   const res = await fetch(s.url + r.path, { method: r.method, headers: r.headers, body: r.body, redirect: 'manual' });
   return { status: res.status, text: await res.text(), type: res.headers.get('content-type') };
@@ -273,7 +260,7 @@ describe('fuzzing every route of the route table', () => {
       { weight: 4, arbitrary: fc.oneof(...writes.map(requestFor)) },
       { weight: 1, arbitrary: fc.oneof(...bound.filter((b) => b.route.method === 'GET').map(requestFor)) },
     );
-    let before = snapshot();
+    let before = snapshot(s.store);
     let runs = 0;
     const statuses = new Map<number, number>();
     await fc.assert(fc.asyncProperty(request, async (r) => {
@@ -281,7 +268,7 @@ describe('fuzzing every route of the route table', () => {
       runs++;
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       checkResponse(r, res);
-      const now = snapshot();
+      const now = snapshot(s.store);
       if (res.status >= 300) assert.ok(now === before, `a rejected request changed the store: ${describe_(r)} → ${res.status} ${res.text.slice(0, 300)}`);
       before = now;
     }), { numRuns: RUNS, plugins: [fc.interruptAfterTimeLimit(TIME_LIMIT_MS)], endOnFailure: true });
