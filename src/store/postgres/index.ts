@@ -6,8 +6,9 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { diffIndexRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
 } from '../store.js';
+import { postgresAccounts } from './accounts.js';
 import { policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
 import { isSchemaName, queries as q, type Db, type TermColumns } from './queries.js';
@@ -66,7 +67,11 @@ function redact(url: string): string {
 const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modified: ts });
 
 export class PostgresStore implements Store {
-  constructor(readonly pool: pg.Pool) {}
+  readonly accounts: AccountStore;
+
+  constructor(readonly pool: pg.Pool) {
+    this.accounts = postgresAccounts(pool);
+  }
 
   async readEntity(id: string): Promise<ReadResult> {
     const row = await q.readEntity(this.pool, id);

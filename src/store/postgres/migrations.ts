@@ -59,4 +59,25 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sitelinks_by_item ON sitelinks (item_id);
   `,
+  // 2: accounts, their token hashes, protected entities and database-wide settings (issue #7)
+  `
+  -- Key/value settings of this database, e.g. the secret that keys token hashes.
+  CREATE TABLE meta (
+    key text PRIMARY KEY,
+    value text NOT NULL
+  );
+
+  -- token_hash: HMAC-SHA256 of the token under the server secret, hex; the token itself is never stored.
+  CREATE TABLE users (
+    name text PRIMARY KEY,
+    user_group text NOT NULL CHECK (user_group IN ('user', 'bot', 'admin')),
+    token_hash text UNIQUE,
+    block_reason text,
+    created timestamptz NOT NULL
+  );
+
+  CREATE TABLE protected_entities (
+    entity_id text PRIMARY KEY
+  );
+  `,
 ];

@@ -193,6 +193,38 @@ export const queries = {
   },
 };
 
+export interface UserRow { name: string; user_group: string; token_hash: string | null; block_reason: string | null; created: Date }
+
+const USER_COLUMNS = 'name, user_group, token_hash, block_reason, created';
+
+/** Accounts, tokens, protection and settings (issue #7). */
+export const accountQueries = {
+  insertUser: async (db: Db, name: string, group: string) => (await db.query(`
+    INSERT INTO users (name, user_group, created) VALUES ($1, $2, date_trunc('second', statement_timestamp()))
+    ON CONFLICT (name) DO NOTHING`, [name, group])).rowCount ?? 0,
+  userByName: (db: Db, name: string) => first<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE name = $1`, [name]),
+  userByTokenHash: (db: Db, hash: string) => first<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE token_hash = $1`, [hash]),
+  listUsers: (db: Db) => rows<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users ORDER BY created, name`),
+  setTokenHash: async (db: Db, name: string, hash: string) =>
+    (await db.query('UPDATE users SET token_hash = $1 WHERE name = $2', [hash, name])).rowCount ?? 0,
+  setBlockReason: async (db: Db, name: string, reason: string | null) =>
+    (await db.query('UPDATE users SET block_reason = $1 WHERE name = $2', [reason, name])).rowCount ?? 0,
+  protect: async (db: Db, entityId: string) => {
+    await db.query('INSERT INTO protected_entities (entity_id) VALUES ($1) ON CONFLICT DO NOTHING', [entityId]);
+  },
+  unprotect: async (db: Db, entityId: string) => { await db.query('DELETE FROM protected_entities WHERE entity_id = $1', [entityId]); },
+  isProtected: async (db: Db, entityId: string) =>
+    (await first(db, 'SELECT 1 FROM protected_entities WHERE entity_id = $1', [entityId])) !== undefined,
+  /**
+   * Stores the value unless the key has one, then reads what is stored: two statements, so that the read
+   * sees a row another process committed while the insert waited on it.
+   */
+  metaValue: async (db: Db, key: string, candidate: string) => {
+    await db.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, candidate]);
+    return (await first<{ value: string }>(db, 'SELECT value FROM meta WHERE key = $1', [key]))!.value;
+  },
+};
+
 /** Transaction control: READ COMMITTED (the default); concurrency is handled as docs/adr/0002 describes. */
 export const transactionQueries = {
   begin: async (db: Db) => { await db.query('BEGIN'); },
