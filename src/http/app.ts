@@ -66,9 +66,10 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     // X-Forwarded-For is believed only when configured (ENTIA_TRUST_PROXY): it decides whose budget an
     // anonymous edit spends and which address its revision records.
     trustProxy: config.trustProxy,
+    // Malformed HTTP, oversized headers, timeouts: the table's JSON shape, not the framework's (client-error.ts).
+    clientErrorHandler,
     // A path that cannot be percent-decoded, or with a parameter over maxParamLength, matches no route.
     // Fastify answers these before any hook, so the security headers that matter are set here.
-    clientErrorHandler,
     frameworkErrors: (error, req, reply) => {
       reply.header('x-content-type-options', 'nosniff');
       sendError(reply, new EntiaError('rest-no-match', undefined, { path: req.url.split('?')[0] }));
