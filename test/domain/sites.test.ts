@@ -1,19 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProblemError, type Problem } from '../../src/domain/problems.js';
+import { problemOf } from '../helpers/problems.js';
 import {
   DEFAULT_SITES, badgeIds, buildSiteTable, normaliseTitle, parseSitelink, parseSitelinkMap, sitelinkUrl, type BadgePolicy,
 } from '../../src/domain/sites.js';
 
-function problemOf(fn: () => unknown): Problem {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problem;
-    throw e;
-  }
-  assert.fail('expected a problem');
-}
 
 const NO_BADGES: BadgePolicy = { allowedBadges: new Set() };
 const BADGES: BadgePolicy = { allowedBadges: new Set(['Q17437796', 'Q17437798']) };

@@ -2,14 +2,14 @@
 import { parseNewEntity, patchedEntity, type EntityRules } from '../../domain/entity-input.js';
 import { fail } from '../../domain/errors.js';
 import type { Kind } from '../../domain/kinds.js';
-import { applyPatch, parsePatch } from '../../domain/patch.js';
+import { applyPatch } from '../../domain/patch.js';
 import { inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { commitEdit } from '../edit.js';
 import { badgePolicyFor, lookupFor } from '../lookup.js';
 import { parseMeta } from '../meta.js';
 import { renderEntity } from '../render.js';
 import type { Ctx, Result } from '../route.js';
-import { loadEntity, pathEntityId, requireFound } from '../subject.js';
+import { beginPatch, loadEntity, pathEntityId, requireFound } from '../subject.js';
 
 const FIELDS: Record<Kind['name'], readonly string[]> = {
   item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
@@ -68,13 +68,7 @@ export async function createEntity(ctx: Ctx): Promise<Result> {
 }
 
 export async function patchEntity(ctx: Ctx): Promise<Result> {
-  // REFERENCE §7.7: id → preconditions → edit metadata → patch document → existence.
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const meta = parseMeta(ctx);
-  const operations = parsePatch(ctx.body.patch);
-  const found = requireFound(ctx, read, id, false);
-  await ctx.services.guard.authorize(ctx, id);
+  const { found, meta, operations } = await beginPatch(ctx);
   const document = renderEntity(found.entity, ctx.services.sites, true);
   const patched = applyPatch(document, operations);
   const rules = await rulesFor(ctx, patched);

@@ -2,15 +2,14 @@
 // only: the routes are registered for the item kind alone, so property paths answer 404 rest-no-match.
 import type { Sitelink, SitelinkMap } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
-import { applyPatch, parsePatch } from '../../domain/patch.js';
+import { applyPatch } from '../../domain/patch.js';
 import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { parseSitelink, parseSitelinkMap, type Site } from '../../domain/sites.js';
 import { commitEdit } from '../edit.js';
 import { badgePolicyFor } from '../lookup.js';
-import { parseMeta } from '../meta.js';
 import { renderSitelink, renderSitelinks } from '../render.js';
 import type { Ctx, Result } from '../route.js';
-import { findEntity, loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
+import { beginEdit, beginPatch, findEntity, type Found, loadEntity, pathEntityId, requireEditable, requireFound } from '../subject.js';
 
 /** The path's `{site_id}`: a key of the configured site table, exact match (REFERENCE §3, §7.1). */
 function pathSite(ctx: Ctx): { siteId: string; site: Site } {
@@ -49,16 +48,12 @@ export async function getSitelink(ctx: Ctx): Promise<Result> {
  * → permission; the one-item-per-page rule is checked by commitEdit and again inside the store transaction.
  */
 export async function putSitelink(ctx: Ctx): Promise<Result> {
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const { siteId, site } = pathSite(ctx);
-  const meta = parseMeta(ctx);
+  const { id, read, params: { siteId, site }, meta } = await beginEdit(ctx, () => pathSite(ctx));
   const input = ctx.body.sitelink;
   const badges = await badgePolicyFor(ctx.store, ctx.services.badges, [input]);
   // §4.5: `url` is derived; a client's url is ignored here (no currentUrl: PUT is not a patch).
   const link = inMode(BODY, () => parseSitelink(input, '/sitelink', site, badges));
-  const found = requireFound(ctx, read, id, false);
-  await ctx.services.guard.authorize(ctx, id);
+  const found = await requireEditable(ctx, read, id);
   // Spread keeps an existing site in its place; a new one goes last (insertion order, as for terms).
   const next = { ...found.entity, sitelinks: { ...sitelinksOf(found), [siteId]: link } };
   // §6.4: on this route the conflict names only the other item.
@@ -71,12 +66,7 @@ export async function putSitelink(ctx: Ctx): Promise<Result> {
  * preconditions → metadata → patch document → existence → permission → application → result.
  */
 export async function patchSitelinks(ctx: Ctx): Promise<Result> {
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const meta = parseMeta(ctx);
-  const operations = parsePatch(ctx.body.patch);
-  const found = requireFound(ctx, read, id, false);
-  await ctx.services.guard.authorize(ctx, id);
+  const { found, meta, operations } = await beginPatch(ctx);
   const current = sitelinksOf(found);
   const patched = applyPatch(renderSitelinks(ctx.services.sites, current), operations);
   const badges = await badgePolicyFor(ctx.store, ctx.services.badges, isPlainObject(patched) ? Object.values(patched) : []);
@@ -87,10 +77,7 @@ export async function patchSitelinks(ctx: Ctx): Promise<Result> {
 }
 
 export async function deleteSitelink(ctx: Ctx): Promise<Result> {
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const { siteId } = pathSite(ctx);
-  const meta = parseMeta(ctx);
+  const { id, read, params: { siteId }, meta } = await beginEdit(ctx, () => pathSite(ctx));
   const found = requireFound(ctx, read, id, false);
   requireSitelink(found, id, siteId);
   await ctx.services.guard.authorize(ctx, id);
