@@ -51,6 +51,8 @@ export interface Config {
   corsOrigins: string[];
   /** Fastify's trustProxy: whether X-Forwarded-For is believed (true: always; a string: from these addresses/CIDRs). */
   trustProxy: boolean | string;
+  /** redis:// URL: rate-limit counters shared by every process using it (ENTIA_REDIS), or null. */
+  redis: string | null;
 }
 
 export const DEFAULTS: Config = {
@@ -76,6 +78,7 @@ export const DEFAULTS: Config = {
   rateMultiplier: 10,
   corsOrigins: [],
   trustProxy: false,
+  redis: null,
 };
 
 const list = (v: string | undefined): string[] | undefined =>
@@ -142,5 +145,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     rateMultiplier: Math.max(1, int('ENTIA_RATE_MULTIPLIER', env.ENTIA_RATE_MULTIPLIER) ?? DEFAULTS.rateMultiplier),
     corsOrigins: list(env.ENTIA_CORS_ORIGINS) ?? DEFAULTS.corsOrigins,
     trustProxy: trustProxy(env.ENTIA_TRUST_PROXY),
+    redis: env.ENTIA_REDIS || null,
   };
 }

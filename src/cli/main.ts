@@ -4,7 +4,9 @@ import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
+import { Redis } from 'ioredis';
 import { buildGuard } from '../http/guard.js';
+import { redisRateLimiter } from '../http/rate-limit-redis.js';
 import { buildServices } from '../http/services.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
@@ -24,7 +26,9 @@ async function serve(config: Config): Promise<void> {
   }
   const store = await openStore(config);
   const sites = config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined;
-  const guard = await buildGuard({ config, accounts: store.accounts });
+  const redis = config.redis ? new Redis(config.redis, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+  if (redis) await redis.connect();
+  const guard = await buildGuard({ config, accounts: store.accounts, limiter: redis ? redisRateLimiter(redis) : undefined });
   const app = buildApp({ store, services: buildServices(config, sites, guard) });
   let closing = false;
   const shutdown = async () => {
@@ -32,6 +36,7 @@ async function serve(config: Config): Promise<void> {
     closing = true;
     await app.close();
     await store.close();
+    await redis?.quit();
     process.exit(0);
   };
   process.once('SIGINT', shutdown);
