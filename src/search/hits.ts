@@ -1,7 +1,7 @@
 // One search result entry from a ranked row and the entity's terms (REFERENCE §4.6, §10.7). Pure.
 import type { SearchTermType } from './index-keys.js';
 import { tierOf, type ParsedText, type SearchMode } from './query.js';
-import type { Ranked } from './rank.js';
+import { rankedPage, type KindCode, type RankRequest, type Ranked, type SearchBackend } from './rank.js';
 
 export interface LanguageValue {
   language: string;
@@ -53,4 +53,21 @@ export function buildHit(
   const match = { type: ranked.type, language: ranked.lang, text: matchedText(ranked, terms, req.text, req.mode) };
   // REFERENCE §10.7: no label in the chain → the matched term is the display label.
   return { id, displayLabel: label ?? { language: match.language, value: match.text }, description, match };
+}
+
+/** A backend that can also tell an entity's terms, for the entries of a page. */
+export interface HitBackend extends SearchBackend {
+  entityTerms(kind: KindCode, entity: number, languages: readonly string[]): Promise<EntityTerms>;
+}
+
+const ID_PREFIX: Record<KindCode, string> = { item: 'Q', property: 'P' };
+
+/** One page of search results: the ranked rows, each made into an entry. */
+export async function searchHits(req: RankRequest, backend: HitBackend): Promise<SearchHit[]> {
+  const hits: SearchHit[] = [];
+  for (const ranked of await rankedPage(req, backend)) {
+    const terms = await backend.entityTerms(req.kind, ranked.entity, req.languages);
+    hits.push(buildHit(ID_PREFIX[req.kind] + ranked.entity, ranked, terms, req));
+  }
+  return hits;
 }

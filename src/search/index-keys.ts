@@ -1,5 +1,5 @@
 // The search index an entity contributes, as plain keys that every backend stores in three B-tree indexes
-// (docs/adr/0002-search-index.md):
+// (docs/adr/0003-search-index.md):
 //   terms    (kind, lang, folded term,  type, rank, entity): exact matches, and long prefixes by range;
 //   prefixes (kind, lang, first 1..PREFIX_INDEX_LENGTH code points, type, rank, entity): short prefixes;
 //   tokens   (kind, lang, word or CJK uni/bigram or ^first-word, type, rank, entity): search by words.

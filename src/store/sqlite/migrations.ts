@@ -58,7 +58,28 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX sitelinks_by_item ON sitelinks (item_id);
   `,
-  // the search index (docs/adr/0002-search-index.md). Keys come from src/search/index-keys.ts; every key
+  // 2: accounts, their token hashes, protected entities and server-wide settings (issue #7)
+  `
+  -- Key/value settings of this database, e.g. the secret that keys token hashes.
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- token_hash: HMAC-SHA256 of the token under the server secret, hex; the token itself is never stored.
+  CREATE TABLE users (
+    name TEXT PRIMARY KEY,
+    user_group TEXT NOT NULL CHECK (user_group IN ('user', 'bot', 'admin')),
+    token_hash TEXT UNIQUE,
+    block_reason TEXT,
+    created INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE protected_entities (
+    entity_id TEXT PRIMARY KEY
+  ) WITHOUT ROWID;
+  `,
+  // 3: the search index (docs/adr/0003-search-index.md). Keys come from src/search/index-keys.ts; every key
   // ends in (rank, entity) so that one index seek yields candidates in ranking order. kind: 0 item, 1 property;
   // type: 0 label, 1 alias; entity: the numeric part of the id.
   `

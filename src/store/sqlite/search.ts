@@ -2,38 +2,19 @@
 // the edit's transaction, and answers the shared ranking module's page requests with index seeks.
 import type Database from 'better-sqlite3';
 import type { Entity, KindName } from '../../domain/entity.js';
-import { buildHit, type EntityTerms, type SearchHit } from '../../search/hits.js';
-import { rankOf, searchKeys, TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
-import { rankedPage, type KindCode, type RankRequest, type Row, type SearchBackend, type Stream } from '../../search/rank.js';
-import { popularity } from '../index-rows.js';
+import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
+import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
+import type { KindCode, Row, Stream } from '../../search/rank.js';
+import { diffSearchRows } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
-import { prepareSearchQueries, SEARCH_TABLES, type SearchQueries, type SearchTable } from './queries.js';
+import { prepareSearchQueries, type SearchQueries } from './queries.js';
 
 const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
 const PREFIX: Record<KindName, string> = { item: 'Q', property: 'P' };
 /** Before the first row of any stream. */
 const START: Row = { rank: Number.MIN_SAFE_INTEGER, entity: -1 };
 
-type RowParams = [kind: number, lang: string, key: string, type: number, rank: number, entity: number];
-
-/** Every search row of an entity, keyed so that two states can be diffed. */
-function searchRows(entity: Entity | null): Map<string, { table: SearchTable; params: RowParams }> {
-  const rows = new Map<string, { table: SearchTable; params: RowParams }>();
-  if (!entity) return rows;
-  const kind = KIND_CODE[entity.type];
-  const rank = rankOf(popularity(entity));
-  const entityNumber = Number(entity.id.slice(1));
-  const keys = searchKeys(entity);
-  for (const table of Object.keys(SEARCH_TABLES) as SearchTable[]) {
-    for (const k of keys[table]) {
-      rows.set(`${table}\u0000${k.lang}\u0000${k.type}\u0000${k.key}\u0000${rank}`,
-        { table, params: [kind, k.lang, k.key, TYPE_CODE[k.type], rank, entityNumber] });
-    }
-  }
-  return rows;
-}
-
-export class SqliteSearch implements SearchBackend {
+export class SqliteSearch implements HitBackend {
   private readonly q: SearchQueries;
 
   constructor(db: Database.Database) {
@@ -42,10 +23,9 @@ export class SqliteSearch implements SearchBackend {
 
   /** Applies the difference between two states of one entity; runs inside the caller's transaction. */
   writeRows(before: Entity | null, after: Entity | null): void {
-    const old = searchRows(before);
-    const next = searchRows(after);
-    for (const [key, row] of old) if (!next.has(key)) this.q[row.table].delete.run(...row.params);
-    for (const [key, row] of next) if (!old.has(key)) this.q[row.table].insert.run(...row.params);
+    const d = diffSearchRows(before, after);
+    for (const r of d.removed) this.q[r.table].delete.run(r.kind, r.lang, r.key, r.type, r.rank, r.entity);
+    for (const r of d.added) this.q[r.table].insert.run(r.kind, r.lang, r.key, r.type, r.rank, r.entity);
   }
 
   /** Indexes entities that existed before the search index did (the search-index migration), `batch` at a time. */
@@ -63,12 +43,7 @@ export class SqliteSearch implements SearchBackend {
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    const req: RankRequest = { ...query, languages: query.languages };
-    const ranked = await rankedPage(req, this);
-    return ranked.map((r) => {
-      const id = PREFIX[query.kind] + r.entity;
-      return buildHit(id, r, this.entityTerms(id), req);
-    });
+    return searchHits(query, this);
   }
 
   async page(stream: Stream, after: Row | null, size: number): Promise<Row[]> {
@@ -107,7 +82,9 @@ export class SqliteSearch implements SearchBackend {
     return this.q.exists.get(PREFIX[kind] + entity) !== undefined;
   }
 
-  private entityTerms(id: string): EntityTerms {
+  /** Point lookups, made only for the languages a hit needs (usually the first of the chain). */
+  async entityTerms(kind: KindCode, entity: number): Promise<EntityTerms> {
+    const id = PREFIX[kind] + entity;
     const texts = (type: string, lang: string) => this.q.texts.all(id, type, lang).map((r) => r.text);
     return {
       label: (lang) => texts('label', lang)[0],
