@@ -150,6 +150,11 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       await store.importEntities([{ ...emptyEntity('Q900', 'item'), labels: { en: 'Kloten' },
         sitelinks: { enwiki: { title: 'Kloten', badges: [] } } }], META);
       assert.deepEqual(await find('kloten', 'search'), ['Q900:label:Kloten', `${a.id}:label:Kloten`]);
+
+      // A redirect is no candidate (REFERENCE §10.7), by text or by id.
+      await store.redirectEntity('Q900', a.id, META);
+      assert.deepEqual(await find('kloten', 'search'), [`${a.id}:label:Kloten`]);
+      assert.deepEqual(await find('Q900', 'search', { entityId: 900 }), []);
       await store.close();
     });
 
