@@ -119,4 +119,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE search_backlog (entity_id text PRIMARY KEY);
   INSERT INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
   `,
+  // 4: fixed-window counters shared by every process on this database (rate limits, issue #9)
+  `
+  CREATE TABLE rate_windows (
+    key text PRIMARY KEY,
+    reset_at timestamptz NOT NULL,
+    count integer NOT NULL
+  );
+  CREATE INDEX rate_windows_by_reset ON rate_windows (reset_at);
+  `,
 ];

@@ -120,4 +120,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE search_backlog (entity_id TEXT PRIMARY KEY) WITHOUT ROWID;
   INSERT INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
   `,
+  // 4: fixed-window counters shared by the processes using this file (rate limits, issue #9)
+  `
+  CREATE TABLE rate_windows (
+    key TEXT PRIMARY KEY,
+    reset_at INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX rate_windows_by_reset ON rate_windows (reset_at);
+  `,
 ];
