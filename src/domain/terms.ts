@@ -15,6 +15,11 @@ const BREAKS = /[\t\n\r\f\x0B\x85\u2028\u2029]/;
 /** §6.1 step 5: any other Unicode whitespace at either end (e.g. NBSP). */
 const EDGE_SPACE = /^[\s\x85]|[\s\x85]$/u;
 
+/** §6.1 step 2 alone: what a value will be compared and stored as. */
+export function trimTerm(value: string): string {
+  return value.replace(TRIMMED, '');
+}
+
 /** REFERENCE §6.1 steps 1-6 for one label/description/alias value: returns the trimmed value. */
 export function normaliseTerm(value: unknown, path: string, opts: { propertyLabel?: boolean } = {}): string {
   if (typeof value !== 'string') return problem({ type: 'invalid', path, value });

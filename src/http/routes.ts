@@ -2,10 +2,35 @@
 // row per kind; openapi.ts documents the same rows; tests loop over them for cross-cutting behaviour.
 import * as entities from './handlers/entities.js';
 import * as meta from './handlers/meta.js';
+import * as terms from './handlers/terms.js';
+import { addAliases } from './handlers/aliases.js';
+import * as statements from './handlers/statements.js';
 import type { Route } from './route.js';
-import { PATCH_BODY, payload } from './schemas.js';
+import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
 const BOTH = ['item', 'property'] as const;
+const STATEMENT_BODY = payload('statement', 'object');
+
+/** Labels and descriptions have the same six routes (REFERENCE §10.2), for both kinds. */
+function textTermRoutes(field: terms.TextField): Route[] {
+  const base = `/v1/entities/{entity}/${field}`;
+  const one = terms.VALUE_FIELD[field];
+  return [
+    { method: 'GET', path: base, kinds: BOTH, tag: field, success: [200],
+      summary: `Read all ${field} of an item or property`, handler: terms.getTermMap(field) },
+    { method: 'GET', path: `${base}/{language_code}`, kinds: BOTH, tag: field, success: [200],
+      summary: `Read the ${one} in one language`, handler: terms.getTerm(field) },
+    { method: 'GET', path: `/v1/entities/{entity}/${field}_with_language_fallback/{language_code}`, kinds: BOTH,
+      tag: field, success: [200, 307], summary: `Read the ${one} in a language or its fallback languages`,
+      handler: terms.getTermWithFallback(field) },
+    { method: 'PUT', path: `${base}/{language_code}`, kinds: BOTH, tag: field, success: [200],
+      summary: `Set the ${one} in one language`, body: payload(one, 'string'), handler: terms.putTerm(field) },
+    { method: 'PATCH', path: base, kinds: BOTH, tag: field, success: [200],
+      summary: `Change the ${field} with a JSON Patch`, body: PATCH_BODY, handler: terms.patchTerms(field) },
+    { method: 'DELETE', path: `${base}/{language_code}`, kinds: BOTH, tag: field, success: [200],
+      summary: `Remove the ${one} in one language`, body: META_ONLY, handler: terms.deleteTerm(field) },
+  ];
+}
 
 export const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/entities/{entity}', kinds: BOTH, tag: 'entities', success: [200],
@@ -16,6 +41,41 @@ export const ROUTES: Route[] = [
     handler: entities.createEntity },
   { method: 'PATCH', path: '/v1/entities/{entity}', kinds: BOTH, tag: 'entities', success: [200],
     summary: 'Change an item or property with a JSON Patch', body: PATCH_BODY, handler: entities.patchEntity },
+  ...textTermRoutes('labels'),
+  ...textTermRoutes('descriptions'),
+  // REFERENCE §10.3: no PUT and no DELETE on aliases; app.ts answers those with 405.
+  { method: 'GET', path: '/v1/entities/{entity}/aliases', kinds: BOTH, tag: 'aliases', success: [200],
+    summary: 'Read all aliases of an item or property', handler: terms.getTermMap('aliases') },
+  { method: 'GET', path: '/v1/entities/{entity}/aliases/{language_code}', kinds: BOTH, tag: 'aliases', success: [200],
+    summary: 'Read the aliases in one language', handler: terms.getTerm('aliases') },
+  { method: 'POST', path: '/v1/entities/{entity}/aliases/{language_code}', kinds: BOTH, tag: 'aliases',
+    success: [200, 201], summary: 'Add aliases in one language', body: payload('aliases', 'array'), handler: addAliases },
+  { method: 'PATCH', path: '/v1/entities/{entity}/aliases', kinds: BOTH, tag: 'aliases', success: [200],
+    summary: 'Change the aliases with a JSON Patch', body: PATCH_BODY, handler: terms.patchTerms('aliases') },
+
+  // Statements (REFERENCE §10.4): one handler per verb serves the entity-scoped and the global paths alike.
+  { method: 'GET', path: '/v1/entities/{entity}/statements', kinds: BOTH, tag: 'statements', success: [200],
+    summary: "An entity's statements, grouped by property", handler: statements.getStatements,
+    query: { property: { type: 'string', description: 'Only the statements of this property, e.g. P31' } } },
+  { method: 'POST', path: '/v1/entities/{entity}/statements', kinds: BOTH, tag: 'statements', success: [201],
+    summary: 'Add a statement', body: STATEMENT_BODY, handler: statements.addStatement },
+  { method: 'GET', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Read one statement', handler: statements.getStatement },
+  { method: 'PUT', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Replace one statement', body: STATEMENT_BODY, handler: statements.putStatement },
+  { method: 'PATCH', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Change one statement with a JSON Patch', body: PATCH_BODY, handler: statements.patchStatement },
+  { method: 'DELETE', path: '/v1/entities/{entity}/statements/{statement_id}', kinds: BOTH, tag: 'statements',
+    success: [200], summary: 'Remove one statement', body: META_ONLY, handler: statements.deleteStatement },
+  { method: 'GET', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Read one statement of any entity', handler: statements.getStatement },
+  { method: 'PUT', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Replace one statement of any entity', body: STATEMENT_BODY, handler: statements.putStatement },
+  { method: 'PATCH', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Change one statement of any entity with a JSON Patch', body: PATCH_BODY, handler: statements.patchStatement },
+  { method: 'DELETE', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
+    summary: 'Remove one statement of any entity', body: META_ONLY, handler: statements.deleteStatement },
+
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200],
     summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },
 ];

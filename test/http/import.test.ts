@@ -57,4 +57,15 @@ describe('entia import', () => {
     const res = await s.post('/v1/entities/items', { item: {} });
     assert.ok(Number(res.body.id.slice(1)) > 62666140);
   });
+
+  it('accepts a PUT of the stored value as a no-op even when that value breaks today\'s rules', async () => {
+    const long = 'x'.repeat(300); // imported data may hold what the API would refuse (REFERENCE §6.1)
+    await s.store.importEntities([{ id: 'Q900000001', type: 'item', labels: { en: long }, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} }],
+      { user: 'import', comment: null, tags: [], bot: true });
+    const res = await s.put('/v1/entities/items/Q900000001/labels/en', { label: ` ${long} ` });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body, long);
+    assert.equal((await s.store.revisions('Q900000001', 5)).length, 1);
+    assert.equal((await s.put('/v1/entities/items/Q900000001/labels/en', { label: 'y'.repeat(300) })).body.code, 'value-too-long');
+  });
 });

@@ -61,10 +61,11 @@ export async function createEntity(ctx: Ctx): Promise<Result> {
 }
 
 export async function patchEntity(ctx: Ctx): Promise<Result> {
-  const operations = parsePatch(ctx.body.patch);
+  // REFERENCE §7.7: id → preconditions → edit metadata → patch document → existence.
   const id = pathEntityId(ctx);
   const read = await loadEntity(ctx, id, false);
   const meta = parseMeta(ctx);
+  const operations = parsePatch(ctx.body.patch);
   const found = requireFound(ctx, read, id, false);
   await ctx.services.guard.authorize(ctx, id);
   const document = renderEntity(found.entity, ctx.services.sites, true);

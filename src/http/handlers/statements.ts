@@ -1,0 +1,166 @@
+// Statements (REFERENCE §10.4): an entity's statement list, and one statement by id in three scopes — under an
+// item, under a property, and without naming the entity (/v1/statements/{statement_id}). One resolver turns
+// every single-statement path into (subject, statement id); one check then answers 404 / 308 for all of them.
+import { fail } from '../../domain/errors.js';
+import { parseEntityId, parseIdOfKind, PROPERTY, type Kind } from '../../domain/kinds.js';
+import { applyPatch, parsePatch } from '../../domain/patch.js';
+import { BODY, inMode, PATCH } from '../../domain/problems.js';
+import {
+  checkReplacement, findStatement, statementIdIgnoringCase, withoutStatement, withReplacedStatement, withStatement,
+  type Located,
+} from '../../domain/statement-edits.js';
+import {
+  newStatementId, parseStatement, parseStatementId, patchedStatement, replaceStatement,
+} from '../../domain/statements.js';
+import type { ReadResult } from '../../store/store.js';
+import { commitEdit } from '../edit.js';
+import { lookupFor } from '../lookup.js';
+import { parseMeta } from '../meta.js';
+import { EmptyReply, type Ctx, type Result } from '../route.js';
+import { loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
+
+// ---- The statement list of an entity -------------------------------------------------------------------
+
+/** §10.4: `?property=P<n>` keeps one group; malformed → 400, a property without statements → `{}`. */
+function propertyFilter(ctx: Ctx): string | null {
+  const raw = ctx.query.property;
+  if (raw === undefined) return null;
+  const id = typeof raw === 'string' ? parseIdOfKind(PROPERTY, raw) : null;
+  return id ?? fail('invalid-query-parameter', { parameter: 'property' });
+}
+
+export async function getStatements(ctx: Ctx): Promise<Result> {
+  const id = pathEntityId(ctx);
+  const read = await loadEntity(ctx, id, true);
+  const property = propertyFilter(ctx);
+  const { entity, head } = requireFound(ctx, read, id, true);
+  if (property === null) return { body: entity.statements, head };
+  const group = entity.statements[property];
+  return { body: group ? { [property]: group } : {}, head };
+}
+
+export async function addStatement(ctx: Ctx): Promise<Result> {
+  const id = pathEntityId(ctx);
+  const read = await loadEntity(ctx, id, false);
+  const input = ctx.body.statement;
+  const lookup = await lookupFor(ctx.store, input);
+  // §6.3: an `id` in the body is ignored; the server names the statement.
+  const statement = inMode(BODY, () => parseStatement(input, '/statement', lookup, { id: newStatementId(id) }));
+  const meta = parseMeta(ctx);
+  const found = requireFound(ctx, read, id, false); // a redirected item: 409 redirected-item (§10.4)
+  await ctx.services.guard.authorize(ctx, id);
+  const done = await commitEdit(ctx, { previous: found, next: withStatement(found.entity, statement), meta });
+  const location = `${ctx.services.config.publicUrl}/v1/entities/${ctx.kind.segment}/${id}/statements/`
+    + encodeURIComponent(statement.id); // §11: `$` travels as %24
+  return { status: 201, body: statement, head: done.head, headers: { location } };
+}
+
+// ---- One statement, in any of the three scopes ---------------------------------------------------------
+
+/** Where a single-statement path points. */
+interface Target {
+  subjectId: string;
+  subjectKind: Kind;
+  /** The statement id as the path gave it (NFC), for messages and the §9.2 case comparison. */
+  requested: string;
+  /** Long routes name the subject; the short route leaves it to the statement index. */
+  isLong: boolean;
+  /** Long route whose statement id names another entity than the path (D6). */
+  mismatch: boolean;
+}
+
+/** Path → (subject, statement id). 400s only: the entity id first, then the statement id (§10.4, §7.7). */
+async function resolveTarget(ctx: Ctx): Promise<Target> {
+  const isLong = ctx.params.item_id !== undefined || ctx.params.property_id !== undefined;
+  const pathEntity = isLong ? pathEntityId(ctx) : null;
+  const requested = ctx.params.statement_id;
+  const parsed = parseStatementId(requested);
+  if (!parsed) return fail('invalid-statement-id', undefined, { id: requested });
+  if (pathEntity !== null) {
+    return { subjectId: pathEntity, subjectKind: ctx.kind, requested, isLong, mismatch: parsed.subjectId !== pathEntity };
+  }
+  // The index knows which entity holds the statement (case-insensitively); one it does not know is looked
+  // for under its prefix, where it will not be found either, so that a bad body still answers 400 first.
+  const indexed = await ctx.store.statementSubject(requested);
+  const subjectId = indexed?.subjectId ?? parsed.subjectId;
+  return { subjectId, subjectKind: parseEntityId(subjectId)!.kind, requested, isLong, mismatch: false };
+}
+
+interface Opened {
+  target: Target;
+  read: ReadResult;
+}
+
+/** Resolves the path and loads the subject; the subject's revision decides the preconditions (§8). */
+async function openStatement(ctx: Ctx, isRead: boolean): Promise<Opened> {
+  const target = await resolveTarget(ctx);
+  return { target, read: await loadEntity(ctx, target.subjectId, isRead) };
+}
+
+/**
+ * The one subject check (§7.7 end of step 5, step 6; §9.1, §9.2): prefix mismatch, subject missing or a
+ * redirect, then the statement itself — found, found but for letter case (308), or missing.
+ */
+function requireStatement(ctx: Ctx, { target, read }: Opened): { subject: Found } & Located {
+  const notFound = (): never => fail('statement-not-found', undefined, { id: target.requested });
+  if (target.mismatch) notFound();
+  if (read.status === 'missing' && target.isLong) {
+    fail(target.subjectKind.codes.notFound, undefined, { id: target.subjectId });
+  }
+  if (read.status !== 'found') return notFound(); // also a redirected subject, on every verb (§9.1)
+  const located = findStatement(read.entity, target.requested);
+  if (located) return { subject: { entity: read.entity, head: read.head }, ...located };
+  const stored = statementIdIgnoringCase(read.entity, target.requested);
+  if (stored) throw new EmptyReply(308, { location: withStatementId(ctx, stored) });
+  return notFound();
+}
+
+/** §9.2: the request URL with the statement id (always the last path segment) replaced, query kept. */
+function withStatementId(ctx: Ctx, id: string): string {
+  const [path, ...query] = ctx.url.split('?');
+  const base = path.slice(0, path.lastIndexOf('/') + 1);
+  return `${ctx.services.config.publicUrl}${base}${encodeURIComponent(id)}${query.length ? `?${query.join('?')}` : ''}`;
+}
+
+export async function getStatement(ctx: Ctx): Promise<Result> {
+  const opened = await openStatement(ctx, true);
+  const { subject, statement } = requireStatement(ctx, opened);
+  return { body: statement, head: subject.head };
+}
+
+export async function putStatement(ctx: Ctx): Promise<Result> {
+  const opened = await openStatement(ctx, false);
+  const input = ctx.body.statement;
+  const lookup = await lookupFor(ctx.store, input);
+  inMode(BODY, () => checkReplacement(input, '/statement', lookup, opened.target.requested));
+  const meta = parseMeta(ctx);
+  const { subject, statement: stored } = requireStatement(ctx, opened);
+  await ctx.services.guard.authorize(ctx, subject.entity.id);
+  // Now that the stored statement is known: its property cannot change (§10.4).
+  const statement = inMode(BODY, () => replaceStatement(stored, input, '/statement', lookup));
+  const done = await commitEdit(ctx, { previous: subject, next: withReplacedStatement(subject.entity, statement), meta });
+  return { body: statement, head: done.head };
+}
+
+export async function patchStatement(ctx: Ctx): Promise<Result> {
+  const opened = await openStatement(ctx, false);
+  const meta = parseMeta(ctx);
+  const operations = parsePatch(ctx.body.patch);
+  const { subject, statement: stored } = requireStatement(ctx, opened);
+  await ctx.services.guard.authorize(ctx, subject.entity.id);
+  // §10.6: the document is the statement as GET returns it.
+  const patched = applyPatch(stored, operations);
+  const lookup = await lookupFor(ctx.store, patched);
+  const statement = inMode(PATCH, () => patchedStatement(stored, patched, lookup));
+  const done = await commitEdit(ctx, { previous: subject, next: withReplacedStatement(subject.entity, statement), meta });
+  return { body: statement, head: done.head };
+}
+
+export async function deleteStatement(ctx: Ctx): Promise<Result> {
+  const opened = await openStatement(ctx, false);
+  const meta = parseMeta(ctx);
+  const { subject, statement: stored } = requireStatement(ctx, opened);
+  await ctx.services.guard.authorize(ctx, subject.entity.id);
+  const done = await commitEdit(ctx, { previous: subject, next: withoutStatement(subject.entity, stored.id), meta });
+  return { body: 'Statement deleted', head: done.head, headers: { 'content-language': 'en' } };
+}

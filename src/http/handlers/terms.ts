@@ -1,0 +1,166 @@
+// Labels, descriptions and aliases of items and properties (REFERENCE §10.2, §10.3, §9.3). Every handler is
+// made once per term field; the entity kind comes with the route (ctx.kind), so one implementation serves
+// all 32 term routes (Appendix C rows 7-38). The alias-only POST lives in aliases.ts.
+//
+// Order of checks (REFERENCE §7.7): body shape (the route's schema) → entity id → preconditions → language
+// code → edit metadata → patch document / term value → existence → term existence → permission → patch
+// application and result → data policy, size and rate limit (commitEdit).
+import type { AliasMap, Entity, TermField, TermMap } from '../../domain/entity.js';
+import { fail } from '../../domain/errors.js';
+import type { Kind } from '../../domain/kinds.js';
+import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
+import { applyPatch, parsePatch } from '../../domain/patch.js';
+import { BODY, inMode, PATCH } from '../../domain/problems.js';
+import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap } from '../../domain/terms.js';
+import type { ReadResult } from '../../store/store.js';
+import { commitEdit } from '../edit.js';
+import { parseMeta } from '../meta.js';
+import type { Ctx, Handler } from '../route.js';
+import { findEntity, loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
+
+/** The term fields that hold one string per language. */
+export type TextField = Exclude<TermField, 'aliases'>;
+
+const NOT_DEFINED = {
+  labels: 'label-not-defined',
+  descriptions: 'description-not-defined',
+  aliases: 'aliases-not-defined',
+} as const satisfies Record<TermField, string>;
+
+/** The PUT body field: `{"label": …}` / `{"description": …}`. */
+export const VALUE_FIELD = { labels: 'label', descriptions: 'description' } as const satisfies Record<TextField, string>;
+
+/** REFERENCE §11: DELETE answers a JSON string. */
+const DELETED = { labels: 'Label deleted', descriptions: 'Description deleted' } as const satisfies Record<TextField, string>;
+
+/** The path's `{language_code}`; 400 invalid-language-code (descriptions also refuse `mul`, REFERENCE §3). */
+export function pathLanguage(ctx: Ctx, field: TermField): string {
+  const code = ctx.params.language_code;
+  if (!isTermLanguage(code, field)) fail('invalid-language-code', undefined, { code });
+  return code;
+}
+
+/** 404 label-not-defined / description-not-defined / aliases-not-defined, naming the kind (REFERENCE §7.1). */
+function notDefined(kind: Kind, field: TermField, id: string, lang: string): never {
+  return fail(NOT_DEFINED[field], undefined, { noun: kind.noun, id, lang });
+}
+
+/** The entity with one term field replaced; nothing else changes. */
+export function withTerms(entity: Entity, field: TermField, terms: TermMap | AliasMap): Entity {
+  return { ...entity, [field]: terms };
+}
+
+/** GET `/{entity}/{field}`: the whole map, `{}` when empty. */
+export function getTermMap(field: TermField): Handler {
+  return async (ctx) => {
+    const { entity, head } = await findEntity(ctx, true);
+    return { body: entity[field], head };
+  };
+}
+
+/** GET `/{entity}/{field}/{language_code}`: one label or description string, or one alias list. */
+export function getTerm(field: TermField): Handler {
+  return async (ctx) => {
+    const id = pathEntityId(ctx);
+    const read = await loadEntity(ctx, id, true);
+    const lang = pathLanguage(ctx, field);
+    const { entity, head } = requireFound(ctx, read, id, true);
+    const terms: TermMap | AliasMap = entity[field];
+    if (!Object.hasOwn(terms, lang)) notDefined(ctx.kind, field, id, lang);
+    return { body: terms[lang], head };
+  };
+}
+
+/**
+ * GET `/{entity}/{field}_with_language_fallback/{language_code}` (REFERENCE §9.3): the first language of the
+ * chain with a term wins; the requested language itself answers 200, another one 307 to its plain route.
+ * A 307 is a pointer, not a representation, so it carries no ETag (docs/api.md).
+ */
+export function getTermWithFallback(field: TextField): Handler {
+  return async (ctx) => {
+    const id = pathEntityId(ctx);
+    const read = await loadEntity(ctx, id, true);
+    const lang = pathLanguage(ctx, field);
+    const { entity, head } = requireFound(ctx, read, id, true);
+    const terms = entity[field];
+    const found = fallbackChain(lang, field).find((code) => Object.hasOwn(terms, code));
+    if (found === undefined) notDefined(ctx.kind, field, id, lang);
+    if (found === lang) return { body: terms[lang], head };
+    const location = `${ctx.services.config.publicUrl}/v1/entities/${ctx.kind.segment}/${id}/${field}/${found}`;
+    return { status: 307, headers: { location } };
+  };
+}
+
+/** Steps shared by every term edit: id, entity and preconditions, language (when the path has one), metadata. */
+export async function beginEdit(ctx: Ctx, field: TermField, withLanguage: boolean) {
+  const id = pathEntityId(ctx);
+  const read = await loadEntity(ctx, id, false);
+  const lang = withLanguage ? pathLanguage(ctx, field) : '';
+  const meta = parseMeta(ctx);
+  return { id, read, lang, meta };
+}
+
+/** Existence (404/409 redirected-item) then permission (403), REFERENCE §7.7 steps 6-7. */
+export async function requireEditable(ctx: Ctx, read: ReadResult, id: string): Promise<Found> {
+  const found = requireFound(ctx, read, id, false);
+  await ctx.services.guard.authorize(ctx, id);
+  return found;
+}
+
+/**
+ * PUT `/{entity}/{field}/{language_code}`: 200 with the stored (trimmed, NFC) string, new or replaced (D11).
+ * Setting the current value again is a no-op that commitEdit answers before any policy check (REFERENCE §6.1).
+ */
+export function putTerm(field: TextField): Handler {
+  const valueField = VALUE_FIELD[field];
+  return async (ctx) => {
+    const { id, read, lang, meta } = await beginEdit(ctx, field, true);
+    const propertyLabel = field === 'labels' && ctx.kind.name === 'property';
+    const raw = ctx.body[valueField];
+    // REFERENCE §6.1: setting a term to its current value skips all content validation (a no-op 200).
+    const current = read.status === 'found' ? read.entity[field][lang] : undefined;
+    if (current !== undefined && typeof raw === 'string' && trimTerm(raw) === current) {
+      const found = await requireEditable(ctx, read, id);
+      return { body: current, head: found.head };
+    }
+    const value = inMode(BODY, () => normaliseTerm(raw, `/${valueField}`, { propertyLabel }));
+    const found = await requireEditable(ctx, read, id);
+    const next = withTerms(found.entity, field, { ...found.entity[field], [lang]: value });
+    const done = await commitEdit(ctx, { previous: found, next, meta });
+    return { body: done.entity[field][lang], head: done.head };
+  };
+}
+
+/** DELETE `/{entity}/{field}/{language_code}`: the body is optional and carries edit metadata only. */
+export function deleteTerm(field: TextField): Handler {
+  return async (ctx) => {
+    const { id, read, lang, meta } = await beginEdit(ctx, field, true);
+    const found = requireFound(ctx, read, id, false);
+    if (!Object.hasOwn(found.entity[field], lang)) notDefined(ctx.kind, field, id, lang);
+    await ctx.services.guard.authorize(ctx, id);
+    const remaining: TermMap = { ...found.entity[field] };
+    delete remaining[lang];
+    const done = await commitEdit(ctx, { previous: found, next: withTerms(found.entity, field, remaining), meta });
+    return { body: DELETED[field], head: done.head, headers: { 'content-language': 'en' } };
+  };
+}
+
+/** The patched map, validated with paths relative to it (REFERENCE §10.2, §10.3: `""`, `/en`, `/en/0`). */
+function parsePatchedMap(field: TermField, kind: Kind, patched: unknown): TermMap | AliasMap {
+  return inMode(PATCH, () => (field === 'aliases'
+    ? parseAliasMap(patched, '')
+    : parseTermMap(patched, '', field, kind.name)));
+}
+
+/** PATCH `/{entity}/{field}`: a JSON Patch on the language map (REFERENCE §10.6); 200 with the whole map. */
+export function patchTerms(field: TermField): Handler {
+  return async (ctx) => {
+    const { id, read, meta } = await beginEdit(ctx, field, false);
+    const operations = parsePatch(ctx.body.patch);
+    const found = await requireEditable(ctx, read, id);
+    const patched = applyPatch(found.entity[field], operations);
+    const terms = parsePatchedMap(field, ctx.kind, patched);
+    const done = await commitEdit(ctx, { previous: found, next: withTerms(found.entity, field, terms), meta });
+    return { body: done.entity[field], head: done.head };
+  };
+}
