@@ -164,10 +164,7 @@ export class SqliteStore implements Store {
 
   async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
     const found = new Map<string, string | null>();
-    for (const id of new Set(ids)) {
-      const read = this.readEntitySync(id);
-      if (read.status === 'found') found.set(id, read.entity.data_type ?? null);
-    }
+    for (const row of this.q.lookupEntities.all(JSON.stringify([...new Set(ids)]))) found.set(row.id, row.data_type);
     return found;
   }
 

@@ -11,6 +11,11 @@ export function prepareQueries(db: Database.Database) {
     readEntity: db.prepare<[string], EntityRow>(`
       SELECT r.content, r.rev_id, r.timestamp, e.redirect_to
       FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ?`),
+    // One query for every id a validation needs (statements name many): data types without parsing documents.
+    lookupEntities: db.prepare<[string], { id: string; data_type: string | null }>(`
+      SELECT e.id, CASE WHEN e.kind = 'property' THEN json_extract(r.content, '$.data_type') END AS data_type
+      FROM entities e JOIN revisions r ON r.rev_id = e.head_rev
+      WHERE e.id IN (SELECT value FROM json_each(?)) AND e.redirect_to IS NULL`),
     headOf: db.prepare<[string], { head_rev: number | null }>('SELECT head_rev FROM entities WHERE id = ?'),
     allocateId: db.prepare<[string], { last: number }>(
       'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),
