@@ -68,6 +68,18 @@ export function emptyEntity(id: string, type: KindName, dataType?: string): Enti
   return entity;
 }
 
+/**
+ * Freezes a JSON value and everything in it. Stores hand out frozen entities that several requests share
+ * (store.ts): a handler derives a new entity from one and never changes it in place.
+ */
+export function freezeJson<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) freezeJson(child);
+  }
+  return value;
+}
+
 /** Deep structural equality of JSON values (key order ignored), for no-op detection (REFERENCE §2.3). */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -110,5 +110,21 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       assert.deepEqual([...(await store.lookupEntities(['Q500', 'P70', 'Q1'])).entries()].sort(), [['P70', 'string'], ['Q500', null]]);
       await store.close();
     });
+
+    it('reads the newest revision after an edit or an import, however often the older one was read', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'one' } });
+      const first = await store.readEntity(item.id);
+      assert.equal((await store.readEntity(item.id)).status, 'found');
+      if (first.status !== 'found') return;
+      await store.applyEdit({ entity: { ...item, labels: { en: 'two' } }, previous: first, meta: META, checks: {} });
+      const second = await store.readEntity(item.id);
+      assert.equal(second.status === 'found' && second.entity.labels.en, 'two');
+      await store.importEntities([{ ...item, labels: { en: 'three' } }], META);
+      const third = await store.readEntity(item.id);
+      assert.equal(third.status === 'found' && third.entity.labels.en, 'three');
+      assert.equal(first.entity.labels.en, 'one'); // what a reader already holds does not change under it
+      await store.close();
+    });
   });
 }

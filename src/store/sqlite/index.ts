@@ -4,7 +4,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Entity, KindName } from '../../domain/entity.js';
+import { freezeJson, type Entity, type KindName } from '../../domain/entity.js';
+import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
@@ -16,7 +17,11 @@ import { prepareQueries, type Queries } from './queries.js';
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
   path: string;
+  /** Parsed documents kept in memory, in MB of their JSON (default 16; 0 turns the cache off). */
+  entityCacheMb?: number;
 }
+
+const DEFAULT_CACHE_MB = 16;
 
 export function openSqliteStore(options: SqliteOptions): SqliteStore {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -26,7 +31,7 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   migrate(db);
-  return new SqliteStore(db);
+  return new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20));
 }
 
 function migrate(db: Database.Database): void {
@@ -44,7 +49,7 @@ const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: ne
 export class SqliteStore implements Store {
   readonly q: Queries;
 
-  constructor(readonly db: Database.Database) {
+  constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0)) {
     this.q = prepareQueries(db);
   }
 
@@ -52,12 +57,19 @@ export class SqliteStore implements Store {
     return this.readEntitySync(id);
   }
 
-  readEntitySync(id: string): ReadResult {
-    const row = this.q.readEntity.get(id);
+  /** `cache` false: a one-off read (bulk import) that should not displace what readers use. */
+  readEntitySync(id: string, cache = true): ReadResult {
+    const row = this.q.readHead.get(id);
     if (!row) return { status: 'missing' };
     if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
-    if (row.content === null) return { status: 'missing' };
-    return { status: 'found', entity: JSON.parse(row.content) as Entity, head: toHead(row.rev_id, row.timestamp) };
+    if (row.rev_id === null) return { status: 'missing' };
+    const head = toHead(row.rev_id, row.timestamp);
+    const cached = this.cache.get(id, row.rev_id);
+    if (cached) return { status: 'found', entity: cached, head };
+    const { content } = this.q.readContent.get(row.rev_id)!;
+    const parsed = JSON.parse(content) as Entity;
+    const entity = cache ? this.cache.put(id, row.rev_id, parsed, content.length) : freezeJson(parsed);
+    return { status: 'found', entity, head };
   }
 
   async allocateId(kind: KindName): Promise<string> {
@@ -117,7 +129,7 @@ export class SqliteStore implements Store {
       const tags = JSON.stringify(meta.tags);
       const highest: Record<string, number> = { item: 0, property: 0 };
       for (const entity of entities) {
-        const previous = this.readEntitySync(entity.id);
+        const previous = this.readEntitySync(entity.id, false);
         const { rev_id } = this.q.insertRevision.get(entity.id, timestamp, meta.user, meta.comment, tags,
           meta.bot ? 1 : 0, JSON.stringify(entity))!;
         const pop = popularity(entity);
