@@ -17,6 +17,8 @@ export interface LoadFigures {
   entities: number;
   seconds: number;
   perSecond: number;
+  /** CPU time of this process (user + system): less sensitive to a busy machine than wall time. */
+  cpuSeconds: number;
 }
 
 function lines(path: string): AsyncIterable<string> {
@@ -26,6 +28,7 @@ function lines(path: string): AsyncIterable<string> {
 /** The baseline: read and parse every line, keep nothing. */
 export async function parseOnly(path: string): Promise<LoadFigures> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let entities = 0;
   let sink = 0;
   for await (const line of lines(path)) {
@@ -34,13 +37,16 @@ export async function parseOnly(path: string): Promise<LoadFigures> {
     entities++;
   }
   if (sink < 0) throw new Error('unreachable');
-  return figures(entities, started);
+  return figures(entities, started, cpu);
 }
 
 /** Read, parse and import in batches into a fresh store. */
 export async function importAll(path: string, db: string): Promise<LoadFigures> {
   const store = openSqliteStore({ path: db });
+  if (process.env.BENCH_CACHE_KB) store.db.pragma(`cache_size = -${process.env.BENCH_CACHE_KB}`);
+  if (process.env.BENCH_DROP) for (const i of process.env.BENCH_DROP.split(',')) store.db.exec(`DROP INDEX ${i}`);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let entities = 0;
   let batch: Entity[] = [];
   for await (const line of lines(path)) {
@@ -53,14 +59,15 @@ export async function importAll(path: string, db: string): Promise<LoadFigures> 
   }
   if (batch.length) await store.importEntities(batch, META);
   entities += batch.length;
-  const result = figures(entities, started);
+  const result = figures(entities, started, cpu);
   await store.close();
   return result;
 }
 
-function figures(entities: number, started: number): LoadFigures {
+function figures(entities: number, started: number, cpu: NodeJS.CpuUsage): LoadFigures {
   const seconds = (performance.now() - started) / 1000;
-  return { entities, seconds, perSecond: entities / seconds };
+  const used = process.cpuUsage(cpu);
+  return { entities, seconds, perSecond: entities / seconds, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -27,10 +27,11 @@ export interface LoadOptions {
   connections: number;
 }
 
-async function run(options: LoadOptions, duration: number): Promise<HttpFigures> {
+/** One autocannon run, for a duration or (`amount`) until that many responses have arrived. */
+export async function run(options: LoadOptions, length: { duration: number } | { amount: number }): Promise<HttpFigures> {
   const requests: Request[] = [options.request ?? { method: 'GET', path: options.path }];
   const result = await autocannon({
-    url: options.url, connections: options.connections, pipelining: 1, duration, requests, timeout: 30,
+    url: options.url, connections: options.connections, pipelining: 1, requests, timeout: 30, ...length,
   });
   const statuses: Record<string, number> = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = Number(count);
@@ -48,6 +49,6 @@ async function run(options: LoadOptions, duration: number): Promise<HttpFigures>
 }
 
 export async function measure(options: LoadOptions): Promise<HttpFigures> {
-  const warmup = options.warmup > 0 ? await run(options, options.warmup) : null;
-  return { ...await run(options, options.duration), warmupOk: warmup?.ok ?? 0 };
+  const warmup = options.warmup > 0 ? await run(options, { duration: options.warmup }) : null;
+  return { ...await run(options, { duration: options.duration }), warmupOk: warmup?.ok ?? 0 };
 }

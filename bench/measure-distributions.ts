@@ -4,6 +4,7 @@
 // quantiles the generator samples from in bench/distributions.json.
 //
 //   node --import tsx bench/measure-distributions.ts [--write] [FILE.json.bz2 ...]
+//   node --import tsx bench/measure-distributions.ts --generated 10000   (the generator's output, to compare)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -11,6 +12,7 @@ import { DEFAULT_SITES } from '../src/domain/sites.js';
 import { fromWikidata, newReport } from '../src/domain/wikidata.js';
 import type { Entity, Snak } from '../src/domain/entity.js';
 import { DECILES, type Distributions } from './distributions.js';
+import { DEFAULT_SEED, generateItem, generatorContext } from './generate.js';
 
 const DATA = '/work/shared/data/wikidata';
 const DEFAULT_FILES = [`${DATA}/short_stream.json.bz2`, `${DATA}/sample_wikidata_items.json.bz2`];
@@ -109,25 +111,42 @@ function snakDataTypes(e: Entity, counts: Tallies): void {
   }
 }
 
-async function main(argv: string[]): Promise<void> {
-  const write = argv.includes('--write');
-  const files = argv.filter((a) => a !== '--write');
-  const sources = files.length ? files : DEFAULT_FILES;
-  const samples: Samples = {};
-  const tallies: Tallies = { languages: {}, sites: {}, dataTypes: {}, valueTypes: {}, qualifiers: {}, references: {} };
+/** The items to measure: the real samples, or (`--generated N`) the first N items of the benchmark's data. */
+async function* itemsToMeasure(argv: string[]): AsyncGenerator<Entity> {
+  const generated = argv.indexOf('--generated');
+  if (generated >= 0) {
+    const count = Number(argv[generated + 1]);
+    const ctx = generatorContext(DEFAULT_SEED, count);
+    for (let n = 1; n <= count; n++) yield generateItem(ctx, n);
+    return;
+  }
+  const files = argv.filter((a) => a.endsWith('.bz2') || a.endsWith('.json'));
   const report = newReport();
-  let items = 0;
-  for (const path of sources) {
+  for (const path of files.length ? files : DEFAULT_FILES) {
     for await (const raw of dumpEntities(path)) {
       const entity = fromWikidata(raw, DEFAULT_SITES, report);
-      if (!entity || entity.type !== 'item') continue;
-      items++;
-      measure(entity, samples, tallies);
-      snakDataTypes(entity, tallies);
+      if (entity && entity.type === 'item') yield entity;
     }
   }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const write = argv.includes('--write');
+  const generated = argv.includes('--generated');
+  if (write && generated) throw new Error('--write stores the measure of the real samples, not of generated data');
+  const samples: Samples = {};
+  const tallies: Tallies = { languages: {}, sites: {}, dataTypes: {}, valueTypes: {}, qualifiers: {}, references: {} };
+  let items = 0;
+  for await (const entity of itemsToMeasure(argv)) {
+    items++;
+    measure(entity, samples, tallies);
+    snakDataTypes(entity, tallies);
+  }
+  const files = argv.filter((a) => a.endsWith('.bz2') || a.endsWith('.json'));
   const result: Distributions = {
-    source: `${items} items from ${sources.map((s) => s.split('/').pop()).join(', ')}, converted with fromWikidata`,
+    source: generated
+      ? `${items} generated items (seed ${DEFAULT_SEED}, bench/generate.ts)`
+      : `${items} items from ${(files.length ? files : DEFAULT_FILES).map((s) => s.split('/').pop()).join(', ')}, converted with fromWikidata`,
     quantiles: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, deciles(v)])),
     means: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, Number(mean(v).toFixed(2))])),
     dataTypes: shares(tallies.dataTypes),

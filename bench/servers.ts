@@ -57,8 +57,9 @@ async function waitUntilUp(url: string, child: ChildProcess, stderr: () => strin
   throw new Error(`server at ${url} did not start: ${stderr()}`);
 }
 
-async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string, probePath: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string, probePath: string,
+  nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let errors = '';
@@ -93,13 +94,13 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string,
   };
 }
 
-/** `entia serve` over the given database file, request log off. */
-export async function startEntia(db: string): Promise<ServerProcess> {
+/** `entia serve` over the given database file, request log off; `profileDir`: write a CPU profile there on exit. */
+export async function startEntia(db: string, profileDir?: string): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return startProcess(['src/cli/main.ts', 'serve'],
     { PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url },
-    url, '/v1/property-data-types');
+    url, '/v1/property-data-types', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
 }
 
 /** The bare-Fastify baseline serving the payloads in `routesFile` (see bare-server.ts). */
