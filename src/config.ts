@@ -1,11 +1,26 @@
 // Runtime configuration. `configFromEnv` is the only reader of process.env (called by the CLI); everything
 // else receives a Config, so tests build one directly.
 
+/** A budget: at most `count` requests per `windowSeconds` (issue #7). */
+export interface Rate {
+  count: number;
+  windowSeconds: number;
+}
+
+/** `open`: anyone may edit, anonymous edits are recorded with the client address; `token`: writes need a token. */
+export type EditMode = 'open' | 'token';
+
 export interface Config {
   host: string;
   port: number;
   /** SQLite file path, or a postgres:// URL. */
   db: string;
+  /** PostgreSQL: most connections one process opens (ENTIA_PG_POOL). */
+  pgPoolSize: number;
+  /** PostgreSQL: schema for Entia's tables, created when missing; null: the URL's search_path. */
+  pgSchema: string | null;
+  /** Processes serving one port (node:cluster); 1 serves from the main process. */
+  workers: number;
   /** Absolute base of Location headers; never taken from the request's Host header. */
   publicUrl: string;
   /** Largest accepted request body, in bytes. */
@@ -22,12 +37,31 @@ export interface Config {
   requireUserAgent: boolean;
   /** Log requests (pino, JSON lines). */
   log: boolean;
+  /** Who may edit (README "Security model"); `token` is the default when NODE_ENV=production. */
+  editMode: EditMode;
+  /** Key of the token hashes; null: a random one generated once and kept in the store. */
+  secret: string | null;
+  /** Per-user (per-address when anonymous) budgets; null: unlimited. */
+  rateCreate: Rate | null;
+  rateEdit: Rate | null;
+  rateRead: Rate | null;
+  /** Bots and admins get this many times each budget. */
+  rateMultiplier: number;
+  /** Origins that may write cross-origin (['*']: any); reads are open to any origin. */
+  corsOrigins: string[];
+  /** Fastify's trustProxy: whether X-Forwarded-For is believed (true: always; a string: from these addresses/CIDRs). */
+  trustProxy: boolean | string;
+  /** redis:// URL: rate-limit counters shared by every process using it (ENTIA_REDIS), or null. */
+  redis: string | null;
 }
 
 export const DEFAULTS: Config = {
   host: '127.0.0.1',
   port: 8080,
   db: './data/entia.db',
+  pgPoolSize: 10,
+  pgSchema: null,
+  workers: 1,
   publicUrl: 'http://127.0.0.1:8080',
   bodyLimit: 4 * 1024 * 1024,
   maxEntitySizeKb: 2048,
@@ -36,6 +70,15 @@ export const DEFAULTS: Config = {
   sitesFile: null,
   requireUserAgent: false,
   log: true,
+  editMode: 'open',
+  secret: null,
+  rateCreate: null,
+  rateEdit: null,
+  rateRead: null,
+  rateMultiplier: 10,
+  corsOrigins: [],
+  trustProxy: false,
+  redis: null,
 };
 
 const list = (v: string | undefined): string[] | undefined =>
@@ -48,6 +91,34 @@ function int(name: string, v: string | undefined): number | undefined {
   return n;
 }
 
+function positive(name: string, v: string | undefined): number | undefined {
+  const n = int(name, v);
+  if (n === 0) throw new Error(`${name} must be at least 1`);
+  return n;
+}
+
+/** `N/SECONDS`, e.g. `30/60`; empty, `0` or `off` disables. */
+export function parseRate(name: string, v: string | undefined): Rate | null {
+  if (v === undefined || v === '' || v === '0' || v === 'off') return null;
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(v);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`${name} must look like N/SECONDS (e.g. 30/60), got '${v}'`);
+  return { count: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
+function editMode(env: NodeJS.ProcessEnv): EditMode {
+  const v = env.ENTIA_EDIT;
+  if (v === undefined || v === '') return env.NODE_ENV === 'production' ? 'token' : 'open';
+  if (v !== 'open' && v !== 'token') throw new Error(`ENTIA_EDIT must be 'open' or 'token', got '${v}'`);
+  return v;
+}
+
+/** `true`/`1`: trust any proxy; otherwise a comma-separated list of proxy addresses or CIDRs (e.g. `loopback`). */
+function trustProxy(v: string | undefined): boolean | string {
+  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  return v;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv): Config {
   const host = env.HOST ?? DEFAULTS.host;
   const port = int('PORT', env.PORT) ?? DEFAULTS.port;
@@ -55,6 +126,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     host,
     port,
     db: env.ENTIA_DB ?? DEFAULTS.db,
+    pgPoolSize: positive('ENTIA_PG_POOL', env.ENTIA_PG_POOL) ?? DEFAULTS.pgPoolSize,
+    pgSchema: env.ENTIA_PG_SCHEMA || DEFAULTS.pgSchema,
+    workers: positive('ENTIA_WORKERS', env.ENTIA_WORKERS) ?? DEFAULTS.workers,
     publicUrl: (env.ENTIA_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimit: int('ENTIA_BODY_LIMIT', env.ENTIA_BODY_LIMIT) ?? DEFAULTS.bodyLimit,
     maxEntitySizeKb: int('ENTIA_MAX_ENTITY_KB', env.ENTIA_MAX_ENTITY_KB) ?? DEFAULTS.maxEntitySizeKb,
@@ -63,5 +137,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     sitesFile: env.ENTIA_SITES ?? null,
     requireUserAgent: env.ENTIA_REQUIRE_USER_AGENT === '1' || env.ENTIA_REQUIRE_USER_AGENT === 'true',
     log: env.ENTIA_LOG !== '0',
+    editMode: editMode(env),
+    secret: env.ENTIA_SECRET || null,
+    rateCreate: parseRate('ENTIA_RATE_CREATE', env.ENTIA_RATE_CREATE),
+    rateEdit: parseRate('ENTIA_RATE_EDIT', env.ENTIA_RATE_EDIT),
+    rateRead: parseRate('ENTIA_RATE_READ', env.ENTIA_RATE_READ),
+    rateMultiplier: Math.max(1, int('ENTIA_RATE_MULTIPLIER', env.ENTIA_RATE_MULTIPLIER) ?? DEFAULTS.rateMultiplier),
+    corsOrigins: list(env.ENTIA_CORS_ORIGINS) ?? DEFAULTS.corsOrigins,
+    trustProxy: trustProxy(env.ENTIA_TRUST_PROXY),
+    redis: env.ENTIA_REDIS || null,
   };
 }

@@ -1,8 +1,17 @@
-// The only place that chooses a storage backend.
+// The only place that chooses a storage backend: a postgres:// URL selects PostgreSQL, anything else is a
+// SQLite file path.
+import type { Config } from '../config.js';
+import { openPostgresStore } from '../store/postgres/index.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 
-export async function openStore(db: string): Promise<Store> {
-  if (/^postgres(ql)?:\/\//.test(db)) throw new Error('PostgreSQL backend is not available yet (ENTIA_DB must be a file path)');
-  return openSqliteStore({ path: db });
+export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'>;
+
+export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
+
+export async function openStore(config: StoreConfig): Promise<Store> {
+  if (isPostgresUrl(config.db)) {
+    return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema });
+  }
+  return openSqliteStore({ path: config.db });
 }

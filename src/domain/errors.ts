@@ -74,6 +74,10 @@ export const ERRORS = {
   'rest-unsupported-content-type': row(415, 'Unsupported Content-Type: {type}', [], true),
   'request-body-too-large': row(413, 'The request body exceeds the limit of {limit} bytes', ['limit']),
   'invalid-request-body': row(400, 'The request body is not valid JSON', []),
+  // Connection level (issue #7): answered before any route is matched, so the framework's own bodies never show.
+  'malformed-request': row(400, 'The request is not well-formed HTTP', []),
+  'request-timeout': row(408, 'The request was not received in time', []),
+  'request-header-too-large': row(431, 'The request line and headers exceed the size limit', []),
 } as const satisfies Record<string, ErrorRow>;
 
 export type ErrorCode = keyof typeof ERRORS;

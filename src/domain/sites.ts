@@ -1,14 +1,21 @@
 // Sites and sitelinks (REFERENCE §4.5, §6.4, §10.1, §10.5). The default site table is generated data
 // (scripts/generate-sites.ts → sites.json); a deployment may override it with `buildSiteTable`.
 import data from './sites.json' with { type: 'json' };
-import type { Sitelink, SitelinkMap } from './entity.js';
+import { sameJson, type Sitelink, type SitelinkMap } from './entity.js';
 import { ITEM, parseIdOfKind } from './kinds.js';
 import { isPlainObject, pointer, problem } from './problems.js';
 
 export interface Site { group: string; language: string; url: string }
 export type SiteTable = Readonly<Record<string, Site>>;
 
-export interface BadgePolicy { allowedBadges: ReadonlySet<string> }
+/**
+ * Which items may be badges (REFERENCE §6.4). `exists` answers whether a badge item exists: the caller fills
+ * it from the store for the ids `badgeIds` names, keeping this module pure. Absent: existence is not checked.
+ */
+export interface BadgePolicy {
+  allowedBadges: ReadonlySet<string>;
+  exists?: (itemId: string) => boolean;
+}
 
 /** Site ids are looked up with `Object.hasOwn`, so keys like `constructor` never resolve to a site. */
 function freezeTable(sites: Record<string, Site>): SiteTable {
@@ -91,16 +98,30 @@ function parseBadges(input: unknown, path: string, policy: BadgePolicy): string[
   if (!Array.isArray(input)) return problem({ type: 'invalid', path, value: input });
   const badges = input.map((badge, i) => {
     const id = typeof badge === 'string' ? parseIdOfKind(ITEM, badge) : null;
-    if (id === null || !policy.allowedBadges.has(id)) return problem({ type: 'invalid', path: pointer(path, i), value: badge });
+    const allowed = id !== null && policy.allowedBadges.has(id) && (policy.exists?.(id) ?? true);
+    if (!allowed) return problem({ type: 'invalid', path: pointer(path, i), value: badge });
     return id;
   });
   return [...new Set(badges)];
 }
 
+/** The item ids the given sitelink inputs name as badges (unvalidated input), for the existence lookup. */
+export function badgeIds(sitelinks: readonly unknown[]): string[] {
+  const ids = new Set<string>();
+  for (const link of sitelinks) {
+    if (!isPlainObject(link) || !Array.isArray(link.badges)) continue;
+    for (const badge of link.badges) {
+      const id = typeof badge === 'string' ? parseIdOfKind(ITEM, badge) : null;
+      if (id !== null) ids.add(id);
+    }
+  }
+  return [...ids];
+}
+
 /**
  * One sitelink (PUT body, creation, patch result). `url` is derived and read-only (§4.5): in patch mode
- * (`currentUrl` given) a changed url is an error; otherwise it is ignored. Whether badge items exist is the
- * caller's check: it needs the store.
+ * (`currentUrl` given) a changed url is an error; otherwise it is ignored. Whether badge items exist is
+ * `badges.exists`, which the caller fills from the store.
  */
 export function parseSitelink(
   input: unknown, path: string, site: Site, badges: BadgePolicy, opts: { currentUrl?: string } = {},
@@ -118,20 +139,34 @@ export function parseSitelink(
   return parsed;
 }
 
-/** A sitelinks map; `current` (patch mode) supplies each existing sitelink's url for the read-only check. */
+/**
+ * A sitelinks map; `current` (patch mode) supplies each existing sitelink's url for the read-only check.
+ * In patch mode a stored sitelink left as it was is kept without being validated again, as an unchanged
+ * statement is (REFERENCE §10.1): its site or badges may have left the configuration since it was written,
+ * and that must not make every later patch fail (§10.6: an empty patch is a valid no-op).
+ */
 export function parseSitelinkMap(
-  input: unknown, path: string, sites: SiteTable, badges: BadgePolicy,
-  current?: Record<string, { title: string; badges: string[] }>,
+  input: unknown, path: string, sites: SiteTable, badges: BadgePolicy, current?: SitelinkMap,
 ): SitelinkMap {
   if (Array.isArray(input) && input.length === 0) return {};
   if (!isPlainObject(input)) return problem({ type: 'invalid', path, value: input });
   const out: SitelinkMap = {};
   for (const [siteId, value] of Object.entries(input)) {
-    if (!Object.hasOwn(sites, siteId)) return problem({ type: 'invalid-key', path, key: siteId });
-    const site = sites[siteId];
     const existing = current && Object.hasOwn(current, siteId) ? current[siteId] : undefined;
-    const currentUrl = existing ? sitelinkUrl(site, existing.title) : undefined;
+    const site = Object.hasOwn(sites, siteId) ? sites[siteId] : undefined;
+    const currentUrl = existing && site ? sitelinkUrl(site, existing.title) : undefined;
+    if (existing && isUnchanged(value, existing, currentUrl)) {
+      out[siteId] = existing;
+      continue;
+    }
+    if (!site) return problem({ type: 'invalid-key', path, key: siteId });
     out[siteId] = parseSitelink(value, pointer(path, siteId), site, badges, { currentUrl });
   }
   return out;
+}
+
+/** Same title and badges as stored, and no changed url (a site no longer in the table has no url to keep). */
+function isUnchanged(value: unknown, stored: Sitelink, currentUrl: string | undefined): boolean {
+  return isPlainObject(value) && value.title === stored.title && sameJson(value.badges ?? [], stored.badges)
+    && (value.url === undefined || currentUrl === undefined || value.url === currentUrl);
 }

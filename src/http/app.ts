@@ -1,5 +1,7 @@
 // build(options) → a Fastify instance serving every row of the route table over the given store.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import FindMyWay from 'find-my-way';
 import { EntiaError, fail } from '../domain/errors.js';
 import { kindByName, type Kind } from '../domain/kinds.js';
@@ -10,7 +12,9 @@ import { buildOpenApi } from './openapi.js';
 import { EmptyReply, type Ctx, type Method, type Result, type Route } from './route.js';
 import { ROUTES } from './routes.js';
 import { jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
-import type { Services } from './services.js';
+import { clientErrorHandler } from './client-error.js';
+import { corsOptions, HELMET_OPTIONS } from './headers.js';
+import type { Identity, Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 
 export interface AppOptions {
@@ -40,8 +44,15 @@ export function bindRoutes(routes: readonly Route[]): BoundRoute[] {
   });
 }
 
-/** Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. */
-const EDIT_ATTEMPTS = 5;
+/**
+ * Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. Each lost race
+ * means another edit of the entity committed, so N simultaneous edits need at most N attempts. A retry first
+ * waits a random, growing moment so that a crowd of edits (many processes on PostgreSQL) spreads out instead
+ * of colliding again in lockstep (docs/adr/0002-postgres-concurrency.md).
+ */
+const EDIT_ATTEMPTS = 10;
+const retryPause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** attempt)));
 
 export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const { config } = services;
@@ -52,7 +63,20 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     exposeHeadRoutes: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // X-Forwarded-For is believed only when configured (ENTIA_TRUST_PROXY): it decides whose budget an
+    // anonymous edit spends and which address its revision records.
+    trustProxy: config.trustProxy,
+    // Malformed HTTP, oversized headers, timeouts: the table's JSON shape, not the framework's (client-error.ts).
+    clientErrorHandler,
+    // A path that cannot be percent-decoded, or with a parameter over maxParamLength, matches no route.
+    // Fastify answers these before any hook, so the security headers that matter are set here.
+    frameworkErrors: (error, req, reply) => {
+      reply.header('x-content-type-options', 'nosniff');
+      sendError(reply, new EntiaError('rest-no-match', undefined, { path: req.url.split('?')[0] }));
+    },
   });
+  app.register(helmet, HELMET_OPTIONS);
+  app.register(cors, { delegator: corsOptions(config.corsOrigins) });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody);
@@ -98,20 +122,26 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       if (services.config.requireUserAgent && !req.headers['user-agent']) fail('missing-user-agent');
     },
     handler: async (req, reply) => {
-      const ctx = context(req, kind, store, services);
+      const identity = await services.guard.identify(req.headers.authorization);
+      const ctx = context(req, kind, store, services, identity);
+      if (route.method === 'GET') await services.guard.read(ctx);
       for (let attempt = 1; ; attempt++) {
         try {
-          return send(reply, await route.handler(ctx));
+          const result = await route.handler(ctx);
+          // REFERENCE §2.1: success responses name the authenticated user.
+          if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
+          return send(reply, result);
         } catch (e) {
           if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
           if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
+          await retryPause(attempt);
         }
       }
     },
   });
 }
 
-function context(req: FastifyRequest, kind: Kind | null, store: Store, services: Services): Ctx {
+function context(req: FastifyRequest, kind: Kind | null, store: Store, services: Services, identity: Identity): Ctx {
   const params: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.params as Record<string, string>)) params[k] = v.normalize('NFC');
   return {
@@ -122,7 +152,9 @@ function context(req: FastifyRequest, kind: Kind | null, store: Store, services:
     headers: req.headers,
     store,
     services,
-    user: req.ip,
+    user: identity.kind === 'user' ? identity.account.name : req.ip,
+    identity,
+    address: req.ip,
     url: req.url,
   };
 }

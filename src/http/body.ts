@@ -2,10 +2,28 @@
 // `application/json-patch+json` on PATCH routes, anything else 415. Strings and keys are NFC-normalised.
 import type { FastifyRequest } from 'fastify';
 import { EntiaError } from '../domain/errors.js';
+import { pointer } from '../domain/problems.js';
 import { MalformedBody } from './reply-error.js';
 
 /** REFERENCE §7.7 / issue #7: bodies nest no deeper than this. */
 export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Issue #7: bounds on what one request body may hold, far above anything a valid edit needs (terms are
+ * at most 250 code points, statement strings 400, comments 500 bytes), so that validation cost stays
+ * proportional to a sane request. Documented in docs/api.md ("Security").
+ */
+export const INPUT_LIMITS = {
+  /** UTF-16 code units in one string or object key. */
+  stringLength: 65_536,
+  /** Elements of one array or members of one object: statements per property, aliases per language, patch operations… */
+  members: 10_000,
+  /** JSON values in the whole body. */
+  values: 250_000,
+} as const;
+
+/** With the u flag a surrogate pair is one code point, so this matches only unpaired surrogates. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
@@ -24,10 +42,44 @@ export function parseJsonBody(req: FastifyRequest, text: string, done: (err: Err
   }
   try {
     if (nestingDepth(text) > MAX_JSON_DEPTH) throw new MalformedBody('too deep');
-    done(null, JSON.parse(text, nfc));
+    const body: unknown = JSON.parse(text, nfc);
+    checkInputLimits(body);
+    done(null, body);
   } catch (e) {
     done(e instanceof MalformedBody ? e : new MalformedBody('invalid JSON'));
   }
+}
+
+/**
+ * Throws MalformedBody carrying the precise error (non-creation routes report it; creation routes collapse
+ * it into invalid-item-data / invalid-property-data) when the body breaks INPUT_LIMITS or holds a string
+ * with an unpaired surrogate, which no storage encoding can keep as sent.
+ */
+export function checkInputLimits(body: unknown): void {
+  let values = 0;
+  const reject = (error: EntiaError) => {
+    throw new MalformedBody(error.code, error);
+  };
+  const walk = (v: unknown, path: string): void => {
+    if (++values > INPUT_LIMITS.values) reject(new EntiaError('invalid-value', { path: '' }));
+    if (typeof v === 'string') {
+      if (v.length > INPUT_LIMITS.stringLength) reject(new EntiaError('value-too-long', { path, limit: INPUT_LIMITS.stringLength }));
+      if (LONE_SURROGATE.test(v)) reject(new EntiaError('invalid-value', { path }));
+    } else if (Array.isArray(v)) {
+      if (v.length > INPUT_LIMITS.members) reject(new EntiaError('invalid-value', { path }));
+      v.forEach((item, i) => walk(item, pointer(path, i)));
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      if (keys.length > INPUT_LIMITS.members) reject(new EntiaError('invalid-value', { path }));
+      for (const key of keys) {
+        if (key.length > INPUT_LIMITS.stringLength || LONE_SURROGATE.test(key)) {
+          reject(new EntiaError('invalid-key', { path, key: key.slice(0, 100).replace(/[\uD800-\uDFFF]/gu, '\uFFFD') }));
+        }
+        walk((v as Record<string, unknown>)[key], pointer(path, key));
+      }
+    }
+  };
+  walk(body, '');
 }
 
 /** Bracket nesting of a JSON text, outside strings; checked before parsing so that depth is bounded. */

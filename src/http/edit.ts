@@ -2,6 +2,7 @@
 // detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
 import { sameJson, type Entity } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
+import { kindByName } from '../domain/kinds.js';
 import { changedLanguages, sameLabelAndDescription } from '../domain/terms.js';
 import { PolicyViolation, type EditMeta, type Head, type PolicyChecks, type Violation } from '../store/store.js';
 import type { Ctx } from './route.js';
@@ -30,7 +31,7 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   }
   const checks = policyChecks(previous?.entity ?? null, next);
   await checkDataPolicy(ctx, next, checks, plan);
-  checkSize(ctx, next);
+  checkSize(ctx, next, previous === null);
   await ctx.services.guard.consume(ctx, previous === null);
   if (!previous) next = withId(next, await ctx.store.allocateId(next.type));
   try {
@@ -96,10 +97,12 @@ function violation(v: Violation, plan: EditPlan): never {
   }
 }
 
-/** REFERENCE §6.2: the stored serialisation may not exceed maxEntitySizeKb. */
-function checkSize(ctx: Ctx, entity: Entity): void {
+/** REFERENCE §6.2: the stored serialisation may not exceed maxEntitySizeKb; creation says so with D7/D8's code (§7.2). */
+function checkSize(ctx: Ctx, entity: Entity, creation: boolean): void {
   const limit = ctx.services.config.maxEntitySizeKb;
-  if (Buffer.byteLength(JSON.stringify(entity), 'utf8') > limit * 1024) fail('resource-too-large', { limit });
+  if (Buffer.byteLength(JSON.stringify(entity), 'utf8') <= limit * 1024) return;
+  if (creation) fail(kindByName(entity.type).codes.invalidData as 'invalid-item-data');
+  fail('resource-too-large', { limit });
 }
 
 /** Gives a new entity its allocated id, and its statements ids under that subject. */

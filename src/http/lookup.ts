@@ -1,5 +1,6 @@
-// Builds the synchronous ReferenceLookup the pure statement validators need, from one store query
-// over every id the input mentions.
+// Builds the synchronous lookups the pure validators need (statement references, sitelink badges), each
+// from one store query over the ids the input mentions.
+import { badgeIds, type BadgePolicy } from '../domain/sites.js';
 import { referencedIds, type ReferenceLookup } from '../domain/statements.js';
 import type { Store } from '../store/store.js';
 
@@ -10,4 +11,14 @@ export async function lookupFor(store: Store, ...inputs: unknown[]): Promise<Ref
     dataTypeOf: (id) => found.get(id) ?? undefined,
     exists: (id) => found.has(id),
   };
+}
+
+/**
+ * The badge policy for one request: the configured allow-list plus whether each allowed badge the input
+ * names exists (REFERENCE §6.4), from one store query; none when the input names no allowed badge.
+ */
+export async function badgePolicyFor(store: Store, policy: BadgePolicy, sitelinks: readonly unknown[]): Promise<BadgePolicy> {
+  const ids = badgeIds(sitelinks).filter((id) => policy.allowedBadges.has(id));
+  const found = ids.length ? await store.lookupEntities(ids) : new Map<string, string | null>();
+  return { allowedBadges: policy.allowedBadges, exists: (id) => found.has(id) };
 }

@@ -30,7 +30,9 @@ export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unkno
       summary: kind ? `${route.summary} (${kind.name})` : route.summary,
       tags: [route.tag],
       parameters: [...params, ...query],
-      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+      // A body without required fields (DELETE: edit metadata only) may be omitted (REFERENCE §2.1).
+      ...(body ? { requestBody: { required: ((body.required as string[] | undefined) ?? []).length > 0,
+        content: { 'application/json': { schema: body } } } } : {}),
       responses,
     };
   }

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, EntiaError, isEntiaError, type ErrorCode } from '../domain/errors.js';
 import { kindByName } from '../domain/kinds.js';
 import type { KindName } from '../domain/entity.js';
+import { RequestLimitReached } from './rate-limit.js';
 
 const REASONS: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 415: 'Unsupported Media Type' };
 
@@ -37,6 +38,7 @@ export function jsonBuffer(value: unknown): Buffer {
 }
 
 export function sendError(reply: FastifyReply, error: EntiaError): FastifyReply {
+  if (error instanceof RequestLimitReached) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply
     .code(error.status)
     .header('content-type', 'application/json')
@@ -50,8 +52,16 @@ export interface RouteConfig {
   creation?: boolean;
 }
 
-/** Marks a body that is not JSON; how it is reported depends on the route (REFERENCE §2.6). */
-export class MalformedBody extends Error {}
+/**
+ * Marks a body that is not JSON or breaks the input limits; how it is reported depends on the route
+ * (REFERENCE §2.6): creation routes collapse it into their invalid-*-data code, others answer `precise`
+ * or invalid-value at "".
+ */
+export class MalformedBody extends Error {
+  constructor(message: string, readonly precise?: EntiaError) {
+    super(message);
+  }
+}
 
 /** Maps framework and validation failures to table errors. */
 export function toEntiaError(error: unknown, request: FastifyRequest): EntiaError {
@@ -68,7 +78,8 @@ export function toEntiaError(error: unknown, request: FastifyRequest): EntiaErro
     return new EntiaError('invalid-value', { path: first.instancePath });
   }
   if (error instanceof MalformedBody) {
-    return creationCode ? new EntiaError(creationCode as 'invalid-item-data', undefined) : new EntiaError('invalid-value', { path: '' });
+    if (creationCode) return new EntiaError(creationCode as 'invalid-item-data', undefined);
+    return error.precise ?? new EntiaError('invalid-value', { path: '' });
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { KindName } from '../domain/entity.js';
 import type { Kind } from '../domain/kinds.js';
 import type { Head, Store } from '../store/store.js';
-import type { Services } from './services.js';
+import type { Identity, Services } from './services.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -36,6 +36,10 @@ export interface Ctx {
   services: Services;
   /** Who is editing: account name or client address. */
   user: string;
+  /** How the request authenticated (guard.ts decides what each may do). */
+  identity: Identity;
+  /** The client address (the socket's, or X-Forwarded-For's only with ENTIA_TRUST_PROXY). */
+  address: string;
   /** The request path and query, for building redirect Locations. */
   url: string;
 }

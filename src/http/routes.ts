@@ -5,11 +5,14 @@ import * as meta from './handlers/meta.js';
 import * as terms from './handlers/terms.js';
 import { addAliases } from './handlers/aliases.js';
 import * as statements from './handlers/statements.js';
+import * as sitelinks from './handlers/sitelinks.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
 const BOTH = ['item', 'property'] as const;
 const STATEMENT_BODY = payload('statement', 'object');
+/** Properties have no sitelinks (REFERENCE §10.5): these routes do not exist for them. */
+const ITEMS = ['item'] as const;
 
 /** Labels and descriptions have the same six routes (REFERENCE §10.2), for both kinds. */
 function textTermRoutes(field: terms.TextField): Route[] {
@@ -75,6 +78,19 @@ export const ROUTES: Route[] = [
     summary: 'Change one statement of any entity with a JSON Patch', body: PATCH_BODY, handler: statements.patchStatement },
   { method: 'DELETE', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200],
     summary: 'Remove one statement of any entity', body: META_ONLY, handler: statements.deleteStatement },
+
+  // Sitelinks (REFERENCE §10.5): items only.
+  { method: 'GET', path: '/v1/entities/{entity}/sitelinks', kinds: ITEMS, tag: 'sitelinks', success: [200],
+    summary: "Read an item's sitelinks", handler: sitelinks.getSitelinks },
+  { method: 'PATCH', path: '/v1/entities/{entity}/sitelinks', kinds: ITEMS, tag: 'sitelinks', success: [200],
+    summary: "Change an item's sitelinks with a JSON Patch", body: PATCH_BODY, handler: sitelinks.patchSitelinks },
+  { method: 'GET', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200],
+    summary: "Read an item's sitelink to one site", handler: sitelinks.getSitelink },
+  { method: 'PUT', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200],
+    summary: "Add or replace an item's sitelink to one site", body: payload('sitelink', 'object'),
+    handler: sitelinks.putSitelink },
+  { method: 'DELETE', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200],
+    summary: "Remove an item's sitelink to one site", body: META_ONLY, handler: sitelinks.deleteSitelink },
 
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200],
     summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },

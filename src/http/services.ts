@@ -1,19 +1,34 @@
 // What handlers need besides the store, built once at start-up from the Config.
 import type { Config } from '../config.js';
 import { buildSiteTable, type BadgePolicy, type SiteTable } from '../domain/sites.js';
+import type { Account } from '../store/store.js';
 import type { Ctx } from './route.js';
 
-/** Permission and rate-limit hooks (spec §5, §8). The default lets every edit through. */
+/** Who sent a request: nobody in particular, an account, or someone holding a token we do not know. */
+export type Identity =
+  | { kind: 'anonymous' }
+  | { kind: 'invalid-token' }
+  | { kind: 'user'; account: Account };
+
+/** Authentication, permission and rate-limit hooks (spec §5, §8; guard.ts). The default lets everything through. */
 export interface EditGuard {
+  /** Resolves the request's Authorization header, once per request before its handler. Never throws for a bad token. */
+  identify(authorization: string | string[] | undefined): Promise<Identity>;
   /** REFERENCE §7.7 step 7: may this client edit this entity (null id: create one)? Throws permission-denied. */
   authorize(ctx: Ctx, entityId: string | null): Promise<void>;
   /** Step 9: counts the edit against the client's budget; throws request-limit-reached. */
   consume(ctx: Ctx, creation: boolean): Promise<void>;
+  /** Counts a read against the client's read budget (off by default); throws request-limit-reached. */
+  read(ctx: Ctx): Promise<void>;
 }
 
 export const OPEN_GUARD: EditGuard = {
+  async identify() {
+    return { kind: 'anonymous' };
+  },
   async authorize() {},
   async consume() {},
+  async read() {},
 };
 
 export interface Services {

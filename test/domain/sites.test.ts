@@ -1,19 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProblemError, type Problem } from '../../src/domain/problems.js';
+import { problemOf } from '../helpers/problems.js';
 import {
-  DEFAULT_SITES, buildSiteTable, normaliseTitle, parseSitelink, parseSitelinkMap, sitelinkUrl, type BadgePolicy,
+  DEFAULT_SITES, badgeIds, buildSiteTable, normaliseTitle, parseSitelink, parseSitelinkMap, sitelinkUrl, type BadgePolicy,
 } from '../../src/domain/sites.js';
 
-function problemOf(fn: () => unknown): Problem {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problem;
-    throw e;
-  }
-  assert.fail('expected a problem');
-}
 
 const NO_BADGES: BadgePolicy = { allowedBadges: new Set() };
 const BADGES: BadgePolicy = { allowedBadges: new Set(['Q17437796', 'Q17437798']) };
@@ -98,6 +89,19 @@ test('parseSitelink: badges must be allowed item ids; deduplicated', () => {
     { type: 'invalid', path: '/badges/0', value: 'Q17437796' }, 'the default list is empty');
 });
 
+test('parseSitelink: an allowed badge must also exist when the policy says how to tell', () => {
+  const existing = new Set(['Q17437796']);
+  const policy: BadgePolicy = { ...BADGES, exists: (id) => existing.has(id) };
+  assert.deepEqual(parseSitelink({ title: 'A', badges: ['Q17437796'] }, '', enwiki, policy), { title: 'A', badges: ['Q17437796'] });
+  assert.deepEqual(problemOf(() => parseSitelink({ title: 'A', badges: ['Q17437796', 'Q17437798'] }, '/sitelink', enwiki, policy)),
+    { type: 'invalid', path: '/sitelink/badges/1', value: 'Q17437798' });
+});
+
+test('badgeIds: the item ids named as badges, for the existence lookup', () => {
+  assert.deepEqual(badgeIds([{ title: 'A', badges: ['q5', 'Q5', 'P1', 7, 'x'] }, { badges: ['Q6'] }, 'x', null, { badges: 'Q7' }]), ['Q5', 'Q6']);
+  assert.deepEqual(badgeIds([]), []);
+});
+
 test('parseSitelink: url is ignored, except a changed url in patch mode', () => {
   const currentUrl = 'https://en.wikipedia.org/wiki/A';
   assert.deepEqual(parseSitelink({ title: 'A', url: 'https://evil.example' }, '/sitelink', enwiki, NO_BADGES), { title: 'A', badges: [] });
@@ -130,6 +134,22 @@ test('parseSitelinkMap: patch mode compares url with the current sitelink', () =
     { enwiki: { title: 'Jane Doe', badges: [] }, dewiki: { title: 'X', badges: [] } });
   assert.deepEqual(problemOf(() => parseSitelinkMap({ enwiki: { title: 'Jane Doe', url: 'https://en.wikipedia.org/wiki/Other' } }, '/sitelinks', DEFAULT_SITES, NO_BADGES, current)),
     { type: 'read-only', path: '/sitelinks/enwiki/url' });
+});
+
+test('parseSitelinkMap: patch mode keeps an unchanged stored sitelink without validating it again', () => {
+  const current = { oldwiki: { title: 'Gone', badges: [] }, enwiki: { title: 'Kept', badges: ['Q17437796'] } };
+  const url = 'https://en.wikipedia.org/wiki/Kept';
+  // The site left the table and the badge left the allow-list since they were stored.
+  assert.deepEqual(parseSitelinkMap({ oldwiki: { title: 'Gone', badges: [], url: '' }, enwiki: { title: 'Kept', badges: ['Q17437796'], url } },
+    '', DEFAULT_SITES, NO_BADGES, current), current);
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ oldwiki: { title: 'Changed' } }, '', DEFAULT_SITES, NO_BADGES, current)),
+    { type: 'invalid-key', path: '', key: 'oldwiki' });
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ enwiki: { title: 'Kept', badges: ['Q17437796'], url: 'https://x' } }, '', DEFAULT_SITES, BADGES, current)),
+    { type: 'read-only', path: '/enwiki/url' });
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ enwiki: { title: 'Kept2', badges: ['Q17437796'] } }, '', DEFAULT_SITES, NO_BADGES, current)),
+    { type: 'invalid', path: '/enwiki/badges/0', value: 'Q17437796' });
+  assert.deepEqual(problemOf(() => parseSitelinkMap({ oldwiki: { title: 'Gone' } }, '', DEFAULT_SITES, NO_BADGES)),
+    { type: 'invalid-key', path: '', key: 'oldwiki' }, 'outside patch mode nothing is kept');
 });
 
 test('buildSiteTable merges an override: adds, replaces and removes sites', () => {

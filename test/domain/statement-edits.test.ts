@@ -1,8 +1,8 @@
 // One statement at a time (REFERENCE §4.4, §9.2, §10.4): lookup by id, add, replace in place, remove.
 import assert from 'node:assert/strict';
+import { problemOf } from '../helpers/problems.js';
 import { describe, it } from 'node:test';
 import { emptyEntity, type Entity, type Statement } from '../../src/domain/entity.js';
-import { ProblemError, type Problem } from '../../src/domain/problems.js';
 import {
   checkReplacement, findStatement, statementIdIgnoringCase, withoutStatement, withReplacedStatement, withStatement,
 } from '../../src/domain/statement-edits.js';
@@ -22,16 +22,6 @@ function entity(...statements: Statement[]): Entity {
 }
 
 const lookup: ReferenceLookup = { dataTypeOf: (id) => (id === 'P1' ? 'string' : undefined), exists: (id) => id === 'P1' };
-
-function problemOf(run: () => unknown): Problem {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problem;
-    throw e;
-  }
-  return assert.fail('accepted');
-}
 
 describe('statement edits', () => {
   it('appends to the group, new groups last', () => {

@@ -1,8 +1,9 @@
 // Statements from bodies, creation and patch results (REFERENCE §4.4, §6.2, §6.3, §10.1, §10.4).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { problemOf } from '../helpers/problems.js';
 import type { Statement, StatementMap } from '../../src/domain/entity.js';
-import { ProblemError, type Problem } from '../../src/domain/problems.js';
+import type { Problem } from '../../src/domain/problems.js';
 import {
   newStatementId, parseStatement, parseStatementId, parseStatementMap, patchedStatement, referencedIds,
   replaceStatement, type ReferenceLookup,
@@ -18,16 +19,6 @@ const ID = 'Q1$F078E5B3-F9A8-480E-B7AC-D97778CBBEF9';
 const GREGORIAN = 'http://www.wikidata.org/entity/Q1985727';
 const HEX40 = /^[0-9a-f]{40}$/;
 const NEW_ID = /^Q1\$[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/;
-
-function problemOf(run: () => unknown): Problem {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problem;
-    throw e;
-  }
-  assert.fail('accepted');
-}
 
 const parse = (input: unknown, path = '/statement') => parseStatement(input, path, lookup, { id: ID });
 

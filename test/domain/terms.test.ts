@@ -1,20 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProblemError, type Problem } from '../../src/domain/problems.js';
+import { problemOf } from '../helpers/problems.js';
 import {
   TERM_MAX_LENGTH, changedLanguages, normaliseTerm, parseAliasList, parseAliasMap, parseTermMap, sameLabelAndDescription,
 } from '../../src/domain/terms.js';
 
-/** Runs `fn` and returns the Problem it reports. */
-function problemOf(fn: () => unknown): Problem {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problem;
-    throw e;
-  }
-  assert.fail('expected a problem');
-}
 
 test('normaliseTerm trims the PHP trim set and returns the trimmed value', () => {
   assert.equal(normaliseTerm('  potato \t\n\r\0\x0B', '/label'), 'potato');

@@ -2,7 +2,8 @@
 // is reported.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProblemError, type Problem } from '../../src/domain/problems.js';
+import { problemOf as problemFrom } from '../helpers/problems.js';
+import type { Problem } from '../../src/domain/problems.js';
 import { DATA_TYPES, isDataType, normaliseContent, type ReferenceLookup } from '../../src/domain/values/index.js';
 
 const lookup: ReferenceLookup = {
@@ -17,13 +18,7 @@ function accepts(dataType: string, content: unknown, expected: unknown = content
 }
 
 function problemOf(dataType: string, content: unknown): Problem {
-  try {
-    normaliseContent(dataType, content, PATH, lookup);
-  } catch (e) {
-    if (e instanceof ProblemError) return e.problem;
-    throw e;
-  }
-  assert.fail(`${dataType}: ${JSON.stringify(content)} was accepted`);
+  return problemFrom(() => normaliseContent(dataType, content, PATH, lookup));
 }
 
 /** Every rejection of content is an invalid value at the content path, carrying the content. */

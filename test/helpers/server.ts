@@ -1,13 +1,11 @@
-// Starts a real Entia server on port 0 over a fresh database file, and talks to it over real HTTP.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Starts a real Entia server on port 0 over a fresh database (a temp file, or a fresh PostgreSQL schema when
+// ENTIA_TEST_STORE=postgres: see helpers/store.ts), and talks to it over real HTTP.
 import type { FastifyInstance } from 'fastify';
 import { DEFAULTS, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import { buildServices, type EditGuard } from '../../src/http/services.js';
-import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { buildServices, OPEN_GUARD, type EditGuard } from '../../src/http/services.js';
 import type { Store } from '../../src/store/store.js';
+import { createdTestDb, createTestDb, openTestStore } from './store.js';
 
 export interface TestResponse {
   status: number;
@@ -27,6 +25,7 @@ export interface RequestOptions {
 export interface TestServer {
   url: string;
   store: Store;
+  /** The database's ENTIA_DB value: a file path, or a postgres URL naming the schema. */
   dbPath: string;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
@@ -34,24 +33,28 @@ export interface TestServer {
   put(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   patch(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   delete(path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
-  /** Stops the server; `keepFiles` leaves the database for a restart on the same file. */
+  /** Stops the server and drops its database; `keepFiles` keeps it for a restart on the same database. */
   close(options?: { keepFiles?: boolean }): Promise<void>;
 }
 
 export interface ServerOptions {
   config?: Partial<Config>;
   sites?: unknown;
-  guard?: EditGuard;
-  /** Reuse an existing database file (restart tests). */
+  /**
+   * Guard hooks (missing ones let everything through, as OPEN_GUARD), or a builder of a whole guard over
+   * this server's store and config (e.g. the real buildGuard).
+   */
+  guard?: Partial<EditGuard> | ((store: Store, config: Config) => Promise<EditGuard>);
+  /** Reuse an existing database, by its ENTIA_DB value (restart tests). */
   dbPath?: string;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
-  const dir = options.dbPath ? null : mkdtempSync(join(tmpdir(), 'entia-test-'));
-  const dbPath = options.dbPath ?? join(dir!, 'entia.db');
-  const store = openSqliteStore({ path: dbPath });
+  const dbPath = options.dbPath ?? (await createTestDb()).location;
+  const store = await openTestStore(dbPath);
   const config: Config = { ...DEFAULTS, log: false, db: dbPath, ...options.config };
-  const services = buildServices(config, options.sites, options.guard);
+  const guard = typeof options.guard === 'function' ? await options.guard(store, config) : { ...OPEN_GUARD, ...options.guard };
+  const services = buildServices(config, options.sites, guard);
   let app: FastifyInstance = buildApp({ store, services });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -92,7 +95,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     async close({ keepFiles = false } = {}) {
       await app.close();
       await store.close();
-      if (dir && !keepFiles) rmSync(dir, { recursive: true, force: true });
+      // A database made by createTestDb in this process is dropped, also when a restart reopened it.
+      if (!keepFiles) await createdTestDb(dbPath)?.drop();
     },
   };
 }

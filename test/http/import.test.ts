@@ -1,28 +1,21 @@
 // `entia import`: real Wikidata dump lines become entities that the API serves and edits like any other.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { createTestDb } from '../helpers/store.js';
 
 const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url).pathname;
-let dir: string;
 let s: TestServer;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
-  const db = join(dir, 'entia.db');
+  const db = (await createTestDb()).location; // a file, or a PostgreSQL schema (ENTIA_TEST_STORE)
   const out = execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'import', FIXTURE],
     { env: { ...process.env, ENTIA_DB: db }, encoding: 'utf8' });
   assert.match(out, /imported 3 entities \(\+\d+ placeholder properties\)/);
   s = await startServer({ dbPath: db });
 });
-after(async () => {
-  await s.close({ keepFiles: true });
-  rmSync(dir, { recursive: true, force: true });
-});
+after(async () => { await s.close(); });
 
 describe('entia import', () => {
   it('serves imported items in the REST shape', async () => {
@@ -51,6 +44,15 @@ describe('entia import', () => {
     assert.equal(revisions.length, 2);
     assert.equal(revisions[1].user, 'import');
     assert.equal(revisions[1].bot, true);
+  });
+
+  it('turns an item into a redirect with `entia redirect` (308 on reads afterwards)', async () => {
+    const out = execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'redirect', 'Q48347943', 'Q2682663'],
+      { env: { ...process.env, ENTIA_DB: s.dbPath }, encoding: 'utf8' });
+    assert.match(out, /Q48347943 now redirects to Q2682663/);
+    const res = await s.get('/v1/entities/items/Q48347943');
+    assert.equal(res.status, 308);
+    assert.equal(new URL(res.headers.get('location')!).pathname, '/v1/entities/items/Q2682663');
   });
 
   it('continues id allocation above imported ids', async () => {

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Entity } from '../../src/domain/entity.js';
 import { fail } from '../../src/domain/errors.js';
-import type { SqliteStore } from '../../src/store/sqlite/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import {
   addStatement, createItem, createProperty, entityPath, SCOPES, snapshot, valueSnak,
@@ -325,7 +324,7 @@ describe('statement ids in paths', () => {
 async function redirectedItem() {
   const { subject, id } = await subjectWithStatement('item');
   const target = await createItem(s);
-  (s.store as SqliteStore).db.prepare('UPDATE entities SET redirect_to = ? WHERE id = ?').run(target, subject);
+  await s.store.redirectEntity(subject, target, { user: 'merge', comment: null, tags: [], bot: false });
   return { subject, id, target };
 }
 

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fail } from '../../src/domain/errors.js';
-import type { SqliteStore } from '../../src/store/sqlite/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { assertError, createEntity, KIND_CASES, snapshot, uniq } from '../helpers/term-kinds.js';
 
@@ -140,9 +139,9 @@ describe('conditional requests on term routes (REFERENCE §8)', () => {
 describe('item redirects on term routes (REFERENCE §9.1)', () => {
   it('answers 308 to the target on reads and 409 redirected-item on edits', async () => {
     const target = await createEntity(s, KIND_CASES[0], { labels: { de: uniq() } });
-    // No route creates a redirect (they come from merges elsewhere), so the test writes one into the store.
+    // No route creates a redirect (they come from merges: `entia redirect`), so the test asks the store.
     const redirect = 'Q900100';
-    (s.store as SqliteStore).db.prepare("INSERT INTO entities (id, kind, redirect_to) VALUES (?, 'item', ?)").run(redirect, target);
+    await s.store.redirectEntity(redirect, target, { user: 'merge', comment: null, tags: [], bot: false });
     for (const suffix of ['labels', 'descriptions/en', 'aliases/en', 'labels_with_language_fallback/de-ch']) {
       assertRedirect(await s.get(`/v1/entities/items/${redirect}/${suffix}`), 308, `/v1/entities/items/${target}/${suffix}`);
     }

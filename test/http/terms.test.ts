@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { assertError, createEntity, KIND_CASES, snapshot, uniq, type KindCase } from '../helpers/term-kinds.js';
+import { assertError, createEntity, KIND_CASES, snapshot, uniq } from '../helpers/term-kinds.js';
 
 let s: TestServer;
 before(async () => { s = await startServer({ config: { allowedTags: ['mobile'] } }); });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { emptyEntity, type Entity } from '../../src/domain/entity.js';
+import { accountsContract } from './accounts-contract.js';
 import { EditConflict, PolicyViolation, type EditMeta, type Store } from '../../src/store/store.js';
 
 const META: EditMeta = { user: 'tester', comment: 'c', tags: [], bot: false };
@@ -97,6 +98,18 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       await store.close();
     });
 
+    it('turns an item into a redirect that frees its sitelinks and statement ids', async () => {
+      const store = await open();
+      const target = await create(store, emptyEntity('', 'item'));
+      const source = await create(store, { ...emptyEntity('', 'item'), sitelinks: { dewiki: { title: 'Merged', badges: [] } } });
+      await store.redirectEntity(source.id, target.id, META);
+      assert.deepEqual(await store.readEntity(source.id), { status: 'redirect', target: target.id });
+      const probe = { ...emptyEntity('Q0', 'item'), sitelinks: { dewiki: { title: 'Merged', badges: [] } } };
+      assert.equal(await store.findViolation(probe, { sitelinkSites: ['dewiki'] }), null);
+      await assert.rejects(store.redirectEntity('Q424242', 'Q99999999', META));
+      await store.close();
+    });
+
     it('bulk-imports entities with their ids and raises the id counters past them', async () => {
       const store = await open();
       await store.importEntities([
@@ -141,5 +154,7 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       assert.equal(first.entity.labels.en, 'one'); // what a reader already holds does not change under it
       await store.close();
     });
+
+    accountsContract(open);
   });
 }

@@ -5,14 +5,15 @@ import { BODY, inMode } from '../../domain/problems.js';
 import { parseAliasList } from '../../domain/terms.js';
 import { commitEdit } from '../edit.js';
 import type { Ctx, Result } from '../route.js';
-import { beginEdit, requireEditable, withTerms } from './terms.js';
+import { beginEdit, requireEditable } from '../subject.js';
+import { pathLanguage, withTerms } from './terms.js';
 
 /**
  * Appends the new aliases after the existing ones, dropping duplicates (REFERENCE §6.1). 201 when the language
  * had no aliases before, 200 otherwise; adding only aliases that already exist is a no-op (§2.3).
  */
 export async function addAliases(ctx: Ctx): Promise<Result> {
-  const { id, read, lang, meta } = await beginEdit(ctx, 'aliases', true);
+  const { id, read, params: lang, meta } = await beginEdit(ctx, () => pathLanguage(ctx, 'aliases'));
   const added = inMode(BODY, () => parseAliasList(ctx.body.aliases, '/aliases'));
   const found = await requireEditable(ctx, read, id);
   const existing = found.entity.aliases[lang] ?? [];

@@ -2,14 +2,14 @@
 import { parseNewEntity, patchedEntity, type EntityRules } from '../../domain/entity-input.js';
 import { fail } from '../../domain/errors.js';
 import type { Kind } from '../../domain/kinds.js';
-import { applyPatch, parsePatch } from '../../domain/patch.js';
-import { inMode, PATCH } from '../../domain/problems.js';
+import { applyPatch } from '../../domain/patch.js';
+import { inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { commitEdit } from '../edit.js';
-import { lookupFor } from '../lookup.js';
+import { badgePolicyFor, lookupFor } from '../lookup.js';
 import { parseMeta } from '../meta.js';
 import { renderEntity } from '../render.js';
 import type { Ctx, Result } from '../route.js';
-import { loadEntity, pathEntityId, requireFound } from '../subject.js';
+import { beginPatch, loadEntity, pathEntityId, requireFound } from '../subject.js';
 
 const FIELDS: Record<Kind['name'], readonly string[]> = {
   item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
@@ -39,8 +39,15 @@ export async function getEntity(ctx: Ctx): Promise<Result> {
   return { body: picked, head };
 }
 
-function rules(ctx: Ctx, lookup: EntityRules['lookup']): EntityRules {
-  return { lookup, sites: ctx.services.sites, badges: ctx.services.badges };
+/** What the pure entity validators need from the store: statement references and badge items (§6.4). */
+async function rulesFor(ctx: Ctx, input: unknown): Promise<EntityRules> {
+  const fields = isPlainObject(input) ? input : {};
+  const sitelinks = isPlainObject(fields.sitelinks) ? Object.values(fields.sitelinks) : [];
+  return {
+    lookup: await lookupFor(ctx.store, fields.statements),
+    sites: ctx.services.sites,
+    badges: await badgePolicyFor(ctx.store, ctx.services.badges, sitelinks),
+  };
 }
 
 export async function createEntity(ctx: Ctx): Promise<Result> {
@@ -48,8 +55,8 @@ export async function createEntity(ctx: Ctx): Promise<Result> {
   const invalidData = kind.codes.invalidData as 'invalid-item-data';
   const meta = parseMeta(ctx, invalidData);
   const input = ctx.body[kind.createField];
-  const lookup = await lookupFor(ctx.store, (input as { statements?: unknown } | undefined)?.statements);
-  const entity = inMode({ type: 'create', code: invalidData }, () => parseNewEntity(kind, input, rules(ctx, lookup)));
+  const rules = await rulesFor(ctx, input);
+  const entity = inMode({ type: 'create', code: invalidData }, () => parseNewEntity(kind, input, rules));
   await ctx.services.guard.authorize(ctx, null);
   const done = await commitEdit(ctx, { previous: null, next: entity, meta });
   return {
@@ -61,17 +68,11 @@ export async function createEntity(ctx: Ctx): Promise<Result> {
 }
 
 export async function patchEntity(ctx: Ctx): Promise<Result> {
-  // REFERENCE §7.7: id → preconditions → edit metadata → patch document → existence.
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const meta = parseMeta(ctx);
-  const operations = parsePatch(ctx.body.patch);
-  const found = requireFound(ctx, read, id, false);
-  await ctx.services.guard.authorize(ctx, id);
+  const { found, meta, operations } = await beginPatch(ctx);
   const document = renderEntity(found.entity, ctx.services.sites, true);
   const patched = applyPatch(document, operations);
-  const lookup = await lookupFor(ctx.store, (patched as { statements?: unknown } | null)?.statements);
-  const next = inMode(PATCH, () => patchedEntity(ctx.kind, found.entity, patched, rules(ctx, lookup)));
+  const rules = await rulesFor(ctx, patched);
+  const next = inMode(PATCH, () => patchedEntity(ctx.kind, found.entity, patched, rules));
   const done = await commitEdit(ctx, { previous: found, next, meta });
   return { body: renderEntity(done.entity, ctx.services.sites, true), head: done.head };
 }

@@ -9,14 +9,12 @@ import type { AliasMap, Entity, TermField, TermMap } from '../../domain/entity.j
 import { fail } from '../../domain/errors.js';
 import type { Kind } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
-import { applyPatch, parsePatch } from '../../domain/patch.js';
+import { applyPatch } from '../../domain/patch.js';
 import { BODY, inMode, PATCH } from '../../domain/problems.js';
 import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap } from '../../domain/terms.js';
-import type { ReadResult } from '../../store/store.js';
 import { commitEdit } from '../edit.js';
-import { parseMeta } from '../meta.js';
 import type { Ctx, Handler } from '../route.js';
-import { findEntity, loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
+import { beginEdit, beginPatch, findEntity, loadEntity, pathEntityId, requireEditable, requireFound } from '../subject.js';
 
 /** The term fields that hold one string per language. */
 export type TextField = Exclude<TermField, 'aliases'>;
@@ -92,21 +90,6 @@ export function getTermWithFallback(field: TextField): Handler {
 }
 
 /** Steps shared by every term edit: id, entity and preconditions, language (when the path has one), metadata. */
-export async function beginEdit(ctx: Ctx, field: TermField, withLanguage: boolean) {
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const lang = withLanguage ? pathLanguage(ctx, field) : '';
-  const meta = parseMeta(ctx);
-  return { id, read, lang, meta };
-}
-
-/** Existence (404/409 redirected-item) then permission (403), REFERENCE §7.7 steps 6-7. */
-export async function requireEditable(ctx: Ctx, read: ReadResult, id: string): Promise<Found> {
-  const found = requireFound(ctx, read, id, false);
-  await ctx.services.guard.authorize(ctx, id);
-  return found;
-}
-
 /**
  * PUT `/{entity}/{field}/{language_code}`: 200 with the stored (trimmed, NFC) string, new or replaced (D11).
  * Setting the current value again is a no-op that commitEdit answers before any policy check (REFERENCE §6.1).
@@ -114,7 +97,7 @@ export async function requireEditable(ctx: Ctx, read: ReadResult, id: string): P
 export function putTerm(field: TextField): Handler {
   const valueField = VALUE_FIELD[field];
   return async (ctx) => {
-    const { id, read, lang, meta } = await beginEdit(ctx, field, true);
+    const { id, read, params: lang, meta } = await beginEdit(ctx, () => pathLanguage(ctx, field));
     const propertyLabel = field === 'labels' && ctx.kind.name === 'property';
     const raw = ctx.body[valueField];
     // REFERENCE §6.1: setting a term to its current value skips all content validation (a no-op 200).
@@ -134,7 +117,7 @@ export function putTerm(field: TextField): Handler {
 /** DELETE `/{entity}/{field}/{language_code}`: the body is optional and carries edit metadata only. */
 export function deleteTerm(field: TextField): Handler {
   return async (ctx) => {
-    const { id, read, lang, meta } = await beginEdit(ctx, field, true);
+    const { id, read, params: lang, meta } = await beginEdit(ctx, () => pathLanguage(ctx, field));
     const found = requireFound(ctx, read, id, false);
     if (!Object.hasOwn(found.entity[field], lang)) notDefined(ctx.kind, field, id, lang);
     await ctx.services.guard.authorize(ctx, id);
@@ -155,9 +138,7 @@ function parsePatchedMap(field: TermField, kind: Kind, patched: unknown): TermMa
 /** PATCH `/{entity}/{field}`: a JSON Patch on the language map (REFERENCE §10.6); 200 with the whole map. */
 export function patchTerms(field: TermField): Handler {
   return async (ctx) => {
-    const { id, read, meta } = await beginEdit(ctx, field, false);
-    const operations = parsePatch(ctx.body.patch);
-    const found = await requireEditable(ctx, read, id);
+    const { found, meta, operations } = await beginPatch(ctx);
     const patched = applyPatch(found.entity[field], operations);
     const terms = parsePatchedMap(field, ctx.kind, patched);
     const done = await commitEdit(ctx, { previous: found, next: withTerms(found.entity, field, terms), meta });

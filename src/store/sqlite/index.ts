@@ -9,8 +9,9 @@ import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
 } from '../store.js';
+import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 
@@ -35,22 +36,24 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
 }
 
 function migrate(db: Database.Database): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  for (let i = version; i < MIGRATIONS.length; i++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[i]);
-      db.pragma(`user_version = ${i + 1}`);
-    }).immediate();
-  }
+  // The version is read inside BEGIN IMMEDIATE: of several processes opening a fresh file together, the first
+  // migrates and the others then see the new version instead of running the same migration again.
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    for (let i = version; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i]);
+    if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
 }
 
 const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: new Date(ts * 1000) });
 
 export class SqliteStore implements Store {
   readonly q: Queries;
+  readonly accounts: AccountStore;
 
   constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0)) {
     this.q = prepareQueries(db);
+    this.accounts = sqliteAccounts(this.q);
   }
 
   async readEntity(id: string): Promise<ReadResult> {
@@ -139,6 +142,19 @@ export class SqliteStore implements Store {
         highest[entity.type] = Math.max(highest[entity.type], Number(entity.id.slice(1)));
       }
       for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
+    }).immediate();
+  }
+
+  async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
+    this.db.transaction(() => {
+      const target = this.readEntitySync(targetId);
+      if (target.status !== 'found' || target.entity.type !== 'item') throw new Error(`${targetId} is not an item`);
+      const source = this.readEntitySync(sourceId);
+      if (source.status === 'found') this.writeIndexRows(source.entity, { ...source.entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const { rev_id } = this.q.insertRevision.get(sourceId, timestamp, meta.user, meta.comment, JSON.stringify(meta.tags),
+        meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }))!;
+      this.q.upsertRedirect.run(sourceId, rev_id, targetId);
     }).immediate();
   }
 

@@ -58,4 +58,25 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX sitelinks_by_item ON sitelinks (item_id);
   `,
+  // 2: accounts, their token hashes, protected entities and server-wide settings (issue #7)
+  `
+  -- Key/value settings of this database, e.g. the secret that keys token hashes.
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- token_hash: HMAC-SHA256 of the token under the server secret, hex; the token itself is never stored.
+  CREATE TABLE users (
+    name TEXT PRIMARY KEY,
+    user_group TEXT NOT NULL CHECK (user_group IN ('user', 'bot', 'admin')),
+    token_hash TEXT UNIQUE,
+    block_reason TEXT,
+    created INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE protected_entities (
+    entity_id TEXT PRIMARY KEY
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -6,6 +6,8 @@ interface RevisionRow {
   rev_id: number; entity_id: string; timestamp: number; user: string; comment: string | null; tags: string; bot: number;
 }
 
+interface UserRow { name: string; user_group: string; token_hash: string | null; block_reason: string | null; created: number }
+
 export function prepareQueries(db: Database.Database) {
   return {
     // The head first, the document only when the entity cache does not hold that revision.
@@ -22,6 +24,10 @@ export function prepareQueries(db: Database.Database) {
     allocateId: db.prepare<[string], { last: number }>(
       'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),
     raiseCounter: db.prepare<[number, string, number]>('UPDATE id_counters SET last = ? WHERE kind = ? AND last < ?'),
+    upsertRedirect: db.prepare<[string, number, string]>(`
+      INSERT INTO entities (id, kind, head_rev, redirect_to) VALUES (?, 'item', ?, ?)
+      ON CONFLICT (id) DO UPDATE SET head_rev = excluded.head_rev, redirect_to = excluded.redirect_to,
+        sitelink_count = 0, statement_count = 0`),
     insertRevision: db.prepare<[string, number, string, string | null, string, number, string], { rev_id: number }>(`
       INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content)
       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING rev_id`),
@@ -55,7 +61,28 @@ export function prepareQueries(db: Database.Database) {
     revisionsOf: db.prepare<[string, number], RevisionRow>(`
       SELECT rev_id, entity_id, timestamp, user, comment, tags, bot FROM revisions
       WHERE entity_id = ? ORDER BY rev_id DESC LIMIT ?`),
+    ...accountQueries(db),
   };
 }
 
+const USER_COLUMNS = 'name, user_group, token_hash, block_reason, created';
+
+function accountQueries(db: Database.Database) {
+  return {
+    insertUser: db.prepare<[string, string, number]>(
+      'INSERT INTO users (name, user_group, created) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING'),
+    userByName: db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE name = ?`),
+    userByTokenHash: db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE token_hash = ?`),
+    listUsers: db.prepare<[], UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY created, name`),
+    setTokenHash: db.prepare<[string, string]>('UPDATE users SET token_hash = ? WHERE name = ?'),
+    setBlockReason: db.prepare<[string | null, string]>('UPDATE users SET block_reason = ? WHERE name = ?'),
+    protect: db.prepare<[string]>('INSERT INTO protected_entities (entity_id) VALUES (?) ON CONFLICT DO NOTHING'),
+    unprotect: db.prepare<[string]>('DELETE FROM protected_entities WHERE entity_id = ?'),
+    isProtected: db.prepare<[string], { entity_id: string }>('SELECT entity_id FROM protected_entities WHERE entity_id = ?'),
+    insertMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING'),
+    readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+  };
+}
+
+export type { UserRow };
 export type Queries = ReturnType<typeof prepareQueries>;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `npm test`: type-check, then every test with the HTTP suite on SQLite; when ENTIA_TEST_POSTGRES is set (a
+# postgres:// URL of a server where tests may create and drop schemas), test/http and test/store run a
+# second time with the HTTP suite on PostgreSQL (ENTIA_TEST_STORE=postgres). Files named after a backend
+# (*sqlite*, *postgres*) test that backend whatever ENTIA_TEST_STORE says, so they run in the first run
+# only. Ends with one line adding up both runs; the exit status is non-zero if either failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run_tests() {
+  node --import tsx --test --test-concurrency=2 "$@" 2>&1 | tee -a "$log"
+}
+
+npm run --silent typecheck || exit 1
+
+echo "# Entia tests, run 1: everything, HTTP suite on SQLite"
+ENTIA_TEST_STORE=sqlite run_tests test/*/*.test.ts
+first=$?
+
+second=0
+if [ -n "${ENTIA_TEST_POSTGRES:-}" ]; then
+  files=()
+  for f in test/http/*.test.ts test/store/*.test.ts; do
+    case "$(basename "$f")" in *sqlite*|*postgres*) ;; *) files+=("$f") ;; esac
+  done
+  echo "# Entia tests, run 2: test/http and test/store on PostgreSQL (ENTIA_TEST_STORE=postgres)"
+  ENTIA_TEST_STORE=postgres run_tests "${files[@]}"
+  second=$?
+else
+  echo "# ENTIA_TEST_POSTGRES is not set: no PostgreSQL run (README: Running on PostgreSQL)"
+fi
+
+# The runner's summary lines are "# pass N" (TAP) or "ℹ pass N" (spec reporter, on a terminal).
+total() { grep -E "^(# |ℹ )$1 [0-9]+$" "$log" | awk '{ s += $3 } END { print s + 0 }'; }
+echo "tests: $(total pass) passed, $(total fail) failed, $(total skipped) skipped"
+[ "$first" -eq 0 ] && [ "$second" -eq 0 ]

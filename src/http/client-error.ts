@@ -1,0 +1,21 @@
+// Requests Node's HTTP parser refuses before Fastify sees them (malformed HTTP, a request line or
+// headers over the size limit, a timeout): answered with the table's JSON error shape (REFERENCE §2.2)
+// instead of the framework's own body, then the connection is closed.
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import { EntiaError } from '../domain/errors.js';
+import { errorBody } from './reply-error.js';
+
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'request-header-too-large'
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request-timeout' : 'malformed-request';
+  const entia = new EntiaError(code, undefined);
+  const body = JSON.stringify(errorBody(entia));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${entia.status} ${STATUS_CODES[entia.status]}\r\n` +
+      'Content-Type: application/json\r\nContent-Language: en\r\nX-Content-Type-Options: nosniff\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}

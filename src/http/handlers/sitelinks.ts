@@ -1,0 +1,88 @@
+// An item's sitelinks (REFERENCE §4.5, §6.4, §10.5): the map, one sitelink, PUT, PATCH and DELETE. Items
+// only: the routes are registered for the item kind alone, so property paths answer 404 rest-no-match.
+import type { Sitelink, SitelinkMap } from '../../domain/entity.js';
+import { fail } from '../../domain/errors.js';
+import { applyPatch } from '../../domain/patch.js';
+import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
+import { parseSitelink, parseSitelinkMap, type Site } from '../../domain/sites.js';
+import { commitEdit } from '../edit.js';
+import { badgePolicyFor } from '../lookup.js';
+import { renderSitelink, renderSitelinks } from '../render.js';
+import type { Ctx, Result } from '../route.js';
+import { beginEdit, beginPatch, findEntity, type Found, loadEntity, pathEntityId, requireEditable, requireFound } from '../subject.js';
+
+/** The path's `{site_id}`: a key of the configured site table, exact match (REFERENCE §3, §7.1). */
+function pathSite(ctx: Ctx): { siteId: string; site: Site } {
+  const siteId = ctx.params.site_id;
+  if (!Object.hasOwn(ctx.services.sites, siteId)) fail('invalid-site-id', undefined, { id: siteId });
+  return { siteId, site: ctx.services.sites[siteId] };
+}
+
+function sitelinksOf(found: Found): SitelinkMap {
+  return found.entity.sitelinks ?? {};
+}
+
+/** The stored sitelink for the site; 404 sitelink-not-defined when the item has none there. */
+function requireSitelink(found: Found, id: string, siteId: string): Sitelink {
+  const links = sitelinksOf(found);
+  if (!Object.hasOwn(links, siteId)) fail('sitelink-not-defined', undefined, { id, site_id: siteId });
+  return links[siteId];
+}
+
+export async function getSitelinks(ctx: Ctx): Promise<Result> {
+  const found = await findEntity(ctx, true);
+  return { body: renderSitelinks(ctx.services.sites, sitelinksOf(found)), head: found.head };
+}
+
+export async function getSitelink(ctx: Ctx): Promise<Result> {
+  const id = pathEntityId(ctx);
+  const read = await loadEntity(ctx, id, true);
+  const { siteId } = pathSite(ctx);
+  const found = requireFound(ctx, read, id, true);
+  const link = requireSitelink(found, id, siteId);
+  return { body: renderSitelink(ctx.services.sites, siteId, link), head: found.head };
+}
+
+/**
+ * PUT one sitelink. REFERENCE §7.7: item id → preconditions → site id → metadata → sitelink body → existence
+ * → permission; the one-item-per-page rule is checked by commitEdit and again inside the store transaction.
+ */
+export async function putSitelink(ctx: Ctx): Promise<Result> {
+  const { id, read, params: { siteId, site }, meta } = await beginEdit(ctx, () => pathSite(ctx));
+  const input = ctx.body.sitelink;
+  const badges = await badgePolicyFor(ctx.store, ctx.services.badges, [input]);
+  // §4.5: `url` is derived; a client's url is ignored here (no currentUrl: PUT is not a patch).
+  const link = inMode(BODY, () => parseSitelink(input, '/sitelink', site, badges));
+  const found = await requireEditable(ctx, read, id);
+  // Spread keeps an existing site in its place; a new one goes last (insertion order, as for terms).
+  const next = { ...found.entity, sitelinks: { ...sitelinksOf(found), [siteId]: link } };
+  // §6.4: on this route the conflict names only the other item.
+  const done = await commitEdit(ctx, { previous: found, next, meta, sitelinkConflictContext: 'item-only' });
+  return { body: renderSitelink(ctx.services.sites, siteId, done.entity.sitelinks![siteId]), head: done.head };
+}
+
+/**
+ * §10.5, §10.6: a JSON Patch on the site map; result paths are relative to the map. §7.7: item id →
+ * preconditions → metadata → patch document → existence → permission → application → result.
+ */
+export async function patchSitelinks(ctx: Ctx): Promise<Result> {
+  const { found, meta, operations } = await beginPatch(ctx);
+  const current = sitelinksOf(found);
+  const patched = applyPatch(renderSitelinks(ctx.services.sites, current), operations);
+  const badges = await badgePolicyFor(ctx.store, ctx.services.badges, isPlainObject(patched) ? Object.values(patched) : []);
+  // `current` makes a changed `url` a patch-result-modified-read-only-value at /<site>/url (§10.1).
+  const links = inMode(PATCH, () => parseSitelinkMap(patched, '', ctx.services.sites, badges, current));
+  const done = await commitEdit(ctx, { previous: found, next: { ...found.entity, sitelinks: links }, meta });
+  return { body: renderSitelinks(ctx.services.sites, done.entity.sitelinks ?? {}), head: done.head };
+}
+
+export async function deleteSitelink(ctx: Ctx): Promise<Result> {
+  const { id, read, params: { siteId }, meta } = await beginEdit(ctx, () => pathSite(ctx));
+  const found = requireFound(ctx, read, id, false);
+  requireSitelink(found, id, siteId);
+  await ctx.services.guard.authorize(ctx, id);
+  const { [siteId]: _removed, ...rest } = sitelinksOf(found);
+  const done = await commitEdit(ctx, { previous: found, next: { ...found.entity, sitelinks: rest }, meta });
+  // REFERENCE §2.1, §11: a JSON string with Content-Language: en. The new ETag too, as the term routes send it.
+  return { body: 'Sitelink deleted', head: done.head, headers: { 'content-language': 'en' } };
+}

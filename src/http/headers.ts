@@ -1,0 +1,49 @@
+// Response headers every request gets (issue #7): security headers fit for a JSON API, and CORS
+// (REFERENCE §2.6) that opens reads to every origin and writes only to configured ones.
+import type { FastifyCorsOptions, FastifyCorsOptionsDelegateCallback } from '@fastify/cors';
+import type { FastifyHelmetOptions } from '@fastify/helmet';
+
+/**
+ * The headers that matter for a JSON API: nosniff, no framing, no referrer, HSTS, and a CSP that allows
+ * nothing, since no response is meant to be rendered as a page. The resource policy is cross-origin
+ * because the data is public. Helmet's page-only headers (COOP, Origin-Agent-Cluster, DNS prefetch,
+ * X-Download-Options) are left out.
+ */
+export const HELMET_OPTIONS: FastifyHelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  frameguard: { action: 'deny' },
+};
+
+/** Headers a browser script may read (REFERENCE §2.6). */
+export const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Location', 'Content-Language', 'X-Authenticated-User', 'Retry-After'];
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Reads: `Access-Control-Allow-Origin: *`. Writes: only the origins in ENTIA_CORS_ORIGINS (`*`: any; none
+ * by default), so that a page on another site cannot make its visitors' browsers edit anonymously.
+ * Tokens travel in the Authorization header, never in cookies, so no response allows credentials.
+ */
+export function corsOptions(writeOrigins: readonly string[]): FastifyCorsOptionsDelegateCallback {
+  const writes: FastifyCorsOptions['origin'] = writeOrigins.includes('*') ? '*'
+    : writeOrigins.length > 0 ? [...writeOrigins] : false;
+  const common: FastifyCorsOptions = {
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  };
+  return (req, cb) => {
+    const requested = req.headers['access-control-request-method'];
+    if (req.method === 'OPTIONS' && (!req.headers.origin || typeof requested !== 'string')) {
+      cb(null, { origin: false }); // not a preflight: app.ts answers 204 with Allow
+      return;
+    }
+    const method = req.method === 'OPTIONS' ? String(requested).toUpperCase() : req.method;
+    cb(null, { ...common, origin: READ_METHODS.has(method) ? '*' : writes });
+  };
+}

@@ -1,0 +1,280 @@
+// PostgreSQL backend: any number of stateless processes over one database. Every edit is one READ COMMITTED
+// transaction: policy locks → compare-and-set of the head (which allocates the revision id) → checks → rows.
+// Why this shape and not SERIALIZABLE: docs/adr/0002-postgres-concurrency.md.
+import pg from 'pg';
+import type { Entity, KindName } from '../../domain/entity.js';
+import { diffIndexRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
+import {
+  EditConflict, PolicyViolation,
+  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+} from '../store.js';
+import { postgresAccounts } from './accounts.js';
+import { policyLockKeys } from './lock-keys.js';
+import { migrate } from './migrate.js';
+import { isSchemaName, queries as q, type Db, type TermColumns } from './queries.js';
+import { inTransaction, isRetryable } from './transaction.js';
+
+export interface PostgresOptions {
+  /** postgres://user:password@host:port/database?sslmode=… (libpq-style URL, as `pg` reads it). */
+  url: string;
+  /** Most connections this process opens (ENTIA_PG_POOL). */
+  poolSize?: number;
+  /** Schema for Entia's tables, created when missing (ENTIA_PG_SCHEMA); default: the URL's search_path. */
+  schema?: string | null;
+}
+
+export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
+  const schema = options.schema || null;
+  if (schema !== null && !isSchemaName(schema)) {
+    throw new Error(`ENTIA_PG_SCHEMA must be a lower-case SQL identifier ([a-z_][a-z0-9_]*), got '${schema}'`);
+  }
+  const pool = new pg.Pool({
+    connectionString: schema ? withSearchPath(options.url, schema) : options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection closed by the server (restart, failover) is dropped and replaced on the next use;
+  // without a listener the error would crash the process.
+  pool.on('error', () => {});
+  try {
+    await migrate(pool, schema);
+  } catch (e) {
+    await pool.end();
+    throw new Error(`cannot open the PostgreSQL store at ${redact(options.url)}: ${(e as Error).message}`, { cause: e });
+  }
+  return new PostgresStore(pool);
+}
+
+/** The URL with `-c search_path=<schema>` added to its startup options. */
+export function withSearchPath(url: string, schema: string): string {
+  const u = new URL(url);
+  const options = [u.searchParams.get('options'), `-c search_path=${schema}`].filter(Boolean).join(' ');
+  u.searchParams.set('options', options);
+  return u.toString();
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return `${u.protocol}//${u.username ? `${u.username}@` : ''}${u.host}${u.pathname}`;
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modified: ts });
+
+export class PostgresStore implements Store {
+  readonly accounts: AccountStore;
+
+  constructor(readonly pool: pg.Pool) {
+    this.accounts = postgresAccounts(pool);
+  }
+
+  async readEntity(id: string): Promise<ReadResult> {
+    const row = await q.readEntity(this.pool, id);
+    if (!row) return { status: 'missing' };
+    if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
+    if (row.content === null || row.rev_id === null || row.timestamp === null) return { status: 'missing' };
+    return { status: 'found', entity: JSON.parse(row.content) as Entity, head: toHead(Number(row.rev_id), row.timestamp) };
+  }
+
+  async allocateId(kind: KindName): Promise<string> {
+    return (kind === 'item' ? 'Q' : 'P') + await q.nextId(this.pool, kind);
+  }
+
+  async applyEdit(edit: EditInput): Promise<Head> {
+    const { entity, previous, meta, checks } = edit;
+    return this.editTransaction(entity.id, async (db) => {
+      // Locks first, then the entity row (taken by the compare-and-set): one order for every edit.
+      await q.lockKeys(db, policyLockKeys(entity, checks));
+      const counts = popularity(entity);
+      const revision = previous
+        ? await q.moveHead(db, entity.id, previous.head.revision, counts)
+        : await q.insertEntity(db, entity.id, entity.type, counts);
+      if (revision === null) throw new EditConflict(entity.id);
+      const violation = await this.findViolationIn(db, entity, checks);
+      if (violation) throw new PolicyViolation(violation);
+      const modified = await q.insertRevision(db, revision, entity.id, meta, JSON.stringify(entity));
+      await this.writeIndexRows(db, previous?.entity ?? null, entity);
+      return toHead(revision, modified);
+    });
+  }
+
+  private async editTransaction<T>(entityId: string, fn: (db: Db) => Promise<T>): Promise<T> {
+    try {
+      return await inTransaction(this.pool, fn);
+    } catch (e) {
+      if (isRetryable(e)) throw new EditConflict(entityId);
+      throw e;
+    }
+  }
+
+  private async writeIndexRows(db: Db, before: Entity | null, after: Entity): Promise<void> {
+    const d = diffIndexRows(before, after);
+    const id = after.id;
+    if (d.terms.removed.length) await q.deleteTerms(db, id, termColumns(id, after.type, d.terms.removed));
+    if (d.terms.added.length) await q.insertTerms(db, termColumns(id, after.type, d.terms.added));
+    if (d.statements.removed.length) await q.deleteStatements(db, id, d.statements.removed);
+    if (d.statements.added.length) await q.insertStatements(db, d.statements.added, d.statements.added.map(() => id));
+    if (d.sitelinks.removed.length) {
+      await q.deleteSitelinks(db, id, d.sitelinks.removed.map((s) => s.site), d.sitelinks.removed.map((s) => s.title));
+    }
+    await this.insertSitelinks(db, d.sitelinks.added.map((link) => ({ link, itemId: id })));
+  }
+
+  /** Inserts sitelinks; a page another item already links is a PolicyViolation naming that item. */
+  private async insertSitelinks(db: Db, rows: { link: SitelinkRow; itemId: string }[]): Promise<void> {
+    if (rows.length === 0) return;
+    // One order for every transaction, so two edits claiming overlapping pages wait rather than deadlock.
+    const sorted = [...rows].sort((a, b) => compare(a.link.site, b.link.site) || compare(a.link.title, b.link.title));
+    const inserted = await q.insertSitelinks(db, sorted.map((r) => r.link.site), sorted.map((r) => r.link.title),
+      sorted.map((r) => r.itemId));
+    const done = new Set(inserted.map((r) => `${r.site}\u0000${r.title}`));
+    for (const { link, itemId } of sorted) {
+      if (done.has(`${link.site}\u0000${link.title}`)) continue;
+      const owner = await q.sitelinkOwner(db, link.site, link.title);
+      // The row that won vanished again before we looked: nothing to report, run the edit again.
+      if (owner === null) throw new EditConflict(itemId);
+      if (owner !== itemId) throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: link.site, conflictingId: owner });
+    }
+  }
+
+  async importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void> {
+    if (entities.length === 0) return;
+    await inTransaction(this.pool, async (db) => {
+      for (const batch of distinctIdBatches(entities)) await this.importBatch(db, batch, meta);
+      const highest: Record<KindName, number> = { item: 0, property: 0 };
+      for (const e of entities) highest[e.type] = Math.max(highest[e.type], Number(e.id.slice(1)));
+      for (const kind of ['item', 'property'] as const) if (highest[kind] > 0) await q.raiseId(db, kind, highest[kind]);
+    });
+  }
+
+  /** Writes a batch of entities with distinct ids in a handful of statements, replacing their index rows. */
+  private async importBatch(db: Db, batch: Entity[], meta: EditMeta): Promise<void> {
+    const ids = batch.map((e) => e.id);
+    const revIds = await q.nextRevisionIds(db, batch.length);
+    await q.insertRevisions(db, revIds, ids, batch.map((e) => JSON.stringify(e)), meta);
+    const counts = batch.map(popularity);
+    await q.upsertEntities(db, ids, batch.map((e) => e.type), revIds, counts.map((c) => c.sitelinks), counts.map((c) => c.statements));
+    await q.deleteIndexRowsOf(db, ids);
+    const terms: TermColumns = { entityIds: [], kinds: [], types: [], langs: [], texts: [] };
+    const statements: { ids: string[]; entityIds: string[] } = { ids: [], entityIds: [] };
+    const sitelinks: { link: SitelinkRow; itemId: string }[] = [];
+    for (const entity of batch) {
+      const rows = indexRows(entity);
+      appendTerms(terms, entity.id, entity.type, rows.terms);
+      for (const s of rows.statements) { statements.ids.push(s); statements.entityIds.push(entity.id); }
+      for (const link of rows.sitelinks) sitelinks.push({ link, itemId: entity.id });
+    }
+    if (terms.entityIds.length) await q.insertTerms(db, terms);
+    if (statements.ids.length) await q.insertStatements(db, statements.ids, statements.entityIds);
+    await this.insertSitelinks(db, sitelinks);
+  }
+
+  async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
+    await this.editTransaction(sourceId, async (db) => {
+      const target = await q.readEntity(db, targetId);
+      if (!target || target.redirect_to || target.content === null || !targetId.startsWith('Q')) {
+        throw new Error(`${targetId} is not an item`);
+      }
+      const source = await q.readEntity(db, sourceId);
+      const revision = await q.upsertRedirect(db, sourceId, targetId);
+      if (source?.content && !source.redirect_to) {
+        const entity = JSON.parse(source.content) as Entity;
+        await this.writeIndexRows(db, entity, { ...entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
+      }
+      await q.insertRevision(db, revision, sourceId, meta, JSON.stringify({ id: sourceId, redirect: targetId }));
+    });
+  }
+
+  async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
+    return this.findViolationIn(this.pool, entity, checks);
+  }
+
+  private async findViolationIn(db: Db, entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
+    for (const language of checks.propertyLabelLanguages ?? []) {
+      const label = entity.labels[language];
+      if (label === undefined) continue;
+      const other = await q.propertyWithLabel(db, language, label, entity.id);
+      if (other) return { violation: 'property-label-duplicate', language, conflictingId: other };
+    }
+    for (const language of checks.labelDescriptionLanguages ?? []) {
+      const label = entity.labels[language];
+      const description = entity.descriptions[language];
+      if (label === undefined || description === undefined) continue;
+      const other = await q.itemWithLabelAndDescription(db, language, label, description, entity.id);
+      if (other) return { violation: 'item-label-description-duplicate', language, conflictingId: other };
+    }
+    for (const siteId of checks.sitelinkSites ?? []) {
+      const link = entity.sitelinks?.[siteId];
+      if (!link) continue;
+      const owner = await q.sitelinkOwner(db, siteId, link.title);
+      if (owner && owner !== entity.id) return { violation: 'sitelink-conflict', siteId, conflictingId: owner };
+    }
+    return null;
+  }
+
+  async statementSubject(statementId: string): Promise<{ subjectId: string; statementId: string } | null> {
+    const row = await q.statementSubject(this.pool, statementId);
+    return row ? { subjectId: row.entity_id, statementId: row.id } : null;
+  }
+
+  async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
+    const found = new Map<string, string | null>();
+    if (ids.length === 0) return found;
+    for (const row of await q.lookup(this.pool, [...new Set(ids)])) {
+      found.set(row.id, row.content === null ? null : (JSON.parse(row.content) as Entity).data_type ?? null);
+    }
+    return found;
+  }
+
+  async revisions(entityId: string, limit: number): Promise<RevisionRecord[]> {
+    return (await q.revisionsOf(this.pool, entityId, limit)).map((r) => ({
+      revision: Number(r.rev_id), entityId: r.entity_id, timestamp: r.timestamp, user: r.user_name,
+      comment: r.comment, tags: r.tags, bot: r.bot,
+    }));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function termColumns(entityId: string, kind: KindName, rows: TermRow[]): TermColumns {
+  const columns: TermColumns = { entityIds: [], kinds: [], types: [], langs: [], texts: [] };
+  appendTerms(columns, entityId, kind, rows);
+  return columns;
+}
+
+function appendTerms(columns: TermColumns, entityId: string, kind: KindName, rows: TermRow[]): void {
+  for (const t of rows) {
+    columns.entityIds.push(entityId);
+    columns.kinds.push(kind);
+    columns.types.push(t.type);
+    columns.langs.push(t.lang);
+    columns.texts.push(t.text);
+  }
+}
+
+/** Consecutive runs without a repeated id: one upsert may not touch the same row twice. */
+function distinctIdBatches(entities: readonly Entity[]): Entity[][] {
+  const batches: Entity[][] = [];
+  let current: Entity[] = [];
+  let seen = new Set<string>();
+  for (const entity of entities) {
+    if (seen.has(entity.id)) {
+      batches.push(current);
+      current = [];
+      seen = new Set();
+    }
+    seen.add(entity.id);
+    current.push(entity);
+  }
+  batches.push(current);
+  return batches;
+}

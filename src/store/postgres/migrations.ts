@@ -1,0 +1,83 @@
+// Versioned schema for the PostgreSQL backend, the same tables and concepts as sqlite/migrations.ts.
+// Table entia_migrations records which versions ran; a schema change is a new entry appended here, never
+// an edit of an old one. Each entry runs in the migration transaction (PostgreSQL DDL is transactional).
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: entities, revisions, id sequences and the index rows of store/index-rows.ts
+  `
+  -- One sequence per kind for Q/P ids and one for revision ids: never repeated, across any number of processes.
+  CREATE SEQUENCE item_ids AS bigint MINVALUE 1;
+  CREATE SEQUENCE property_ids AS bigint MINVALUE 1;
+  CREATE SEQUENCE revision_ids AS bigint MINVALUE 1;
+
+  -- One row per entity; its document lives in the revision its head points at (stored once).
+  -- head_rev is the compare-and-set target of every edit (docs/adr/0002-postgres-concurrency.md).
+  CREATE TABLE entities (
+    id text PRIMARY KEY,
+    kind text NOT NULL,
+    head_rev bigint,
+    redirect_to text,
+    sitelink_count integer NOT NULL DEFAULT 0,
+    statement_count integer NOT NULL DEFAULT 0
+  );
+
+  -- content is text, not jsonb: jsonb reorders object keys, and the stored bytes are served as they are.
+  CREATE TABLE revisions (
+    rev_id bigint PRIMARY KEY,
+    entity_id text NOT NULL,
+    "timestamp" timestamptz NOT NULL,
+    user_name text NOT NULL,
+    comment text,
+    tags text[] NOT NULL,
+    bot boolean NOT NULL,
+    content text NOT NULL
+  );
+  CREATE INDEX revisions_by_entity ON revisions (entity_id, rev_id);
+
+  CREATE TABLE terms (
+    entity_id text NOT NULL,
+    kind text NOT NULL,
+    type text NOT NULL,
+    lang text NOT NULL,
+    text text NOT NULL,
+    PRIMARY KEY (entity_id, type, lang, text)
+  );
+  CREATE INDEX terms_by_text ON terms (kind, type, lang, text);
+
+  CREATE TABLE statements (
+    id text PRIMARY KEY,
+    entity_id text NOT NULL
+  );
+  CREATE INDEX statements_by_upper_id ON statements (upper(id));
+
+  -- The primary key is the "one item per page" rule (REFERENCE §6.4), enforced by the database itself.
+  CREATE TABLE sitelinks (
+    site text NOT NULL,
+    title text NOT NULL,
+    item_id text NOT NULL,
+    PRIMARY KEY (site, title)
+  );
+  CREATE INDEX sitelinks_by_item ON sitelinks (item_id);
+  `,
+  // 2: accounts, their token hashes, protected entities and database-wide settings (issue #7)
+  `
+  -- Key/value settings of this database, e.g. the secret that keys token hashes.
+  CREATE TABLE meta (
+    key text PRIMARY KEY,
+    value text NOT NULL
+  );
+
+  -- token_hash: HMAC-SHA256 of the token under the server secret, hex; the token itself is never stored.
+  CREATE TABLE users (
+    name text PRIMARY KEY,
+    user_group text NOT NULL CHECK (user_group IN ('user', 'bot', 'admin')),
+    token_hash text UNIQUE,
+    block_reason text,
+    created timestamptz NOT NULL
+  );
+
+  CREATE TABLE protected_entities (
+    entity_id text PRIMARY KEY
+  );
+  `,
+];

@@ -1,0 +1,233 @@
+// All SQL of the PostgreSQL backend. Every value travels as a bind parameter; the only text assembled at
+// run time is a schema name in CREATE SCHEMA, checked against a strict pattern first (identifiers cannot be
+// parameters). Arrays + unnest() write many index rows in one round trip.
+import type pg from 'pg';
+import type { KindName } from '../../domain/entity.js';
+import type { EditMeta } from '../store.js';
+
+/** A pool or one checked-out connection (inside a transaction). */
+export interface Db {
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+async function rows<R extends pg.QueryResultRow>(db: Db, text: string, values: unknown[] = []): Promise<R[]> {
+  return (await db.query<R>(text, values)).rows;
+}
+
+async function first<R extends pg.QueryResultRow>(db: Db, text: string, values: unknown[] = []): Promise<R | undefined> {
+  return (await db.query<R>(text, values)).rows[0];
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function isSchemaName(name: string): boolean {
+  return SCHEMA_NAME.test(name);
+}
+
+// One sequence per kind: nextval() never hands out a number twice, whatever the number of processes.
+const ID_SEQUENCE: Record<KindName, { next: string; raise: string }> = {
+  item: {
+    next: `SELECT nextval('item_ids') AS n`,
+    raise: `SELECT setval('item_ids', $1) FROM item_ids
+            WHERE (CASE WHEN is_called THEN last_value ELSE last_value - 1 END) < $1`,
+  },
+  property: {
+    next: `SELECT nextval('property_ids') AS n`,
+    raise: `SELECT setval('property_ids', $1) FROM property_ids
+            WHERE (CASE WHEN is_called THEN last_value ELSE last_value - 1 END) < $1`,
+  },
+};
+
+export interface EntityRow { content: string | null; rev_id: string | null; timestamp: Date | null; redirect_to: string | null }
+export interface RevisionRow {
+  rev_id: string; entity_id: string; timestamp: Date; user_name: string; comment: string | null; tags: string[]; bot: boolean;
+}
+export interface Counts { sitelinks: number; statements: number }
+export interface TermColumns { entityIds: string[]; kinds: string[]; types: string[]; langs: string[]; texts: string[] }
+
+export const migrationQueries = {
+  currentSchema: async (db: Db) => (await first<{ schema: string | null }>(db, 'SELECT current_schema() AS schema'))?.schema ?? null,
+  schemaExists: async (db: Db, name: string) =>
+    (await rows(db, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [name])).length > 0,
+  createSchema: async (db: Db, name: string) => {
+    if (!isSchemaName(name)) throw new Error(`invalid schema name '${name}'`);
+    await db.query(`CREATE SCHEMA "${name}"`);
+  },
+  /** Held until the migration transaction ends: N processes starting together migrate once. */
+  lock: async (db: Db, key: bigint) => { await db.query('SELECT pg_advisory_xact_lock($1::bigint)', [key.toString()]); },
+  createTable: async (db: Db) => {
+    await db.query(`CREATE TABLE IF NOT EXISTS entia_migrations (
+      version integer PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now())`);
+  },
+  applied: async (db: Db) => (await rows<{ version: number }>(db, 'SELECT version FROM entia_migrations')).map((r) => r.version),
+  /** A migration is a script of several statements without parameters (simple query protocol). */
+  run: async (db: Db, script: string) => { await db.query(script); },
+  record: async (db: Db, version: number) => { await db.query('INSERT INTO entia_migrations (version) VALUES ($1)', [version]); },
+};
+
+export const queries = {
+  readEntity: (db: Db, id: string) => first<EntityRow>(db, `
+    SELECT r.content, r.rev_id, r."timestamp", e.redirect_to
+    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id]),
+
+  /** Existing, non-redirect entities among `ids`; the document only for properties (their data type). */
+  lookup: (db: Db, ids: string[]) => rows<{ id: string; kind: string; content: string | null }>(db, `
+    SELECT e.id, e.kind, CASE WHEN e.kind = 'property' THEN r.content END AS content
+    FROM entities e JOIN revisions r ON r.rev_id = e.head_rev
+    WHERE e.id = ANY($1::text[]) AND e.redirect_to IS NULL`, [ids]),
+
+  nextId: async (db: Db, kind: KindName) => Number((await first<{ n: string }>(db, ID_SEQUENCE[kind].next))!.n),
+  /** Only ever raises the sequence, so a concurrent allocation below `last` is never handed out again. */
+  raiseId: async (db: Db, kind: KindName, last: number) => { await db.query(ID_SEQUENCE[kind].raise, [last]); },
+
+  /** Transaction-scoped advisory locks, taken in the order given (callers sort them: no lock-order deadlock). */
+  lockKeys: async (db: Db, keys: bigint[]) => {
+    if (keys.length === 0) return;
+    await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
+  },
+
+  /** Compare-and-set of the head, allocating the revision id: no row ⇒ somebody else moved the head. */
+  moveHead: async (db: Db, id: string, base: number, counts: Counts) => {
+    const row = await first<{ head_rev: string }>(db, `
+      UPDATE entities SET head_rev = nextval('revision_ids'), sitelink_count = $3, statement_count = $4
+      WHERE id = $1 AND head_rev = $2 RETURNING head_rev`, [id, base, counts.sitelinks, counts.statements]);
+    return row ? Number(row.head_rev) : null;
+  },
+  insertEntity: async (db: Db, id: string, kind: KindName, counts: Counts) => {
+    const row = await first<{ head_rev: string }>(db, `
+      INSERT INTO entities (id, kind, head_rev, sitelink_count, statement_count)
+      VALUES ($1, $2, nextval('revision_ids'), $3, $4) ON CONFLICT (id) DO NOTHING RETURNING head_rev`,
+    [id, kind, counts.sitelinks, counts.statements]);
+    return row ? Number(row.head_rev) : null;
+  },
+  /** Points an entity (created if absent) at a redirect revision; its counts drop to zero. */
+  upsertRedirect: async (db: Db, id: string, target: string) =>
+    Number((await first<{ head_rev: string }>(db, `
+      INSERT INTO entities (id, kind, head_rev, redirect_to) VALUES ($1, 'item', nextval('revision_ids'), $2)
+      ON CONFLICT (id) DO UPDATE SET head_rev = nextval('revision_ids'), redirect_to = excluded.redirect_to,
+        sitelink_count = 0, statement_count = 0
+      RETURNING head_rev`, [id, target]))!.head_rev),
+  /** The revision's time is the database's clock, so every process stamps from one clock (1 s resolution). */
+  insertRevision: async (db: Db, revId: number, entityId: string, meta: EditMeta, content: string) =>
+    (await first<{ timestamp: Date }>(db, `
+      INSERT INTO revisions (rev_id, entity_id, "timestamp", user_name, comment, tags, bot, content)
+      VALUES ($1, $2, date_trunc('second', statement_timestamp()), $3, $4, $5, $6, $7) RETURNING "timestamp"`,
+    [revId, entityId, meta.user, meta.comment, meta.tags, meta.bot, content]))!.timestamp,
+
+  deleteTerms: async (db: Db, entityId: string, t: Pick<TermColumns, 'types' | 'langs' | 'texts'>) => {
+    await db.query(`
+      DELETE FROM terms WHERE entity_id = $1
+      AND (type, lang, text) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`, [entityId, t.types, t.langs, t.texts]);
+  },
+  insertTerms: async (db: Db, t: TermColumns) => {
+    await db.query(`
+      INSERT INTO terms (entity_id, kind, type, lang, text)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
+    [t.entityIds, t.kinds, t.types, t.langs, t.texts]);
+  },
+  deleteStatements: async (db: Db, entityId: string, ids: string[]) => {
+    await db.query('DELETE FROM statements WHERE entity_id = $1 AND id = ANY($2::text[])', [entityId, ids]);
+  },
+  insertStatements: async (db: Db, ids: string[], entityIds: string[]) => {
+    await db.query('INSERT INTO statements (id, entity_id) SELECT * FROM unnest($1::text[], $2::text[])', [ids, entityIds]);
+  },
+  deleteSitelinks: async (db: Db, itemId: string, sites: string[], titles: string[]) => {
+    await db.query(`
+      DELETE FROM sitelinks WHERE item_id = $1
+      AND (site, title) IN (SELECT * FROM unnest($2::text[], $3::text[]))`, [itemId, sites, titles]);
+  },
+  /**
+   * The primary key (site, title) is "one item per page" (REFERENCE §6.4). ON CONFLICT DO NOTHING waits for
+   * a concurrent inserter of the same page to finish, then skips the row: the rows not returned lost.
+   */
+  insertSitelinks: (db: Db, sites: string[], titles: string[], itemIds: string[]) => rows<{ site: string; title: string }>(db, `
+    INSERT INTO sitelinks (site, title, item_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+    ON CONFLICT (site, title) DO NOTHING RETURNING site, title`, [sites, titles, itemIds]),
+  sitelinkOwner: async (db: Db, site: string, title: string) =>
+    (await first<{ item_id: string }>(db, 'SELECT item_id FROM sitelinks WHERE site = $1 AND title = $2', [site, title]))?.item_id ?? null,
+
+  propertyWithLabel: async (db: Db, lang: string, label: string, exceptId: string) =>
+    (await first<{ entity_id: string }>(db, `
+      SELECT entity_id FROM terms
+      WHERE kind = 'property' AND type = 'label' AND lang = $1 AND text = $2 AND entity_id <> $3 LIMIT 1`,
+    [lang, label, exceptId]))?.entity_id ?? null,
+  itemWithLabelAndDescription: async (db: Db, lang: string, label: string, description: string, exceptId: string) =>
+    (await first<{ entity_id: string }>(db, `
+      SELECT l.entity_id FROM terms l
+      JOIN terms d ON d.entity_id = l.entity_id AND d.type = 'description' AND d.lang = l.lang
+      WHERE l.kind = 'item' AND l.type = 'label' AND l.lang = $1 AND l.text = $2 AND d.text = $3 AND l.entity_id <> $4
+      LIMIT 1`, [lang, label, description, exceptId]))?.entity_id ?? null,
+
+  /** Exact id first, else a case-insensitive match (through the upper(id) index). */
+  statementSubject: (db: Db, statementId: string) => first<{ id: string; entity_id: string }>(db, `
+    SELECT id, entity_id FROM statements WHERE upper(id) = upper($1) ORDER BY id = $1 DESC, id LIMIT 1`, [statementId]),
+
+  revisionsOf: (db: Db, entityId: string, limit: number) => rows<RevisionRow>(db, `
+    SELECT rev_id, entity_id, "timestamp", user_name, comment, tags, bot FROM revisions
+    WHERE entity_id = $1 ORDER BY rev_id DESC LIMIT $2`, [entityId, limit]),
+
+  // Bulk import (importEntities): one statement per table for a whole batch of entities.
+  nextRevisionIds: async (db: Db, count: number) =>
+    (await rows<{ id: string }>(db, `SELECT nextval('revision_ids') AS id FROM generate_series(1, $1)`, [count]))
+      .map((r) => Number(r.id)).sort((a, b) => a - b),
+  insertRevisions: async (db: Db, revIds: number[], entityIds: string[], contents: string[], meta: EditMeta) => {
+    await db.query(`
+      INSERT INTO revisions (rev_id, entity_id, "timestamp", user_name, comment, tags, bot, content)
+      SELECT r, e, date_trunc('second', statement_timestamp()), $4, $5, $6, $7, c
+      FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(r, e, c)`,
+    [revIds, entityIds, contents, meta.user, meta.comment, meta.tags, meta.bot]);
+  },
+  upsertEntities: async (db: Db, ids: string[], kinds: string[], revIds: number[], sitelinks: number[], statements: number[]) => {
+    await db.query(`
+      INSERT INTO entities (id, kind, head_rev, sitelink_count, statement_count)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[], $5::integer[])
+      ON CONFLICT (id) DO UPDATE SET head_rev = excluded.head_rev,
+        sitelink_count = excluded.sitelink_count, statement_count = excluded.statement_count`,
+    [ids, kinds, revIds, sitelinks, statements]);
+  },
+  deleteIndexRowsOf: async (db: Db, ids: string[]) => {
+    await db.query('DELETE FROM terms WHERE entity_id = ANY($1::text[])', [ids]);
+    await db.query('DELETE FROM statements WHERE entity_id = ANY($1::text[])', [ids]);
+    await db.query('DELETE FROM sitelinks WHERE item_id = ANY($1::text[])', [ids]);
+  },
+};
+
+export interface UserRow { name: string; user_group: string; token_hash: string | null; block_reason: string | null; created: Date }
+
+const USER_COLUMNS = 'name, user_group, token_hash, block_reason, created';
+
+/** Accounts, tokens, protection and settings (issue #7). */
+export const accountQueries = {
+  insertUser: async (db: Db, name: string, group: string) => (await db.query(`
+    INSERT INTO users (name, user_group, created) VALUES ($1, $2, date_trunc('second', statement_timestamp()))
+    ON CONFLICT (name) DO NOTHING`, [name, group])).rowCount ?? 0,
+  userByName: (db: Db, name: string) => first<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE name = $1`, [name]),
+  userByTokenHash: (db: Db, hash: string) => first<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users WHERE token_hash = $1`, [hash]),
+  listUsers: (db: Db) => rows<UserRow>(db, `SELECT ${USER_COLUMNS} FROM users ORDER BY created, name`),
+  setTokenHash: async (db: Db, name: string, hash: string) =>
+    (await db.query('UPDATE users SET token_hash = $1 WHERE name = $2', [hash, name])).rowCount ?? 0,
+  setBlockReason: async (db: Db, name: string, reason: string | null) =>
+    (await db.query('UPDATE users SET block_reason = $1 WHERE name = $2', [reason, name])).rowCount ?? 0,
+  protect: async (db: Db, entityId: string) => {
+    await db.query('INSERT INTO protected_entities (entity_id) VALUES ($1) ON CONFLICT DO NOTHING', [entityId]);
+  },
+  unprotect: async (db: Db, entityId: string) => { await db.query('DELETE FROM protected_entities WHERE entity_id = $1', [entityId]); },
+  isProtected: async (db: Db, entityId: string) =>
+    (await first(db, 'SELECT 1 FROM protected_entities WHERE entity_id = $1', [entityId])) !== undefined,
+  /**
+   * Stores the value unless the key has one, then reads what is stored: two statements, so that the read
+   * sees a row another process committed while the insert waited on it.
+   */
+  metaValue: async (db: Db, key: string, candidate: string) => {
+    await db.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, candidate]);
+    return (await first<{ value: string }>(db, 'SELECT value FROM meta WHERE key = $1', [key]))!.value;
+  },
+};
+
+/** Transaction control: READ COMMITTED (the default); concurrency is handled as docs/adr/0002 describes. */
+export const transactionQueries = {
+  begin: async (db: Db) => { await db.query('BEGIN'); },
+  commit: async (db: Db) => { await db.query('COMMIT'); },
+  rollback: async (db: Db) => { await db.query('ROLLBACK'); },
+};

@@ -1,0 +1,26 @@
+// Runs a function in one transaction on one pooled connection. A connection whose rollback failed is
+// destroyed rather than returned to the pool.
+import type pg from 'pg';
+import { transactionQueries as tx, type Db } from './queries.js';
+
+export async function inTransaction<T>(pool: pg.Pool, fn: (db: Db) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await tx.begin(client);
+    const result = await fn(client);
+    await tx.commit(client);
+    client.release();
+    return result;
+  } catch (e) {
+    let broken = false;
+    await tx.rollback(client).catch(() => { broken = true; });
+    client.release(broken);
+    throw e;
+  }
+}
+
+/** serialization_failure and deadlock_detected: nothing was written, running the edit again may succeed. */
+export function isRetryable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
+}

@@ -1,0 +1,216 @@
+// Hardened input and output (issue #7): security headers, CORS, bounded bodies (depth, string length,
+// members, values), well-formed Unicode, the entity size limit, and error bodies without internals.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { INPUT_LIMITS, MAX_JSON_DEPTH } from '../../src/http/body.js';
+import { INTERNALS } from '../helpers/secure.js';
+import { startServer, type TestResponse, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+before(async () => { s = await startServer(); });
+after(() => s.close());
+
+async function newItem(): Promise<string> {
+  const res = await s.post('/v1/entities/items', { item: {} });
+  assert.equal(res.status, 201);
+  return res.body.id;
+}
+
+function assertError(res: TestResponse, status: number, code: string, context?: unknown): void {
+  assert.equal(res.status, status, res.text);
+  assert.equal(res.body.code, code, res.text);
+  if (context !== undefined) assert.deepEqual(res.body.context, context);
+  assert.doesNotMatch(res.text, INTERNALS);
+}
+
+describe('security headers', () => {
+  it('sends nosniff, no framing, no referrer and a deny-all CSP on successes and errors alike', async () => {
+    const id = await newItem();
+    for (const res of [await s.get(`/v1/entities/items/${id}`), await s.get('/v1/entities/items/Q0'), await s.get('/nowhere')]) {
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(res.headers.get('x-frame-options'), 'DENY');
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(res.headers.get('content-security-policy'), "default-src 'none';frame-ancestors 'none'");
+      assert.equal(res.headers.get('cross-origin-resource-policy'), 'cross-origin');
+      assert.equal(res.headers.get('x-powered-by'), null);
+      assert.equal(res.headers.get('content-type'), 'application/json');
+    }
+  });
+});
+
+describe('CORS', () => {
+  const origin = 'https://tool.example';
+  const preflight = (method: string, from = origin) => ({
+    origin: from, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type',
+  });
+
+  it('opens reads to every origin and exposes the headers clients need', async () => {
+    const id = await newItem();
+    const res = await s.get(`/v1/entities/items/${id}`, { origin });
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(res.headers.get('access-control-allow-credentials'), null);
+    const exposed = res.headers.get('access-control-expose-headers')!.split(/,\s*/);
+    for (const h of ['ETag', 'Last-Modified', 'Location', 'Content-Language', 'X-Authenticated-User']) assert.ok(exposed.includes(h), h);
+    const pre = await s.request('OPTIONS', `/v1/entities/items/${id}`, { headers: preflight('GET') });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers.get('access-control-allow-origin'), '*');
+  });
+
+  it('does not open writes to other origins by default', async () => {
+    const id = await newItem();
+    const pre = await s.request('OPTIONS', `/v1/entities/items/${id}`, { headers: preflight('PATCH') });
+    assert.equal(pre.headers.get('access-control-allow-origin'), null);
+    const res = await s.post('/v1/entities/items', { item: {} }, { origin });
+    assert.equal(res.headers.get('access-control-allow-origin'), null);
+  });
+
+  it('answers a plain OPTIONS with 204 and Allow', async () => {
+    const res = await s.request('OPTIONS', '/v1/entities/items/Q1');
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get('allow'), 'GET, HEAD, PATCH');
+  });
+
+  it('opens writes to the origins in ENTIA_CORS_ORIGINS', async () => {
+    const listed = await startServer({ config: { corsOrigins: [origin] } });
+    const any = await startServer({ config: { corsOrigins: ['*'] } });
+    try {
+      const pre = await listed.request('OPTIONS', '/v1/entities/items', { headers: preflight('POST') });
+      assert.equal(pre.status, 204);
+      assert.equal(pre.headers.get('access-control-allow-origin'), origin);
+      assert.match(pre.headers.get('access-control-allow-methods')!, /PATCH/);
+      assert.equal(pre.headers.get('access-control-allow-headers'), 'authorization, content-type');
+      assert.match(pre.headers.get('vary')!, /Origin/);
+      const res = await listed.post('/v1/entities/items', { item: {} }, { origin });
+      assert.equal(res.headers.get('access-control-allow-origin'), origin);
+      const other = await listed.post('/v1/entities/items', { item: {} }, { origin: 'https://evil.example' });
+      assert.equal(other.headers.get('access-control-allow-origin'), null);
+      assert.equal((await listed.get('/v1/property-data-types', { origin: 'https://evil.example' })).headers.get('access-control-allow-origin'), '*');
+      const anyRes = await any.post('/v1/entities/items', { item: {} }, { origin: 'https://evil.example' });
+      assert.equal(anyRes.headers.get('access-control-allow-origin'), '*');
+    } finally {
+      await listed.close();
+      await any.close();
+    }
+  });
+});
+
+describe('bounded request bodies', () => {
+  const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+  it(`refuses JSON nested deeper than ${MAX_JSON_DEPTH}`, async () => {
+    const id = await newItem();
+    const json = { 'content-type': 'application/json' };
+    // {"patch": …} adds one level.
+    let res = await s.request('PATCH', `/v1/entities/items/${id}`, { raw: `{"patch":${nested(MAX_JSON_DEPTH)}}`, headers: json });
+    assertError(res, 400, 'invalid-value', { path: '' });
+    res = await s.request('PATCH', `/v1/entities/items/${id}`, { raw: `{"patch":${nested(MAX_JSON_DEPTH - 1)}}`, headers: json });
+    assert.equal(res.status, 400);
+    assert.notDeepEqual(res.body.context, { path: '' }); // parsed, then refused by the patch rules
+    res = await s.request('POST', '/v1/entities/items', { raw: `{"item":{"labels":${nested(MAX_JSON_DEPTH)}}}`, headers: json });
+    assertError(res, 400, 'invalid-item-data');
+    // Brackets inside strings do not count.
+    res = await s.request('POST', '/v1/entities/items', { raw: JSON.stringify({ item: {}, comment: '['.repeat(200) }), headers: json });
+    assert.equal(res.status, 201);
+  });
+
+  it(`refuses strings longer than ${INPUT_LIMITS.stringLength} code units`, async () => {
+    const id = await newItem();
+    const huge = 'x'.repeat(INPUT_LIMITS.stringLength + 1);
+    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [{ op: 'add', path: '/labels/en', value: huge }] }),
+      400, 'value-too-long', { path: '/patch/0/value', limit: INPUT_LIMITS.stringLength });
+    assertError(await s.post('/v1/entities/items', { item: { labels: { en: huge } } }), 400, 'invalid-item-data');
+    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [], [huge]: 1 }), 400, 'invalid-key');
+    // Below the bound, the domain's own limit answers (REFERENCE §6.1).
+    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [{ op: 'add', path: '/labels/en', value: 'x'.repeat(300) }] }),
+      422, 'patch-result-value-too-long', { path: '/labels/en', limit: 250 });
+  });
+
+  it(`refuses arrays and objects with more than ${INPUT_LIMITS.members} members, and bodies of more than ${INPUT_LIMITS.values} values`, async () => {
+    const id = await newItem();
+    const many = Array(INPUT_LIMITS.members + 1).fill(0);
+    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: many }), 400, 'invalid-value', { path: '/patch' });
+    const keys = Object.fromEntries(many.map((_, i) => [`k${i}`, 0]));
+    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [], extra: keys }), 400, 'invalid-value', { path: '/extra' });
+    assertError(await s.post('/v1/entities/items', { item: { aliases: { en: many.map((_, i) => `a${i}`) } } }), 400, 'invalid-item-data');
+    const chunks = Array(Math.ceil(INPUT_LIMITS.values / INPUT_LIMITS.members) + 1).fill(Array(INPUT_LIMITS.members).fill(0));
+    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: chunks }), 400, 'invalid-value', { path: '' });
+    assert.equal((await s.store.revisions(id, 10)).length, 1);
+  });
+
+  it('refuses strings and keys with unpaired surrogates', async () => {
+    const id = await newItem();
+    const json = { 'content-type': 'application/json' };
+    let res = await s.request('PATCH', `/v1/entities/items/${id}`,
+      { raw: '{"patch":[{"op":"add","path":"/labels/en","value":"a\\ud800b"}]}', headers: json });
+    assertError(res, 400, 'invalid-value', { path: '/patch/0/value' });
+    res = await s.request('POST', '/v1/entities/items', { raw: '{"item":{"labels":{"en":"\\udc00"}}}', headers: json });
+    assertError(res, 400, 'invalid-item-data');
+    res = await s.request('PATCH', `/v1/entities/items/${id}`, { raw: '{"patch":[],"\\ud800":1}', headers: json });
+    assertError(res, 400, 'invalid-key', { path: '', key: '\ufffd' });
+    // A proper pair is fine.
+    res = await s.request('PATCH', `/v1/entities/items/${id}`,
+      { raw: '{"patch":[{"op":"add","path":"/labels/en","value":"\\ud83e\\udd54"}]}', headers: json });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.labels.en, '🥔');
+  });
+});
+
+describe('entity size limit (REFERENCE §6.2)', () => {
+  it('answers resource-too-large on edits and invalid-item-data on creation, writing nothing', async () => {
+    const small = await startServer({ config: { maxEntitySizeKb: 1 } });
+    try {
+      const id = (await small.post('/v1/entities/items', { item: {} })).body.id;
+      const labels = Object.fromEntries(['en', 'de', 'fr', 'es', 'it', 'nl'].map((l) => [l, `${l} `.padEnd(240, 'x')]));
+      const patch = Object.entries(labels).map(([l, v]) => ({ op: 'add', path: `/labels/${l}`, value: v }));
+      const res = await small.patch(`/v1/entities/items/${id}`, { patch });
+      assertError(res, 400, 'resource-too-large', { limit: 1 });
+      assert.equal(res.body.message, 'Edit resulted in a resource that exceeds the size limit of 1 kB');
+      assert.equal((await small.store.revisions(id, 10)).length, 1);
+      assertError(await small.post('/v1/entities/items', { item: { labels } }), 400, 'invalid-item-data');
+      assertError(await small.post('/v1/entities/properties', { property: { data_type: 'string', labels } }), 400, 'invalid-property-data');
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('path parameters', () => {
+  it('are refused before any lookup, whatever they hold', async () => {
+    for (const raw of ['Q' + '9'.repeat(30), 'Q01', '%ZZ', '%ED%A0%80', '%00', 'Q1%2F..', 'x'.repeat(400), '%F0%9F%A5%94']) {
+      for (const method of ['GET', 'PATCH'] as const) {
+        const res = await s.request(method, `/v1/entities/items/${raw}`, method === 'PATCH' ? { body: { patch: [] } } : {});
+        assert.ok(res.status === 400 || res.status === 404, `${method} ${raw}: ${res.status}`);
+        assert.ok(['invalid-item-id', 'rest-no-match'].includes(res.body.code), `${method} ${raw}: ${res.text}`);
+        assert.doesNotMatch(res.text, INTERNALS);
+      }
+    }
+    // Past the router's parameter length limit (500) the path matches no route at all.
+    const long = await s.get(`/v1/entities/items/${'Q'.repeat(600)}`);
+    assertError(long, 404, 'rest-no-match');
+    assert.equal(long.headers.get('x-content-type-options'), 'nosniff');
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  async function raw(text: string): Promise<string> {
+    const { port } = new URL(s.url);
+    return new Promise((resolve, reject) => {
+      let data = '';
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(text));
+      socket.on('data', (chunk) => { data += chunk; });
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+    });
+  }
+
+  it('answers malformed HTTP and oversized headers with the JSON error shape', async () => {
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    assert.match(garbage, /^HTTP\/1\.1 400 /);
+    assert.match(garbage, /content-type: application\/json\r\n/i);
+    assert.ok(garbage.endsWith('{"code":"malformed-request","message":"The request is not well-formed HTTP"}'), garbage);
+    const big = await s.get(`/v1/entities/items/Q1?x=${'y'.repeat(70_000)}`);
+    assertError(big, 431, 'request-header-too-large');
+    assert.equal(big.headers.get('content-language'), 'en');
+  });
+});

@@ -1,0 +1,145 @@
+// The storage contract on PostgreSQL (ENTIA_TEST_POSTGRES), in a fresh schema dropped afterwards, plus the
+// guarantees that only matter with several processes: each PostgresStore below has its own connection pool,
+// exactly as separate server processes would. Unset: one named skip. Set but unreachable: the tests fail.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { emptyEntity, type Entity } from '../../src/domain/entity.js';
+import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
+import { EditConflict, PolicyViolation, type EditMeta, type PolicyChecks } from '../../src/store/store.js';
+import { dropSchema, postgresSkipReason, postgresUrl, uniqueSchemaName } from '../helpers/store.js';
+import { storeContract } from './contract.js';
+
+const META: EditMeta = { user: 'tester', comment: null, tags: ['t'], bot: false };
+
+if (!postgresUrl) {
+  it('store contract: postgres', { skip: postgresSkipReason! }, () => {});
+} else {
+  const url = postgresUrl;
+  const schema = uniqueSchemaName();
+  storeContract('postgres', () => openPostgresStore({ url, schema, poolSize: 4 }), () => dropSchema(schema));
+  describe('postgres: many processes over one database', () => crossProcessTests(url));
+}
+
+function crossProcessTests(url: string): void {
+  const schema = uniqueSchemaName();
+  const open: PostgresStore[] = [];
+  const stores = async (n: number): Promise<PostgresStore[]> => {
+    const list = await Promise.all(Array.from({ length: n }, () => openPostgresStore({ url, schema, poolSize: 3 })));
+    open.push(...list);
+    return list;
+  };
+  after(async () => {
+    await Promise.all(open.map((s) => s.close()));
+    await dropSchema(schema);
+  });
+
+  async function create(store: PostgresStore, entity: Entity, checks: PolicyChecks = {}): Promise<Entity> {
+    const withId = { ...entity, id: await store.allocateId(entity.type) };
+    await store.applyEdit({ entity: withId, previous: null, meta: META, checks });
+    return withId;
+  }
+
+  const outcome = (r: PromiseSettledResult<unknown>) =>
+    r.status === 'fulfilled' ? 'ok' : r.reason instanceof EditConflict ? 'conflict'
+      : r.reason instanceof PolicyViolation ? r.reason.detail.violation : String(r.reason);
+
+  it('migrates once when several processes start together on an empty schema', async () => {
+    const [a] = await stores(4);
+    const { rows } = await a.pool.query('SELECT version FROM entia_migrations ORDER BY version');
+    assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('lets exactly one of many edits from the same head win', async () => {
+    const [a, b, c] = await stores(3);
+    const item = await create(a, emptyEntity('', 'item'));
+    const read = await b.readEntity(item.id);
+    if (read.status !== 'found') throw new Error('missing');
+    const results = await Promise.allSettled([a, b, c, a, b, c].map((s, i) => s.applyEdit({
+      entity: { ...item, labels: { en: `v${i}` } }, previous: read, meta: META, checks: {},
+    })));
+    assert.deepEqual(results.map(outcome).sort(), ['conflict', 'conflict', 'conflict', 'conflict', 'conflict', 'ok']);
+    const revisions = await c.revisions(item.id, 10);
+    assert.equal(revisions.length, 2);
+    assert.ok(revisions[0].revision > revisions[1].revision);
+    assert.deepEqual(revisions[0].tags, ['t']);
+  });
+
+  it('allocates distinct ids across processes', async () => {
+    const list = await stores(3);
+    const ids = await Promise.all(Array.from({ length: 60 }, (_, i) => list[i % 3].allocateId(i % 2 ? 'item' : 'property')));
+    assert.equal(new Set(ids).size, 60);
+  });
+
+  it('lets one of concurrent creations with the same label and description through', async () => {
+    const list = await stores(3);
+    const entity = { ...emptyEntity('', 'item'), labels: { en: 'Twin' }, descriptions: { en: 'race' } };
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) =>
+      create(list[i % 3], entity, { labelDescriptionLanguages: ['en'] })));
+    assert.deepEqual(results.map(outcome).sort(), [
+      ...Array(5).fill('item-label-description-duplicate'), 'ok']);
+    const winner = (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Entity>).value;
+    for (const r of results) {
+      if (r.status === 'rejected') assert.equal((r.reason as PolicyViolation).detail.conflictingId, winner.id);
+    }
+  });
+
+  it('lets one of concurrent properties with the same label through', async () => {
+    const list = await stores(2);
+    const entity = { ...emptyEntity('', 'property', 'string'), labels: { de: 'Doppel' } };
+    const results = await Promise.allSettled(Array.from({ length: 4 }, (_, i) =>
+      create(list[i % 2], entity, { propertyLabelLanguages: ['de'] })));
+    assert.deepEqual(results.map(outcome).sort(), ['ok', ...Array(3).fill('property-label-duplicate')]);
+  });
+
+  it('gives a page to exactly one of the items claiming it at once', async () => {
+    const list = await stores(3);
+    const items = await Promise.all(list.map((s) => create(s, emptyEntity('', 'item'))));
+    const results = await Promise.allSettled(items.map(async (item, i) => {
+      const read = await list[i].readEntity(item.id);
+      if (read.status !== 'found') throw new Error('missing');
+      // Without the policy check: the primary key alone must hold.
+      return list[i].applyEdit({
+        entity: { ...item, sitelinks: { enwiki: { title: 'Contested', badges: [] }, dewiki: { title: `Own ${i}`, badges: [] } } },
+        previous: read, meta: META, checks: {},
+      });
+    }));
+    assert.deepEqual(results.map(outcome).sort(), ['ok', 'sitelink-conflict', 'sitelink-conflict']);
+    const winner = items[results.findIndex((r) => r.status === 'fulfilled')];
+    for (const r of results) {
+      if (r.status === 'rejected') assert.equal((r.reason as PolicyViolation).detail.conflictingId, winner.id);
+    }
+    // The losers wrote nothing, not even their uncontested page.
+    const loserIndex = results.findIndex((r) => r.status === 'rejected');
+    assert.equal((await list[0].revisions(items[loserIndex].id, 5)).length, 1);
+    const probe = { ...emptyEntity('Q0', 'item'), sitelinks: { dewiki: { title: `Own ${loserIndex}`, badges: [] } } };
+    assert.equal(await list[0].findViolation(probe, { sitelinkSites: ['dewiki'] }), null);
+  });
+
+  it('keeps the stored JSON byte for byte, key order included', async () => {
+    const [a] = await stores(1);
+    const item = await create(a, { ...emptyEntity('', 'item'), labels: { zh: '土豆', en: 'potato', de: 'Kartoffel' } });
+    const read = await a.readEntity(item.id);
+    assert.equal(read.status === 'found' && JSON.stringify(read.entity), JSON.stringify(item));
+  });
+
+  it('raises the id sequences on import, and never lowers them', async () => {
+    const fresh = uniqueSchemaName();
+    const store = await openPostgresStore({ url, schema: fresh, poolSize: 2 });
+    try {
+      await store.importEntities([emptyEntity('Q1', 'item')], META);
+      assert.equal(await store.allocateId('item'), 'Q2');
+      for (let i = 0; i < 5; i++) await store.allocateId('item');
+      await store.importEntities([emptyEntity('Q3', 'item'), emptyEntity('Q3', 'item')], META);
+      assert.equal(await store.allocateId('item'), 'Q8');
+      assert.equal((await store.revisions('Q3', 5)).length, 2);
+    } finally {
+      await store.close();
+      await dropSchema(fresh);
+    }
+  });
+
+  it('refuses a schema name that is not a plain identifier', async () => {
+    await assert.rejects(openPostgresStore({ url, schema: 'x"; DROP TABLE y; --' }), /ENTIA_PG_SCHEMA/);
+  });
+}
