@@ -18,11 +18,13 @@ import { prepareQueries, type Queries } from './queries.js';
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
   path: string;
-  /** Parsed documents kept in memory, in MB of their JSON (default 16; 0 turns the cache off). */
+  /** Parsed documents kept in memory, in MB of their JSON (default 4; 0 turns the cache off). */
   entityCacheMb?: number;
 }
 
-const DEFAULT_CACHE_MB = 16;
+// Parsed, a document takes about six times its JSON length of heap (two-byte strings, objects), and its
+// rendered bytes once more: 4 MB of JSON (about 400 typical items) costs some 30 MB of the server's memory.
+const DEFAULT_CACHE_MB = 4;
 
 export function openSqliteStore(options: SqliteOptions): SqliteStore {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
