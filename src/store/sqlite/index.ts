@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { freezeJson, type Entity, type KindName } from '../../domain/entity.js';
+import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
@@ -98,7 +98,7 @@ export class SqliteStore implements Store {
     if (violation) throw new PolicyViolation(violation);
 
     const timestamp = Math.floor(Date.now() / 1000);
-    const content = JSON.stringify(entity);
+    const content = entityJson(entity);
     const { rev_id } = this.q.insertRevision.get(entity.id, timestamp, meta.user, meta.comment,
       JSON.stringify(meta.tags), meta.bot ? 1 : 0, content)!;
     const pop = popularity(entity);
