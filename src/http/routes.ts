@@ -6,6 +6,7 @@ import * as terms from './handlers/terms.js';
 import { addAliases } from './handlers/aliases.js';
 import * as statements from './handlers/statements.js';
 import * as sitelinks from './handlers/sitelinks.js';
+import { searchTerms } from './handlers/search.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
@@ -34,6 +35,26 @@ function textTermRoutes(field: terms.TextField): Route[] {
       summary: `Remove the ${one} in one language`, body: META_ONLY, handler: terms.deleteTerm(field) },
   ];
 }
+
+const SEARCH_QUERY: Route['query'] = {
+  q: { type: 'string', required: true, description: 'The search text' },
+  lang: { type: 'string', required: true, description: 'Language code of the search (alias: language)' },
+  limit: { type: 'integer', description: 'Number of results, 0..500 (default 10)' },
+  offset: { type: 'integer', description: 'Number of results to skip (default 0)' },
+};
+
+/**
+ * Search and suggest (spec §4.7): one declaration, served under /v0 as the spec says and under /v1 as an
+ * alias (REFERENCE D3).
+ */
+const SEARCH_ROUTES: Route[] = (['v0', 'v1'] as const).flatMap((version) => [
+  { method: 'GET', path: `/${version}/search/{kind}`, kinds: BOTH, tag: 'search', success: [200],
+    summary: 'Find items or properties whose label or alias contains every word of q', query: SEARCH_QUERY,
+    handler: searchTerms('search') },
+  { method: 'GET', path: `/${version}/suggest/{kind}`, kinds: BOTH, tag: 'search', success: [200],
+    summary: 'Find items or properties whose label or alias starts with q', query: SEARCH_QUERY,
+    handler: searchTerms('suggest') },
+] satisfies Route[]);
 
 export const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/entities/{entity}', kinds: BOTH, tag: 'entities', success: [200],
@@ -94,4 +115,5 @@ export const ROUTES: Route[] = [
 
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200],
     summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },
+  ...SEARCH_ROUTES,
 ];

@@ -2,6 +2,7 @@
 // statement ids (global statement routes) and sitelinks (one item per page). Derived here once so that
 // both backends index the same things, and diffed so that an edit touches only the rows it changes.
 import type { Entity } from '../domain/entity.js';
+import { rankOf, searchKeys, TYPE_CODE } from '../search/index-keys.js';
 
 export type TermType = 'label' | 'description' | 'alias';
 
@@ -87,5 +88,46 @@ export function popularity(entity: Entity): { sitelinks: number; statements: num
   return {
     sitelinks: Object.keys(entity.sitelinks ?? {}).length,
     statements: Object.values(entity.statements).reduce((n, g) => n + g.length, 0),
+  };
+}
+
+/** The three search index tables (docs/adr/0003-search-index.md). */
+export const SEARCH_TABLES = ['terms', 'prefixes', 'tokens'] as const;
+export type SearchTable = (typeof SEARCH_TABLES)[number];
+
+/** One search index row: kind 0 item / 1 property, type 0 label / 1 alias, entity = numeric id. */
+export interface SearchRow {
+  table: SearchTable;
+  kind: number;
+  lang: string;
+  key: string;
+  type: number;
+  rank: number;
+  entity: number;
+}
+
+function searchRows(entity: Entity | null): Map<string, SearchRow> {
+  const rows = new Map<string, SearchRow>();
+  if (!entity) return rows;
+  const kind = entity.type === 'item' ? 0 : 1;
+  const rank = rankOf(popularity(entity));
+  const number = Number(entity.id.slice(1));
+  const keys = searchKeys(entity);
+  for (const table of SEARCH_TABLES) {
+    for (const k of keys[table]) {
+      rows.set(`${table}\u0000${k.lang}\u0000${k.type}\u0000${k.key}\u0000${rank}`,
+        { table, kind, lang: k.lang, key: k.key, type: TYPE_CODE[k.type], rank, entity: number });
+    }
+  }
+  return rows;
+}
+
+/** Search rows to delete and to insert when an entity goes from `before` to `after` (either may be null). */
+export function diffSearchRows(before: Entity | null, after: Entity | null): RowDiff<SearchRow> {
+  const old = searchRows(before);
+  const next = searchRows(after);
+  return {
+    removed: [...old].filter(([key]) => !next.has(key)).map(([, row]) => row),
+    added: [...next].filter(([key]) => !old.has(key)).map(([, row]) => row),
   };
 }

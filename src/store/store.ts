@@ -2,6 +2,9 @@
 // suite (test/store/). It is asynchronous so that a networked backend fits behind it unchanged.
 // See docs/adr/0001-store-interface.md for why an edit is one call carrying its own policy checks.
 import type { Entity, KindName } from '../domain/entity.js';
+import type { SearchHit } from '../search/hits.js';
+
+export type { SearchHit };
 
 /** The validators of an entity's latest revision (REFERENCE §2.3). `modified` has one-second resolution. */
 export interface Head {
@@ -111,6 +114,25 @@ export interface AccountStore {
   secret(candidate: string): Promise<string>;
 }
 
+/**
+ * A search or suggest request (REFERENCE §10.7), already parsed by src/search/: the store answers it from its
+ * search index with the shared ranking rules of src/search/rank.ts.
+ */
+export interface SearchQuery {
+  kind: KindName;
+  /** search: every word of q is a whole word of the term; suggest: the term starts with q. */
+  mode: 'search' | 'suggest';
+  /** q folded by search/text.ts `foldText`, and its words (`wordsOf`). */
+  text: { folded: string; words: string[] };
+  /** The numeric id q spells for this kind (`q42` → 42), tried first; null when q is no such id. */
+  entityId: number | null;
+  /** Languages searched and shown, in preference order: lang, its fallbacks, mul, en. */
+  languages: string[];
+  /** 0..500 */
+  limit: number;
+  offset: number;
+}
+
 export interface Store {
   /** Users, tokens and protection (issue #7). */
   readonly accounts: AccountStore;
@@ -137,6 +159,8 @@ export interface Store {
    * need not exist yet (imported redirects). The target must be an existing item that is not a redirect.
    */
   redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void>;
+  /** Entries offset .. offset+limit of the ranked matches; each entity at most once. */
+  search(query: SearchQuery): Promise<SearchHit[]>;
   /** Newest first. */
   revisions(entityId: string, limit: number): Promise<RevisionRecord[]>;
   close(): Promise<void>;

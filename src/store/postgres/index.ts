@@ -3,15 +3,17 @@
 // Why this shape and not SERIALIZABLE: docs/adr/0002-postgres-concurrency.md.
 import pg from 'pg';
 import type { Entity, KindName } from '../../domain/entity.js';
-import { diffIndexRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
+import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
-import { isSchemaName, queries as q, type Db, type TermColumns } from './queries.js';
+import { isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
+import { PostgresSearch, writeSearchRows } from './search.js';
 import { inTransaction, isRetryable } from './transaction.js';
 
 export interface PostgresOptions {
@@ -43,7 +45,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     await pool.end();
     throw new Error(`cannot open the PostgreSQL store at ${redact(options.url)}: ${(e as Error).message}`, { cause: e });
   }
-  return new PostgresStore(pool);
+  const store = new PostgresStore(pool);
+  await store.searchIndex.drainBacklog();
+  return store;
 }
 
 /** The URL with `-c search_path=<schema>` added to its startup options. */
@@ -68,9 +72,11 @@ const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modified: ts }
 
 export class PostgresStore implements Store {
   readonly accounts: AccountStore;
+  readonly searchIndex: PostgresSearch;
 
   constructor(readonly pool: pg.Pool) {
     this.accounts = postgresAccounts(pool);
+    this.searchIndex = new PostgresSearch(pool);
   }
 
   async readEntity(id: string): Promise<ReadResult> {
@@ -113,6 +119,7 @@ export class PostgresStore implements Store {
   }
 
   private async writeIndexRows(db: Db, before: Entity | null, after: Entity): Promise<void> {
+    await this.searchIndex.writeRows(db, before, after);
     const d = diffIndexRows(before, after);
     const id = after.id;
     if (d.terms.removed.length) await q.deleteTerms(db, id, termColumns(id, after.type, d.terms.removed));
@@ -155,6 +162,9 @@ export class PostgresStore implements Store {
   /** Writes a batch of entities with distinct ids in a handful of statements, replacing their index rows. */
   private async importBatch(db: Db, batch: Entity[], meta: EditMeta): Promise<void> {
     const ids = batch.map((e) => e.id);
+    // Search rows are keyed by their content, not by entity: the replaced documents say which rows to drop.
+    const previous = new Map((await searchQueries.contents(db, ids)).map((r) => [r.id, JSON.parse(r.content) as Entity]));
+    await writeSearchRows(db, batch.map((e) => diffSearchRows(previous.get(e.id) ?? null, e)));
     const revIds = await q.nextRevisionIds(db, batch.length);
     await q.insertRevisions(db, revIds, ids, batch.map((e) => JSON.stringify(e)), meta);
     const counts = batch.map(popularity);
@@ -192,6 +202,10 @@ export class PostgresStore implements Store {
 
   async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
     return this.findViolationIn(this.pool, entity, checks);
+  }
+
+  search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.searchIndex.search(query);
   }
 
   private async findViolationIn(db: Db, entity: Entity, checks: PolicyChecks): Promise<Violation | null> {

@@ -80,4 +80,43 @@ export const MIGRATIONS: readonly string[] = [
     entity_id text PRIMARY KEY
   );
   `,
+  // 3: the search index (docs/adr/0003-search-index.md), the same tables as SQLite's migration 3. Keys are
+  // COLLATE "C" so that ordering is by code point: prefix ranges [q, q || U+10FFFF) must hold whatever the
+  // database collation. kind: 0 item, 1 property; type: 0 label, 1 alias; entity: the numeric part of the id.
+  `
+  CREATE TABLE search_terms (
+    kind smallint NOT NULL,
+    lang text COLLATE "C" NOT NULL,
+    folded text COLLATE "C" NOT NULL,
+    type smallint NOT NULL,
+    rank bigint NOT NULL,
+    entity bigint NOT NULL,
+    PRIMARY KEY (kind, lang, folded, type, rank, entity)
+  );
+  CREATE INDEX search_terms_by_rank ON search_terms (kind, lang, type, rank, entity, folded);
+
+  CREATE TABLE search_prefixes (
+    kind smallint NOT NULL,
+    lang text COLLATE "C" NOT NULL,
+    prefix text COLLATE "C" NOT NULL,
+    type smallint NOT NULL,
+    rank bigint NOT NULL,
+    entity bigint NOT NULL,
+    PRIMARY KEY (kind, lang, prefix, type, rank, entity)
+  );
+
+  CREATE TABLE search_tokens (
+    kind smallint NOT NULL,
+    lang text COLLATE "C" NOT NULL,
+    token text COLLATE "C" NOT NULL,
+    type smallint NOT NULL,
+    rank bigint NOT NULL,
+    entity bigint NOT NULL,
+    PRIMARY KEY (kind, lang, token, type, rank, entity)
+  );
+
+  -- Entities written before this migration: indexed by the first process that opens the store.
+  CREATE TABLE search_backlog (entity_id text PRIMARY KEY);
+  INSERT INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
+  `,
 ];

@@ -9,11 +9,13 @@ import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord, type Store, type Violation,
+  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
+import { SqliteSearch } from './search.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -34,7 +36,12 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   migrate(db);
-  return new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20));
+  const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20));
+  store.searchIndex.drainBacklog(db, (id) => {
+    const read = store.readEntitySync(id, false);
+    return read.status === 'found' ? read.entity : null;
+  });
+  return store;
 }
 
 function migrate(db: Database.Database): void {
@@ -52,10 +59,12 @@ const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: ne
 export class SqliteStore implements Store {
   readonly q: Queries;
   readonly accounts: AccountStore;
+  readonly searchIndex: SqliteSearch;
 
   constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0)) {
     this.q = prepareQueries(db);
     this.accounts = sqliteAccounts(this.q);
+    this.searchIndex = new SqliteSearch(db);
   }
 
   async readEntity(id: string): Promise<ReadResult> {
@@ -109,6 +118,8 @@ export class SqliteStore implements Store {
   }
 
   private writeIndexRows(before: Entity | null, after: Entity): void {
+    // Search rows first: a sitelink conflict below aborts the whole transaction anyway.
+    this.searchIndex.writeRows(before, after);
     const d = diffIndexRows(before, after);
     const id = after.id;
     for (const t of d.terms.removed) this.q.deleteTerm.run(id, t.type, t.lang, t.text);
@@ -196,6 +207,10 @@ export class SqliteStore implements Store {
     const found = new Map<string, string | null>();
     for (const row of this.q.lookupEntities.all(JSON.stringify([...new Set(ids)]))) found.set(row.id, row.data_type);
     return found;
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.searchIndex.search(query);
   }
 
   async revisions(entityId: string, limit: number): Promise<RevisionRecord[]> {

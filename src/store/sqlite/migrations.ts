@@ -79,4 +79,45 @@ export const MIGRATIONS: readonly string[] = [
     entity_id TEXT PRIMARY KEY
   ) WITHOUT ROWID;
   `,
+  // 3: the search index (docs/adr/0003-search-index.md). Keys come from src/search/index-keys.ts; every key
+  // ends in (rank, entity) so that one index seek yields candidates in ranking order. kind: 0 item, 1 property;
+  // type: 0 label, 1 alias; entity: the numeric part of the id.
+  `
+  CREATE TABLE search_terms (
+    kind INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    folded TEXT NOT NULL,
+    type INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    entity INTEGER NOT NULL,
+    PRIMARY KEY (kind, lang, folded, type, rank, entity)
+  ) WITHOUT ROWID;
+  -- The same rows in ranking order: a long prefix that matches very many terms is read in this order and
+  -- filtered, instead of sorting all its matches.
+  CREATE INDEX search_terms_by_rank ON search_terms (kind, lang, type, rank, entity, folded);
+
+  CREATE TABLE search_prefixes (
+    kind INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    prefix TEXT NOT NULL,
+    type INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    entity INTEGER NOT NULL,
+    PRIMARY KEY (kind, lang, prefix, type, rank, entity)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE search_tokens (
+    kind INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    token TEXT NOT NULL,
+    type INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    entity INTEGER NOT NULL,
+    PRIMARY KEY (kind, lang, token, type, rank, entity)
+  ) WITHOUT ROWID;
+
+  -- Entities written before this migration: the store indexes them when it opens (folding is JavaScript).
+  CREATE TABLE search_backlog (entity_id TEXT PRIMARY KEY) WITHOUT ROWID;
+  INSERT INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
+  `,
 ];

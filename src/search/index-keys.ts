@@ -1,0 +1,89 @@
+// The search index an entity contributes, as plain keys that every backend stores in three B-tree indexes
+// (docs/adr/0003-search-index.md):
+//   terms    (kind, lang, folded term,  type, rank, entity): exact matches, and long prefixes by range;
+//   prefixes (kind, lang, first 1..PREFIX_INDEX_LENGTH code points, type, rank, entity): short prefixes;
+//   tokens   (kind, lang, word or CJK uni/bigram or ^first-word, type, rank, entity): search by words.
+// Each key ends in (rank, entity), so one index seek yields a stream already in ranking order and a query
+// reads only as many rows as the page needs, however common the prefix.
+import type { Entity } from '../domain/entity.js';
+import { foldText, indexTokens } from './text.js';
+
+/**
+ * Prefixes up to this many code points are stored, so that type-ahead (one to six characters, where matches run
+ * to tens of thousands) is one index seek. Longer suggest queries read the folded-term range: sorted when it is
+ * small, filtered in rank order when it is large (search/rank.ts).
+ */
+export const PREFIX_INDEX_LENGTH = 6;
+
+export type SearchTermType = 'label' | 'alias';
+/** Label before alias (REFERENCE §10.7), as stored: the type code sorts in ranking order. */
+export const TYPE_CODE: Record<SearchTermType, number> = { label: 0, alias: 1 };
+export const TERM_TYPES: readonly SearchTermType[] = ['label', 'alias'];
+
+export interface SearchKey {
+  lang: string;
+  type: SearchTermType;
+  key: string;
+}
+
+export interface SearchKeys {
+  terms: SearchKey[];
+  prefixes: SearchKey[];
+  tokens: SearchKey[];
+}
+
+export interface Popularity {
+  sitelinks: number;
+  statements: number;
+}
+
+const STATEMENT_SPAN = 2 ** 24;
+
+/**
+ * Ascending rank = more popular first: more sitelinks, then more statements (ties: ascending id, the last key
+ * column). Negative so that the natural ascending index order is the ranking order.
+ */
+export function rankOf(pop: Popularity): number {
+  return -(pop.sitelinks * STATEMENT_SPAN + Math.min(pop.statements, STATEMENT_SPAN - 1));
+}
+
+/** Deduplicating collector: two terms that fold alike give one key. */
+class KeySet {
+  private readonly seen = new Set<string>();
+  readonly keys: SearchKey[] = [];
+  add(lang: string, type: SearchTermType, key: string): void {
+    const id = `${lang}\u0000${type}\u0000${key}`;
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    this.keys.push({ lang, type, key });
+  }
+}
+
+function prefixesOf(folded: string): string[] {
+  const out: string[] = [];
+  const chars = Array.from(folded);
+  for (let n = 1; n <= Math.min(PREFIX_INDEX_LENGTH, chars.length); n++) {
+    // A query is trimmed, so it never ends in a space: such a prefix would never be looked up.
+    if (chars[n - 1] !== ' ') out.push(chars.slice(0, n).join(''));
+  }
+  return out;
+}
+
+/** Labels and aliases (not descriptions) are searchable, in every language the entity has them. */
+export function searchKeys(entity: Entity | null): SearchKeys {
+  const terms = new KeySet();
+  const prefixes = new KeySet();
+  const tokens = new KeySet();
+  if (entity) {
+    const add = (lang: string, type: SearchTermType, text: string) => {
+      const folded = foldText(text);
+      if (folded === '') return;
+      terms.add(lang, type, folded);
+      for (const p of prefixesOf(folded)) prefixes.add(lang, type, p);
+      for (const t of indexTokens(folded)) tokens.add(lang, type, t);
+    };
+    for (const [lang, text] of Object.entries(entity.labels)) add(lang, 'label', text);
+    for (const [lang, list] of Object.entries(entity.aliases)) for (const text of list) add(lang, 'alias', text);
+  }
+  return { terms: terms.keys, prefixes: prefixes.keys, tokens: tokens.keys };
+}

@@ -1,0 +1,104 @@
+// The PostgreSQL side of search (issue #6): the same index rows and ranking module as SQLite
+// (docs/adr/0003-search-index.md), written in the edit's transaction and read with index seeks.
+import type pg from 'pg';
+import type { Entity } from '../../domain/entity.js';
+import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
+import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
+import type { KindCode, Row, Stream } from '../../search/rank.js';
+import { diffSearchRows, SEARCH_TABLES, type RowDiff, type SearchRow } from '../index-rows.js';
+import type { SearchQuery } from '../store.js';
+import { searchQueries as q, type Db } from './queries.js';
+import { inTransaction } from './transaction.js';
+
+const KIND_CODE: Record<KindCode, number> = { item: 0, property: 1 };
+const PREFIX: Record<KindCode, string> = { item: 'Q', property: 'P' };
+/** Before the first row of any stream. */
+const START: Row = { rank: Number.MIN_SAFE_INTEGER, entity: -1 };
+
+/** Applies search row differences in one statement per table and direction. */
+export async function writeSearchRows(db: Db, diffs: RowDiff<SearchRow>[]): Promise<void> {
+  for (const table of SEARCH_TABLES) {
+    const removed = diffs.flatMap((d) => d.removed.filter((r) => r.table === table));
+    const added = diffs.flatMap((d) => d.added.filter((r) => r.table === table));
+    if (removed.length) await q.delete(db, table, removed);
+    if (added.length) await q.insert(db, table, added);
+  }
+}
+
+export class PostgresSearch implements HitBackend {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Within the caller's transaction: the rows of `after` replace those of `before`. */
+  async writeRows(db: Db, before: Entity | null, after: Entity | null): Promise<void> {
+    await writeSearchRows(db, [diffSearchRows(before, after)]);
+  }
+
+  /** Indexes entities that existed before the search index did; concurrent openers share the work. */
+  async drainBacklog(batch = 500): Promise<void> {
+    for (;;) {
+      const taken = await inTransaction(this.pool, async (db) => {
+        const ids = await q.takeBacklog(db, batch);
+        if (ids.length === 0) return 0;
+        const docs = await q.contents(db, ids);
+        await writeSearchRows(db, docs.map((d) => diffSearchRows(null, JSON.parse(d.content) as Entity)));
+        return ids.length;
+      });
+      if (taken === 0) return;
+    }
+  }
+
+  search(query: SearchQuery): Promise<SearchHit[]> {
+    return searchHits(query, this);
+  }
+
+  async page(stream: Stream, after: Row | null, size: number): Promise<Row[]> {
+    const from = after ?? START;
+    const kind = KIND_CODE[stream.kind];
+    const type = TYPE_CODE[stream.type];
+    const s = stream.source;
+    switch (s.index) {
+      case 'terms':
+        return q.page(this.pool, 'terms', [kind, stream.lang, s.folded, type], from, size);
+      case 'prefixes':
+        return q.page(this.pool, 'prefixes', [kind, stream.lang, s.prefix, type], from, size);
+      case 'terms-range':
+        return q.termsRange(this.pool, kind, stream.lang, s.from, s.to, type, from, size);
+      case 'terms-by-rank':
+        return q.termsByRank(this.pool, kind, stream.lang, type, s.from, s.to, from, size);
+      case 'tokens':
+        if (s.also.length === 0) return q.page(this.pool, 'tokens', [kind, stream.lang, s.token, type], from, size);
+        return q.tokensWithAlso(this.pool, kind, stream.lang, s.token, type, s.also, from, size);
+    }
+  }
+
+  rangeCount(kind: KindCode, lang: string, type: SearchTermType, from: string, to: string, cap: number): Promise<number> {
+    return q.rangeCount(this.pool, KIND_CODE[kind], lang, from, to, TYPE_CODE[type], cap);
+  }
+
+  postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number> {
+    return q.postings(this.pool, KIND_CODE[kind], lang, token, cap);
+  }
+
+  texts(kind: KindCode, entity: number, lang: string, type: SearchTermType): Promise<string[]> {
+    return q.texts(this.pool, PREFIX[kind] + entity, type, lang);
+  }
+
+  exists(kind: KindCode, entity: number): Promise<boolean> {
+    return q.exists(this.pool, PREFIX[kind] + entity);
+  }
+
+  /** One round trip for all the chain's terms of the entity (a network hop costs more than the rows). */
+  async entityTerms(kind: KindCode, entity: number, languages: readonly string[]): Promise<EntityTerms> {
+    const found = new Map<string, string[]>();
+    for (const r of await q.entityTerms(this.pool, PREFIX[kind] + entity, languages)) {
+      const key = `${r.type}\u0000${r.lang}`;
+      found.set(key, [...(found.get(key) ?? []), r.text]);
+    }
+    const get = (type: string, lang: string) => found.get(`${type}\u0000${lang}`) ?? [];
+    return {
+      label: (lang) => get('label', lang)[0],
+      description: (lang) => get('description', lang)[0],
+      aliases: (lang) => get('alias', lang),
+    };
+  }
+}
