@@ -124,6 +124,11 @@ function searchRows(entity: Entity | null): Map<string, SearchRow> {
 
 /** Search rows to delete and to insert when an entity goes from `before` to `after` (either may be null). */
 export function diffSearchRows(before: Entity | null, after: Entity | null): RowDiff<SearchRow> {
+  // Labels and aliases left alone (the same objects, as edits copy on write) at an unchanged rank: the rows
+  // are the same, so most statement and description edits skip deriving them twice.
+  if (before && after && before.labels === after.labels && before.aliases === after.aliases
+    && before.type === after.type && before.id === after.id
+    && rankOf(popularity(before)) === rankOf(popularity(after))) return { removed: [], added: [] };
   const old = searchRows(before);
   const next = searchRows(after);
   return {
