@@ -126,17 +126,18 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
     });
 
     it('bulk-imports index rows: statements and sitelinks found, a taken sitelink refused with nothing written', async () => {
+      // Ids and titles no other test of the suite uses: the PostgreSQL run shares one schema between tests.
       const store = await open();
-      const sid = 'Q601$5F0A1C4E-6D1B-4E8A-9C1D-2B3A4C5D6E7F';
+      const sid = 'Q9601$5F0A1C4E-6D1B-4E8A-9C1D-2B3A4C5D6E7F';
       const statement = { id: sid, rank: 'normal' as const, qualifiers: [], references: [],
         property: { id: 'P1', 'data-type': 'string' }, value: { type: 'value' as const, content: 'x' } };
-      const linked = (id: string) => ({ ...emptyEntity(id, 'item'), sitelinks: { enwiki: { title: 'Page', badges: [] } } });
-      await store.importEntities([{ ...linked('Q601'), statements: { P1: [statement] } }], META);
-      assert.deepEqual(await store.statementSubject(sid), { subjectId: 'Q601', statementId: sid });
-      await assert.rejects(store.importEntities([emptyEntity('Q602', 'item'), linked('Q603')], META),
+      const linked = (id: string) => ({ ...emptyEntity(id, 'item'), sitelinks: { enwiki: { title: 'Bulk page', badges: [] } } });
+      await store.importEntities([{ ...linked('Q9601'), statements: { P1: [statement] } }], META);
+      assert.deepEqual(await store.statementSubject(sid), { subjectId: 'Q9601', statementId: sid });
+      await assert.rejects(store.importEntities([emptyEntity('Q9602', 'item'), linked('Q9603')], META),
         (e: unknown) => e instanceof PolicyViolation && e.detail.violation === 'sitelink-conflict'
-          && e.detail.conflictingId === 'Q601');
-      assert.equal((await store.readEntity('Q602')).status, 'missing');
+          && e.detail.conflictingId === 'Q9601');
+      assert.equal((await store.readEntity('Q9602')).status, 'missing');
       await store.close();
     });
 
