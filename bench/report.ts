@@ -59,7 +59,9 @@ const HEADER = ['operation', 'ratio', 'Entia', 'p50 / p99 ms', 'baseline', 'base
 export function consoleTable(rows: Row[]): string {
   const table = [HEADER, ...rows.map(cells)];
   const widths = HEADER.map((_, i) => Math.max(...table.map((r) => r[i].length)));
-  return table.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  const lines = table.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  for (const r of rows) if (r.note && r.entia) lines.push(`  ${r.name}: ${r.note}`);
+  return lines.join('\n');
 }
 
 export function markdownTable(rows: Row[]): string {

@@ -19,6 +19,7 @@ import { consoleTable, row, writeReport, type Figure, type Report, type Row } fr
 import { startBare, startEntia, type ServerProcess } from './servers.js';
 import type { StoreFigures } from './store-baseline.js';
 import type { LoadFigures } from './bulk-load.js';
+import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 
 interface Options {
   items: number;
@@ -308,7 +309,7 @@ async function main(argv: string[]): Promise<void> {
     report.memory.afterStartMb = entia.memory().rssMb;
     if (opts.only.has('read')) report.rows.push(...await readPhase(entia, opts, typical));
     report.memory.afterReadsMb = entia.memory();
-    if (opts.only.has('search')) report.rows.push(...await searchPhase(entia, opts));
+    if (opts.only.has('search')) report.rows.push(...await searchPhase(opts));
     report.memory.afterSearchMb = entia.memory();
     if (opts.only.has('edit')) report.rows.push(...await editPhase(entia, db, opts, typical));
     report.memory.finalMb = entia.memory();
@@ -329,11 +330,32 @@ async function main(argv: string[]): Promise<void> {
     `${report.machine.wallSeconds} s)`);
 }
 
-/** Search and suggest: issue #6's bench (bench/search.ts), once it is merged. */
-async function searchPhase(entia: ServerProcess, opts: Options): Promise<Row[]> {
-  void entia;
-  void opts;
-  return [{ ...row('search', 'search and suggest', 'queries/s', null, null), note: 'bench/search.ts (issue #6) not merged yet' }];
+interface SearchFigures { p50: number; p99: number; qps: number }
+interface SearchModeFigures { http: SearchFigures; clients4Qps: number; inProcess: SearchFigures }
+interface SearchSummary {
+  items: number; built: boolean; buildSeconds: number; queries: number; empty: number;
+  baseline: SearchFigures; suggest: SearchModeFigures; search: SearchModeFigures;
+}
+
+/**
+ * Search and suggest: issue #6's own benchmark (bench/search.ts), run as a child with --json. It builds its
+ * own store of the same size (its generator shapes terms for search), reused between runs, and measures
+ * queries one client at a time against a GET of an item by id on the same server.
+ */
+async function searchPhase(opts: Options): Promise<Row[]> {
+  const db = join(RESULTS_DIR, `search-m${MIGRATIONS.length}-items${opts.items}.db`);
+  log(`search and suggest: bench/search.ts --items ${opts.items}`);
+  const s = await child<SearchSummary>('bench/search.ts',
+    ['--items', String(opts.items), '--queries', '1000', '--db', db, '--json']);
+  const baseline = { name: 'GET item by id, same server', rate: s.baseline.qps, p50: s.baseline.p50, p99: s.baseline.p99 };
+  return (['suggest', 'search'] as const).map((mode) => {
+    const m = s[mode];
+    const r = row('search', `${mode}, 1 client (${s.queries / 2} queries)`, 'queries/s',
+      { rate: m.http.qps, p50: m.http.p50, p99: m.http.p99 }, baseline);
+    r.note = `4 clients: ${Math.round(m.clients4Qps)} queries/s; in process (store.search): p50 ${m.inProcess.p50.toFixed(2)} ms, ` +
+      `p99 ${m.inProcess.p99.toFixed(2)} ms; ${s.empty} of ${s.queries} queries found nothing`;
+    return r;
+  });
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {

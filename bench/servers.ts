@@ -99,7 +99,7 @@ export async function startEntia(db: string, profileDir?: string): Promise<Serve
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return startProcess(['src/cli/main.ts', 'serve'],
-    { PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url },
+    { PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url, ENTIA_WORKERS: '1' },
     url, '/v1/property-data-types', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
 }
 
