@@ -7,6 +7,7 @@
 // The database file (--db, default entia-search-bench-N.db in the temp directory) is reused when it exists, so
 // the queries can be re-measured without a rebuild; delete it after a change to the index format.
 // --slowest K prints the K slowest in-process queries instead of running the HTTP part.
+// --json ends the output with one JSON line of the figures (read by bench/run.ts).
 import { existsSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -242,6 +243,14 @@ async function main(): Promise<void> {
   }
   const empty = results.filter((n) => n === 0).length;
   console.log(`\n${list.length} queries, ${empty} with no result, limit 10`);
+  // --json: one summary line last, for the bench harness (bench/run.ts, issue #8).
+  if (process.argv.includes('--json')) {
+    const modes = Object.fromEntries(['suggest', 'search'].map((mode) => [mode, {
+      http: stats(http.get(mode)!), clients4Qps: qps[mode as 'search' | 'suggest'], inProcess: stats(inProcess.get(mode)!),
+    }]));
+    console.log(JSON.stringify({ items: N, built: built.built, buildSeconds: built.seconds, queries: list.length, empty,
+      baseline: base50, ...modes }));
+  }
   await store.close();
 }
 

@@ -68,6 +68,34 @@ export function emptyEntity(id: string, type: KindName, dataType?: string): Enti
   return entity;
 }
 
+/**
+ * Freezes a JSON value and everything in it. Stores hand out frozen entities that several requests share
+ * (store.ts): a handler derives a new entity from one and never changes it in place.
+ */
+export function freezeJson<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) freezeJson(child);
+  }
+  return value;
+}
+
+const serialised = new WeakMap<Entity, string>();
+
+/**
+ * The stored serialisation of an entity. A frozen entity cannot change, so its JSON is computed once: an
+ * edit measures it against the size limit (REFERENCE §6.2) and the store then writes the same text.
+ */
+export function entityJson(entity: Entity): string {
+  if (!Object.isFrozen(entity)) return JSON.stringify(entity);
+  let json = serialised.get(entity);
+  if (json === undefined) {
+    json = JSON.stringify(entity);
+    serialised.set(entity, json);
+  }
+  return json;
+}
+
 /** Deep structural equality of JSON values (key order ignored), for no-op detection (REFERENCE §2.3). */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,6 +1,6 @@
 // The write half of every edit route (STYLE "An edit, end to end", steps 5-8): data policy, no-op
 // detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
-import { sameJson, type Entity } from '../domain/entity.js';
+import { entityJson, freezeJson, sameJson, type Entity } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
 import { kindByName } from '../domain/kinds.js';
 import { changedLanguages, sameLabelAndDescription } from '../domain/terms.js';
@@ -25,7 +25,9 @@ export interface Committed {
 
 export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   const { previous, meta } = plan;
-  let next = plan.next;
+  // Frozen from here on: the size check and the store share one serialisation (entityJson), and the
+  // committed entity is as immutable as the stored ones it was derived from (store.ts ReadResult).
+  let next = freezeJson(plan.next);
   if (previous && sameJson(previous.entity, next)) {
     return { entity: previous.entity, head: previous.head, changed: false }; // REFERENCE §2.3: no revision
   }
@@ -100,7 +102,7 @@ function violation(v: Violation, plan: EditPlan): never {
 /** REFERENCE §6.2: the stored serialisation may not exceed maxEntitySizeKb; creation says so with D7/D8's code (§7.2). */
 function checkSize(ctx: Ctx, entity: Entity, creation: boolean): void {
   const limit = ctx.services.config.maxEntitySizeKb;
-  if (Buffer.byteLength(JSON.stringify(entity), 'utf8') <= limit * 1024) return;
+  if (Buffer.byteLength(entityJson(entity), 'utf8') <= limit * 1024) return;
   if (creation) fail(kindByName(entity.type).codes.invalidData as 'invalid-item-data');
   fail('resource-too-large', { limit });
 }

@@ -1,6 +1,6 @@
 // Entity documents as the API returns them (REFERENCE §4.1, §4.2): derived sitelink urls added, the
 // property data_type shown only where D2 says so.
-import type { Entity, Sitelink } from '../domain/entity.js';
+import { freezeJson, type Entity, type Sitelink } from '../domain/entity.js';
 import { sitelinkUrl, type SiteTable } from '../domain/sites.js';
 
 export interface SitelinkView extends Sitelink {
@@ -18,8 +18,24 @@ export function renderSitelinks(sites: SiteTable, links: Record<string, Sitelink
   return out;
 }
 
-/** The full resource; `withDataType` for property POST/PATCH responses and patch documents (D2). */
+/** Documents rendered from frozen (stored, shared) entities, so that a read of a cached revision reuses them. */
+const rendered = new WeakMap<Entity, { sites: SiteTable; withDataType: boolean; doc: Record<string, unknown> }[]>();
+
+/**
+ * The full resource; `withDataType` for property POST/PATCH responses and patch documents (D2). For a frozen
+ * entity the document is built once and returned frozen too, so its JSON can be reused (reply-error.ts).
+ */
 export function renderEntity(entity: Entity, sites: SiteTable, withDataType: boolean): Record<string, unknown> {
+  if (!Object.isFrozen(entity)) return buildEntity(entity, sites, withDataType);
+  const docs = rendered.get(entity) ?? [];
+  const known = docs.find((d) => d.sites === sites && d.withDataType === withDataType);
+  if (known) return known.doc;
+  const doc = freezeJson(buildEntity(entity, sites, withDataType));
+  rendered.set(entity, [...docs, { sites, withDataType, doc }]);
+  return doc;
+}
+
+function buildEntity(entity: Entity, sites: SiteTable, withDataType: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { id: entity.id, type: entity.type };
   if (entity.type === 'property' && withDataType) out.data_type = entity.data_type;
   out.labels = entity.labels;

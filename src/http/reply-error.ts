@@ -20,9 +20,21 @@ export function errorBody(error: EntiaError): Record<string, unknown> {
   return body;
 }
 
-/** A Buffer, because Fastify appends `; charset=utf-8` to string payloads and REFERENCE §2.1 forbids it. */
+/** JSON of frozen values: entities and their parts from the store, shared until their revision changes. */
+const serialised = new WeakMap<object, Buffer>();
+
+/**
+ * A Buffer, because Fastify appends `; charset=utf-8` to string payloads and REFERENCE §2.1 forbids it.
+ * A frozen object is deeply frozen (store.ts ReadResult, render.ts), so its bytes are computed once.
+ */
 export function jsonBuffer(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value), 'utf8');
+  if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return Buffer.from(JSON.stringify(value), 'utf8');
+  let bytes = serialised.get(value);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(value), 'utf8');
+    serialised.set(value, bytes);
+  }
+  return bytes;
 }
 
 export function sendError(reply: FastifyReply, error: EntiaError): FastifyReply {

@@ -37,14 +37,23 @@ export interface Popularity {
   statements: number;
 }
 
-const STATEMENT_SPAN = 2 ** 24;
+/** Room for the statement bucket (0–32) under each sitelink count. */
+const STATEMENT_SPAN = 64;
 
 /**
- * Ascending rank = more popular first: more sitelinks, then more statements (ties: ascending id, the last key
- * column). Negative so that the natural ascending index order is the ranking order.
+ * Ascending rank = more popular first: more sitelinks, then more statements by powers of two (0, 1, 2–3, 4–7,
+ * 8–15, …; ties: ascending id, the last key column). Negative so that the natural ascending index order is the
+ * ranking order. Statements count by magnitude because the rank is part of every search key: an exact count
+ * made each added or removed statement rewrite all of the entity's search rows (issue #8: two thirds of the
+ * time of POST statement); with buckets, an item with 16 statements changes rank at its 32nd.
  */
 export function rankOf(pop: Popularity): number {
-  return -(pop.sitelinks * STATEMENT_SPAN + Math.min(pop.statements, STATEMENT_SPAN - 1));
+  return -(pop.sitelinks * STATEMENT_SPAN + statementBucket(pop.statements));
+}
+
+/** 0 for none, then the number of binary digits: 1 → 1, 2–3 → 2, 4–7 → 3, … */
+function statementBucket(statements: number): number {
+  return 32 - Math.clz32(Math.max(0, Math.min(statements, 2 ** 31)));
 }
 
 /** Deduplicating collector: two terms that fold alike give one key. */

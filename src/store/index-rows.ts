@@ -55,12 +55,31 @@ export interface IndexDiff {
 }
 
 export function diffIndexRows(before: Entity | null, after: Entity): IndexDiff {
-  const a = indexRows(before);
-  const b = indexRows(after);
+  // Edits copy on write: a part an edit left alone is the same object before and after. Its rows would be
+  // the same on both sides, so only the parts that differ are expanded and compared (an edit of one
+  // statement no longer builds every term row of the entity twice).
+  const a = indexRows(before && withoutShared(before, after));
+  const b = indexRows(before ? withoutShared(after, before) : after);
   return {
     terms: diff(a.terms, b.terms, (t) => `${t.type}\u0000${t.lang}\u0000${t.text}`),
     statements: diff(a.statements, b.statements, (s) => s),
     sitelinks: diff(a.sitelinks, b.sitelinks, (s) => `${s.site}\u0000${s.title}`),
+  };
+}
+
+/** `entity` without the parts it shares, by reference, with `other`. Statement ids are unique per entity. */
+function withoutShared(entity: Entity, other: Entity): Entity {
+  const statements: Entity['statements'] = {};
+  for (const [property, group] of Object.entries(entity.statements)) {
+    if (other.statements[property] !== group) statements[property] = group;
+  }
+  return {
+    ...entity,
+    labels: entity.labels === other.labels ? {} : entity.labels,
+    descriptions: entity.descriptions === other.descriptions ? {} : entity.descriptions,
+    aliases: entity.aliases === other.aliases ? {} : entity.aliases,
+    statements,
+    sitelinks: entity.sitelinks === other.sitelinks ? {} : entity.sitelinks,
   };
 }
 
@@ -105,6 +124,11 @@ function searchRows(entity: Entity | null): Map<string, SearchRow> {
 
 /** Search rows to delete and to insert when an entity goes from `before` to `after` (either may be null). */
 export function diffSearchRows(before: Entity | null, after: Entity | null): RowDiff<SearchRow> {
+  // Labels and aliases left alone (the same objects, as edits copy on write) at an unchanged rank: the rows
+  // are the same, so most statement and description edits skip deriving them twice.
+  if (before && after && before.labels === after.labels && before.aliases === after.aliases
+    && before.type === after.type && before.id === after.id
+    && rankOf(popularity(before)) === rankOf(popularity(after))) return { removed: [], added: [] };
   const old = searchRows(before);
   const next = searchRows(after);
   return {

@@ -12,6 +12,10 @@ export interface Head {
   modified: Date;
 }
 
+/**
+ * A found entity may be shared: a backend may cache it and hand the same deeply frozen object (domain/entity.ts
+ * freezeJson) to every reader of that revision. Callers build changed copies and never edit it in place.
+ */
 export type ReadResult =
   | { status: 'found'; entity: Entity; head: Head }
   | { status: 'redirect'; target: string }

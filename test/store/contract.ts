@@ -139,6 +139,38 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       await store.close();
     });
 
+    it('bulk-imports index rows: statements and sitelinks found, a taken sitelink refused with nothing written', async () => {
+      // Ids and titles no other test of the suite uses: the PostgreSQL run shares one schema between tests.
+      const store = await open();
+      const sid = 'Q9601$5F0A1C4E-6D1B-4E8A-9C1D-2B3A4C5D6E7F';
+      const statement = { id: sid, rank: 'normal' as const, qualifiers: [], references: [],
+        property: { id: 'P1', 'data-type': 'string' }, value: { type: 'value' as const, content: 'x' } };
+      const linked = (id: string) => ({ ...emptyEntity(id, 'item'), sitelinks: { enwiki: { title: 'Bulk page', badges: [] } } });
+      await store.importEntities([{ ...linked('Q9601'), statements: { P1: [statement] } }], META);
+      assert.deepEqual(await store.statementSubject(sid), { subjectId: 'Q9601', statementId: sid });
+      await assert.rejects(store.importEntities([emptyEntity('Q9602', 'item'), linked('Q9603')], META),
+        (e: unknown) => e instanceof PolicyViolation && e.detail.violation === 'sitelink-conflict'
+          && e.detail.conflictingId === 'Q9601');
+      assert.equal((await store.readEntity('Q9602')).status, 'missing');
+      await store.close();
+    });
+
+    it('reads the newest revision after an edit or an import, however often the older one was read', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'one' } });
+      const first = await store.readEntity(item.id);
+      assert.equal((await store.readEntity(item.id)).status, 'found');
+      if (first.status !== 'found') return;
+      await store.applyEdit({ entity: { ...item, labels: { en: 'two' } }, previous: first, meta: META, checks: {} });
+      const second = await store.readEntity(item.id);
+      assert.equal(second.status === 'found' && second.entity.labels.en, 'two');
+      await store.importEntities([{ ...item, labels: { en: 'three' } }], META);
+      const third = await store.readEntity(item.id);
+      assert.equal(third.status === 'found' && third.entity.labels.en, 'three');
+      assert.equal(first.entity.labels.en, 'one'); // what a reader already holds does not change under it
+      await store.close();
+    });
+
     it('searches labels and aliases, updated with each edit and import (issue #6)', async () => {
       const store = await open();
       const find = async (q: string, mode: SearchQuery['mode'], extra: Partial<SearchQuery> = {}) =>

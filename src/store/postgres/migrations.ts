@@ -128,4 +128,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX rate_windows_by_reset ON rate_windows (reset_at);
   `,
+  // 5: search ranks count statements by powers of two (src/search/index-keys.ts rankOf, issue #8), so every
+  // stored rank is recomputed: the rows go, and the entities are indexed again from the backlog on open.
+  `
+  DELETE FROM search_terms;
+  DELETE FROM search_prefixes;
+  DELETE FROM search_tokens;
+  INSERT INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL
+    ON CONFLICT DO NOTHING;
+  `,
 ];

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { SearchTable } from '../index-rows.js';
 
-interface EntityRow { content: string | null; rev_id: number; timestamp: number; redirect_to: string | null }
+interface HeadRow { rev_id: number | null; timestamp: number; redirect_to: string | null }
 interface RevisionRow {
   rev_id: number; entity_id: string; timestamp: number; user: string; comment: string | null; tags: string; bot: number;
 }
@@ -11,9 +11,16 @@ interface UserRow { name: string; user_group: string; token_hash: string | null;
 
 export function prepareQueries(db: Database.Database) {
   return {
-    readEntity: db.prepare<[string], EntityRow>(`
-      SELECT r.content, r.rev_id, r.timestamp, e.redirect_to
+    // The head first, the document only when the entity cache does not hold that revision.
+    readHead: db.prepare<[string], HeadRow>(`
+      SELECT r.rev_id, r.timestamp, e.redirect_to
       FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ?`),
+    readContent: db.prepare<[number], { content: string }>('SELECT content FROM revisions WHERE rev_id = ?'),
+    // One query for every id a validation needs (statements name many): data types without parsing documents.
+    lookupEntities: db.prepare<[string], { id: string; data_type: string | null }>(`
+      SELECT e.id, CASE WHEN e.kind = 'property' THEN json_extract(r.content, '$.data_type') END AS data_type
+      FROM entities e JOIN revisions r ON r.rev_id = e.head_rev
+      WHERE e.id IN (SELECT value FROM json_each(?)) AND e.redirect_to IS NULL`),
     headOf: db.prepare<[string], { head_rev: number | null }>('SELECT head_rev FROM entities WHERE id = ?'),
     allocateId: db.prepare<[string], { last: number }>(
       'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),

@@ -1,0 +1,93 @@
+// Bulk load against its baseline: the path that fills a store (`store.importEntities` in batches of 2,000,
+// as `entia import` does) against a loop that only reads and JSON.parses the same lines. Runs in its own
+// process so that the harness's memory and the servers do not disturb it; prints one JSON result line.
+//
+//   node --import tsx bench/bulk-load.ts --data FILE.jsonl --db FILE.db [--parse-only]
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Entity } from '../src/domain/entity.js';
+import { openSqliteStore } from '../src/store/sqlite/index.js';
+import type { EditMeta } from '../src/store/store.js';
+
+/** The import command's batch size (src/cli/import.ts). */
+const BATCH = 2000;
+const META: EditMeta = { user: 'import', comment: 'bench bulk load', tags: [], bot: true };
+
+export interface LoadFigures {
+  entities: number;
+  seconds: number;
+  perSecond: number;
+  /** CPU time of this process (user + system): less sensitive to a busy machine than wall time. */
+  cpuSeconds: number;
+}
+
+function lines(path: string): AsyncIterable<string> {
+  return createInterface({ input: createReadStream(path, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+}
+
+/** The baseline: read and parse every line, keep nothing. */
+export async function parseOnly(path: string): Promise<LoadFigures> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  let entities = 0;
+  let sink = 0;
+  for await (const line of lines(path)) {
+    const entity = JSON.parse(line) as Entity;
+    sink += entity.id.length;
+    entities++;
+  }
+  if (sink < 0) throw new Error('unreachable');
+  return figures(entities, started, cpu);
+}
+
+/** Read, parse and import in batches into a fresh store. */
+export async function importAll(path: string, db: string): Promise<LoadFigures> {
+  const store = openSqliteStore({ path: db });
+  if (process.env.BENCH_CACHE_KB) store.db.pragma(`cache_size = -${process.env.BENCH_CACHE_KB}`);
+  if (process.env.BENCH_DROP) for (const i of process.env.BENCH_DROP.split(',')) store.db.exec(`DROP INDEX ${i}`);
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  let entities = 0;
+  let batch: Entity[] = [];
+  for await (const line of lines(path)) {
+    batch.push(JSON.parse(line) as Entity);
+    if (batch.length >= BATCH) {
+      await store.importEntities(batch, META);
+      entities += batch.length;
+      batch = [];
+    }
+  }
+  if (batch.length) await store.importEntities(batch, META);
+  entities += batch.length;
+  const result = figures(entities, started, cpu);
+  await store.close();
+  return result;
+}
+
+function figures(entities: number, started: number, cpu: NodeJS.CpuUsage): LoadFigures {
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { entities, seconds, perSecond: entities / seconds, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const data = arg('--data');
+  const db = arg('--db');
+  if (!data || (!db && !argv.includes('--parse-only'))) throw new Error('usage: bulk-load.ts --data FILE --db FILE [--parse-only]');
+  // The parse-only loop runs twice and keeps the second: the first warms the page cache for both.
+  await parseOnly(data);
+  const parse = await parseOnly(data);
+  const load = db ? await importAll(data, db) : null;
+  console.log(JSON.stringify({ parse, load }));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,364 @@
+// `npm run bench`: builds a Wikidata-shaped store and measures Entia's main operations, each against a
+// baseline measured in the same run, so that every figure is a ratio that survives a noisy machine.
+// See bench/README.md for what each baseline is and how to read the output.
+//
+//   npm run bench -- [--items 100000] [--seed 8] [--duration 10] [--warmup 2] [--connections 10]
+//                    [--only load,read,search,edit] [--db FILE (reuse a loaded store)] [--keep] [--profile]
+import Database from 'better-sqlite3';
+import { execFileSync, spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import type { Request } from 'autocannon';
+import type { BareRoute } from './bare-server.js';
+import { ensureDataset, RESULTS_DIR, type Dataset } from './dataset.js';
+import { DEFAULT_SEED, generateItem, generatorContext, isLarge, LARGE_EVERY } from './generate.js';
+import { measure, run, type HttpFigures, type LoadOptions } from './http-load.js';
+import { rngFor } from './prng.js';
+import { consoleTable, row, writeReport, type Figure, type Report, type Row } from './report.js';
+import { startBare, startEntia, type ServerProcess } from './servers.js';
+import type { StoreFigures } from './store-baseline.js';
+import type { LoadFigures } from './bulk-load.js';
+import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
+
+interface Options {
+  items: number;
+  seed: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  only: Set<string>;
+  db: string | null;
+  keep: boolean;
+  profile: boolean;
+  out: string;
+}
+
+function parseOptions(argv: string[]): Options {
+  const value = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const num = (name: string, fallback: number) => {
+    const v = value(name);
+    const n = v === undefined ? fallback : Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number, got ${v}`);
+    return n;
+  };
+  const items = num('items', 100_000);
+  if (items < 10) throw new Error('--items must be at least 10');
+  return {
+    items,
+    seed: num('seed', DEFAULT_SEED),
+    duration: num('duration', 10),
+    warmup: num('warmup', 2),
+    connections: num('connections', 10),
+    only: new Set((value('only') ?? 'load,read,search,edit').split(',')),
+    db: value('db') ?? null,
+    keep: argv.includes('--keep'),
+    profile: argv.includes('--profile'),
+    out: value('out') ?? join(RESULTS_DIR, 'latest.json'),
+  };
+}
+
+const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** Runs a bench script in its own process and returns the JSON it prints last. */
+async function child<T>(script: string, args: string[]): Promise<T> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
+}
+
+function machine(): Record<string, unknown> {
+  const cpus = os.cpus();
+  let nproc = cpus.length;
+  try {
+    nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch { /* keep os.cpus() */ }
+  return {
+    nproc, cpuModel: cpus[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version,
+    platform: `${os.platform()} ${os.release()}`, loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+// ---- The entities the read and edit benchmarks address ---------------------------------------------------
+
+/** The regular item with an English label whose JSON is closest to 10 KB, among the first few hundred. */
+function typicalItem(seed: number, items: number): { id: string; bytes: number } {
+  const ctx = generatorContext(seed, items);
+  let best = { id: 'Q1', bytes: 0, distance: Infinity };
+  for (let n = 1; n <= Math.min(items, 400); n++) {
+    if (isLarge(n)) continue;
+    const entity = generateItem(ctx, n);
+    if (entity.labels.en === undefined) continue;
+    const bytes = Buffer.byteLength(JSON.stringify(entity));
+    if (Math.abs(bytes - 10_240) < best.distance) best = { id: entity.id, bytes, distance: Math.abs(bytes - 10_240) };
+  }
+  return { id: best.id, bytes: best.bytes };
+}
+
+/** A uniformly random regular item id, from a seeded stream so that runs address the same items. */
+function randomItems(seed: number, items: number, stream: number): () => string {
+  const rng = rngFor(seed, 1_000_000_000 + stream);
+  return () => {
+    let n = rng.int(1, items);
+    if (isLarge(n)) n = n === items ? n - 1 : n + 1;
+    return `Q${n}`;
+  };
+}
+
+// ---- Phases --------------------------------------------------------------------------------------------
+
+async function bulkLoad(dataset: Dataset, db: string): Promise<Row> {
+  log(`bulk load: ${dataset.entities.toLocaleString()} entities (${(dataset.bytes / 2 ** 20).toFixed(0)} MB of JSON lines)`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const { parse, load } = await child<{ parse: LoadFigures; load: LoadFigures }>('bench/bulk-load.ts',
+    ['--data', dataset.path, '--db', db]);
+  return row('load', 'bulk load (importEntities, batches of 2,000)', 'entities/s', { rate: load.perSecond },
+    { name: 'JSON.parse of the same lines', rate: parse.perSecond },
+    (e, ratio) => ({ text: '≥ 20,000/s and ≥ 40%', met: e.rate >= 20_000 && (ratio ?? 0) >= 0.4 }));
+}
+
+interface ReadCase {
+  name: string;
+  path: string;
+  /** Varies the path per request (random items); the baseline then serves `path`'s bytes. */
+  request?: Request;
+  goal?: boolean;
+  note?: string;
+}
+
+const fig = (f: HttpFigures): Figure => ({ rate: f.rps, p50: f.p50, p99: f.p99 });
+
+async function readPhase(entia: ServerProcess, opts: Options, typical: { id: string; bytes: number }): Promise<Row[]> {
+  const item = (id: string) => `/v1/entities/items/${id}`;
+  const large = `Q${Math.min(7, opts.items)}`;
+  const next = randomItems(opts.seed, opts.items, 1);
+  const cases: ReadCase[] = [
+    { name: `GET item, typical (${typical.id})`, path: item(typical.id), goal: true },
+    { name: `GET item, large (${large})`, path: item(large), goal: true },
+    { name: 'GET one label', path: `${item(typical.id)}/labels/en` },
+    { name: 'GET statements', path: `${item(typical.id)}/statements` },
+    {
+      name: 'GET item, random over the store', path: item(typical.id),
+      request: { method: 'GET', setupRequest: (req) => ({ ...req, path: item(next()) }) },
+      note: 'each request reads another item (no cache can hold them all); baseline: the typical item\'s bytes',
+    },
+  ];
+  // Probe each path once: its bytes and headers become the baseline's, and a missing route is reported.
+  const routes: BareRoute[] = [];
+  const available = new Map<string, string | null>();
+  for (const c of cases) {
+    const res = await fetch(entia.url + c.path);
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) {
+      available.set(c.path, `route answered ${res.status} (not merged yet?)`);
+      continue;
+    }
+    available.set(c.path, null);
+    const headers: Record<string, string> = {};
+    for (const h of ['content-type', 'etag', 'last-modified']) {
+      const v = res.headers.get(h);
+      if (v !== null) headers[h] = v;
+    }
+    if (!routes.some((r) => r.path === c.path)) routes.push({ path: c.path, headers, body: body.toString('base64') });
+  }
+  const routesFile = join(RESULTS_DIR, 'bare-routes.json');
+  writeFileSync(routesFile, JSON.stringify(routes));
+  const bare = await startBare(routesFile);
+  const rows: Row[] = [];
+  try {
+    for (const c of cases) {
+      const missing = available.get(c.path);
+      if (missing) {
+        rows.push({ ...row('read', c.name, 'req/s', null, null), note: missing });
+        continue;
+      }
+      const bytes = Buffer.from(routes.find((r) => r.path === c.path)!.body, 'base64').length;
+      log(`${c.name}: ${(bytes / 1024).toFixed(1)} KB`);
+      const base: Omit<LoadOptions, 'url'> = { path: c.path, request: c.request, duration: opts.duration,
+        warmup: opts.warmup, connections: opts.connections };
+      const e = await measure({ ...base, url: entia.url });
+      const b = await measure({ ...base, request: undefined, url: bare.url });
+      check(e, c.name);
+      const r = row('read', `${c.name}, ${(bytes / 1024).toFixed(1)} KB`, 'req/s', fig(e),
+        { name: 'bare Fastify, same bytes', ...fig(b) },
+        c.goal ? (_, ratio) => ({ text: '≥ 60% of bare', met: (ratio ?? 0) >= 0.6 }) : undefined);
+      if (c.note) r.note = c.note;
+      rows.push(r);
+    }
+  } finally {
+    await bare.stop();
+  }
+  return rows;
+}
+
+function check(f: HttpFigures, name: string): void {
+  if (f.non2xx > 0 || f.errors > 0) log(`warning: ${name}: ${f.non2xx} non-2xx (${JSON.stringify(f.statuses)}), ${f.errors} errors`);
+}
+
+interface EditCase {
+  name: string;
+  request: Request;
+  goal?: boolean;
+}
+
+async function editPhase(entia: ServerProcess, db: string, opts: Options, typical: { id: string; bytes: number }): Promise<Row[]> {
+  const payload = join(RESULTS_DIR, 'typical-entity.json');
+  const typicalJson = JSON.stringify(await (await fetch(`${entia.url}/v1/entities/items/${typical.id}`)).json());
+  writeFileSync(payload, typicalJson);
+  log('raw better-sqlite3 single-row write transactions');
+  const store = await child<StoreFigures>('bench/store-baseline.ts',
+    ['--db', `${db}.baseline`, '--payload', payload, '--seconds', String(Math.max(3, opts.duration / 2))]);
+  const baseline = { name: `raw SQLite 1-row tx (${(typicalJson.length / 1024).toFixed(1)} KB row)`, rate: store.tps, p50: store.p50, p99: store.p99 };
+
+  const json = { 'content-type': 'application/json' };
+  let counter = 0;
+  const unique = () => `bench ${process.pid} ${++counter}`;
+  const cases: EditCase[] = [];
+  {
+    const next = randomItems(opts.seed, opts.items, 2);
+    cases.push({ name: 'PUT label', request: { method: 'PUT', headers: json, setupRequest: (req) => ({
+      ...req, path: `/v1/entities/items/${next()}/labels/en`, body: JSON.stringify({ label: unique() }) }) } });
+  }
+  {
+    const next = randomItems(opts.seed, opts.items, 3);
+    // P1 is a wikibase-item property in every generated data set; Q1 always exists.
+    const stringProperty = await findStringProperty(entia.url);
+    cases.push({ name: 'POST statement', goal: true, request: { method: 'POST', headers: json, setupRequest: (req) => ({
+      ...req, path: `/v1/entities/items/${next()}/statements`,
+      body: JSON.stringify({ statement: { property: { id: stringProperty }, value: { type: 'value', content: unique() } } }),
+    }) } });
+  }
+  {
+    const next = randomItems(opts.seed, opts.items, 4);
+    cases.push({ name: 'PATCH item (one label)', request: { method: 'PATCH', headers: json, setupRequest: (req) => ({
+      ...req, path: `/v1/entities/items/${next()}`,
+      body: JSON.stringify({ patch: [{ op: 'add', path: '/labels/en', value: unique() }] }),
+    }) } });
+  }
+
+  const conn = new Database(db, { readonly: true });
+  const revisions = () => (conn.prepare('SELECT count(*) AS n FROM revisions').get() as { n: number }).n;
+  const rows: Row[] = [];
+  try {
+    for (const c of cases) {
+      log(c.name);
+      const load = { url: entia.url, request: c.request, duration: opts.duration, warmup: opts.warmup, connections: opts.connections };
+      // The warm-up sets the size of the measured run: a fixed number of edits, every one answered before the
+      // count, so that revisions written and successful edits must match exactly.
+      const warm = await run(load, { duration: Math.max(1, opts.warmup) });
+      await new Promise((r) => setTimeout(r, 500)); // edits still in flight when the warm-up stopped
+      if (warm.ok === 0) {
+        rows.push({ ...row('edit', c.name, 'edits/s', null, null), note: `no successful edit: ${JSON.stringify(warm.statuses)} (route not merged yet?)` });
+        continue;
+      }
+      const before = revisions();
+      const e = await run(load, { amount: Math.max(100, Math.round(warm.rps * opts.duration)) });
+      check(e, c.name);
+      const written = revisions() - before;
+      const r = row('edit', c.name, 'edits/s', fig(e), baseline,
+        c.goal ? (f) => ({ text: '≥ 2,000/s, every revision written', met: f.rate >= 2000 && written === e.ok }) : undefined);
+      r.note = `${written.toLocaleString()} revisions written for ${e.ok.toLocaleString()} successful edits in ${e.seconds.toFixed(1)} s`;
+      rows.push(r);
+    }
+  } finally {
+    conn.close();
+  }
+  return rows;
+}
+
+/** The lowest-numbered property of data type string, found through the API. */
+async function findStringProperty(url: string): Promise<string> {
+  for (let n = 1; n <= 200; n++) {
+    const res = await fetch(`${url}/v1/entities/properties/P${n}`);
+    if (res.status !== 200) continue;
+    // GET omits data_type (REFERENCE D2); an empty PATCH answers with it and writes nothing (§2.3).
+    const patched = await fetch(`${url}/v1/entities/properties/P${n}`, {
+      method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ patch: [] }),
+    });
+    const body = (await patched.json()) as { data_type?: string };
+    if (body.data_type === 'string') return `P${n}`;
+  }
+  throw new Error('no string property among P1-P200');
+}
+
+// ---- Main ------------------------------------------------------------------------------------------------
+
+async function main(argv: string[]): Promise<void> {
+  const opts = parseOptions(argv);
+  const started = Date.now();
+  const report: Report = { when: new Date().toISOString(), machine: machine(), options: { ...opts, only: [...opts.only] },
+    dataset: {}, rows: [], memory: {} };
+  log(`machine: ${JSON.stringify(report.machine)}`);
+
+  const dataset = await ensureDataset(opts.seed, opts.items);
+  const typical = typicalItem(opts.seed, opts.items);
+  report.dataset = { ...dataset, path: undefined, typical, largeEvery: LARGE_EVERY };
+  log(`data: ${dataset.path} (${dataset.generateSeconds ? `generated in ${dataset.generateSeconds.toFixed(0)} s` : 'reused'})`);
+
+  const db = opts.db ?? join(RESULTS_DIR, `store-seed${opts.seed}-items${opts.items}.db`);
+  if (!opts.db && opts.only.has('load')) report.rows.push(await bulkLoad(dataset, db));
+
+  const entia = await startEntia(db, opts.profile ? join(RESULTS_DIR, 'profiles') : undefined);
+  try {
+    report.memory.afterStartMb = entia.memory().rssMb;
+    if (opts.only.has('read')) report.rows.push(...await readPhase(entia, opts, typical));
+    report.memory.afterReadsMb = entia.memory();
+    if (opts.only.has('search')) report.rows.push(...await searchPhase(opts));
+    report.memory.afterSearchMb = entia.memory();
+    if (opts.only.has('edit')) report.rows.push(...await editPhase(entia, db, opts, typical));
+    report.memory.finalMb = entia.memory();
+  } finally {
+    await entia.stop();
+  }
+  const peak = (report.memory.finalMb as { hwmMb: number }).hwmMb;
+  report.rows.push({
+    ...row('memory', `server peak RSS (VmHWM), ${opts.items.toLocaleString()}-item store`, 'MB', { rate: peak }, null,
+      (f) => ({ text: '< 300 MB (1,000,000 items)', met: f.rate < 300 })),
+  });
+  report.machine.loadAverageAtEnd = os.loadavg().map((l) => Number(l.toFixed(2)));
+  report.machine.wallSeconds = Math.round((Date.now() - started) / 1000);
+  writeReport(opts.out, report);
+  if (!opts.keep && !opts.db) for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  console.log(consoleTable(report.rows));
+  console.log(`\n${opts.out} (load average ${report.machine.loadAverageAtStart} → ${report.machine.loadAverageAtEnd}, ` +
+    `${report.machine.wallSeconds} s)`);
+}
+
+interface SearchFigures { p50: number; p99: number; qps: number }
+interface SearchModeFigures { http: SearchFigures; clients4Qps: number; inProcess: SearchFigures }
+interface SearchSummary {
+  items: number; built: boolean; buildSeconds: number; queries: number; empty: number;
+  baseline: SearchFigures; suggest: SearchModeFigures; search: SearchModeFigures;
+}
+
+/**
+ * Search and suggest: issue #6's own benchmark (bench/search.ts), run as a child with --json. It builds its
+ * own store of the same size (its generator shapes terms for search), reused between runs, and measures
+ * queries one client at a time against a GET of an item by id on the same server.
+ */
+async function searchPhase(opts: Options): Promise<Row[]> {
+  const db = join(RESULTS_DIR, `search-m${MIGRATIONS.length}-items${opts.items}.db`);
+  log(`search and suggest: bench/search.ts --items ${opts.items}`);
+  const s = await child<SearchSummary>('bench/search.ts',
+    ['--items', String(opts.items), '--queries', '1000', '--db', db, '--json']);
+  const baseline = { name: 'GET item by id, same server', rate: s.baseline.qps, p50: s.baseline.p50, p99: s.baseline.p99 };
+  return (['suggest', 'search'] as const).map((mode) => {
+    const m = s[mode];
+    const r = row('search', `${mode}, 1 client (${s.queries / 2} queries)`, 'queries/s',
+      { rate: m.http.qps, p50: m.http.p50, p99: m.http.p99 }, baseline);
+    r.note = `4 clients: ${Math.round(m.clients4Qps)} queries/s; in process (store.search): p50 ${m.inProcess.p50.toFixed(2)} ms, ` +
+      `p99 ${m.inProcess.p99.toFixed(2)} ms; ${s.empty} of ${s.queries} queries found nothing`;
+    return r;
+  });
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
