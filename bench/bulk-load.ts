@@ -2,12 +2,13 @@
 // as `entia import` does) against a loop that only reads and JSON.parses the same lines. Runs in its own
 // process so that the harness's memory and the servers do not disturb it; prints one JSON result line.
 //
-//   node --import tsx bench/bulk-load.ts --data FILE.jsonl --db FILE.db [--parse-only]
+//   node --import tsx bench/bulk-load.ts --data FILE.jsonl --db FILE.db|postgres://… [--schema S] [--parse-only]
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Entity } from '../src/domain/entity.js';
+import { isPostgresUrl, openStore } from '../src/cli/open-store.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
-import type { EditMeta } from '../src/store/store.js';
+import type { EditMeta, Store } from '../src/store/store.js';
 
 /** The import command's batch size (src/cli/import.ts). */
 const BATCH = 2000;
@@ -40,11 +41,17 @@ export async function parseOnly(path: string): Promise<LoadFigures> {
   return figures(entities, started, cpu);
 }
 
-/** Read, parse and import in batches into a fresh store. */
-export async function importAll(path: string, db: string): Promise<LoadFigures> {
-  const store = openSqliteStore({ path: db });
-  if (process.env.BENCH_CACHE_KB) store.db.pragma(`cache_size = -${process.env.BENCH_CACHE_KB}`);
-  if (process.env.BENCH_DROP) for (const i of process.env.BENCH_DROP.split(',')) store.db.exec(`DROP INDEX ${i}`);
+/** Read, parse and import in batches into a fresh store (a SQLite file, or `schema` of a PostgreSQL database). */
+export async function importAll(path: string, db: string, schema: string | null = null): Promise<LoadFigures> {
+  let store: Store;
+  if (isPostgresUrl(db)) {
+    store = await openStore({ db, pgPoolSize: 2, pgSchema: schema });
+  } else {
+    const sqlite = openSqliteStore({ path: db });
+    if (process.env.BENCH_CACHE_KB) sqlite.db.pragma(`cache_size = -${process.env.BENCH_CACHE_KB}`);
+    if (process.env.BENCH_DROP) for (const i of process.env.BENCH_DROP.split(',')) sqlite.db.exec(`DROP INDEX ${i}`);
+    store = sqlite;
+  }
   const started = performance.now();
   const cpu = process.cpuUsage();
   let entities = 0;
@@ -81,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
   // The parse-only loop runs twice and keeps the second: the first warms the page cache for both.
   await parseOnly(data);
   const parse = await parseOnly(data);
-  const load = db ? await importAll(data, db) : null;
+  const load = db ? await importAll(data, db, arg('--schema') ?? null) : null;
   console.log(JSON.stringify({ parse, load }));
 }
 

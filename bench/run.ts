@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import type { BareRoute } from './bare-server.js';
 import { ensureDataset, RESULTS_DIR, type Dataset } from './dataset.js';
-import { DEFAULT_SEED, generateItem, generatorContext, isLarge, LARGE_EVERY } from './generate.js';
+import { DEFAULT_SEED, LARGE_EVERY } from './generate.js';
 import { measure, run, type HttpFigures, type LoadOptions } from './http-load.js';
-import { rngFor } from './prng.js';
+import { randomItems, typicalItem } from './targets.js';
 import { consoleTable, row, writeReport, type Figure, type Report, type Row } from './report.js';
 import { startBare, startEntia, type ServerProcess } from './servers.js';
 import type { StoreFigures } from './store-baseline.js';
@@ -82,32 +82,6 @@ function machine(): Record<string, unknown> {
   return {
     nproc, cpuModel: cpus[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version,
     platform: `${os.platform()} ${os.release()}`, loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
-  };
-}
-
-// ---- The entities the read and edit benchmarks address ---------------------------------------------------
-
-/** The regular item with an English label whose JSON is closest to 10 KB, among the first few hundred. */
-function typicalItem(seed: number, items: number): { id: string; bytes: number } {
-  const ctx = generatorContext(seed, items);
-  let best = { id: 'Q1', bytes: 0, distance: Infinity };
-  for (let n = 1; n <= Math.min(items, 400); n++) {
-    if (isLarge(n)) continue;
-    const entity = generateItem(ctx, n);
-    if (entity.labels.en === undefined) continue;
-    const bytes = Buffer.byteLength(JSON.stringify(entity));
-    if (Math.abs(bytes - 10_240) < best.distance) best = { id: entity.id, bytes, distance: Math.abs(bytes - 10_240) };
-  }
-  return { id: best.id, bytes: best.bytes };
-}
-
-/** A uniformly random regular item id, from a seeded stream so that runs address the same items. */
-function randomItems(seed: number, items: number, stream: number): () => string {
-  const rng = rngFor(seed, 1_000_000_000 + stream);
-  return () => {
-    let n = rng.int(1, items);
-    if (isLarge(n)) n = n === items ? n - 1 : n + 1;
-    return `Q${n}`;
   };
 }
 

@@ -2,7 +2,7 @@
 // baseline (bench/bare-server.ts), each in its own process on loopback, with its memory sampled from
 // /proc/<pid>/status while it runs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +13,11 @@ export interface ServerProcess {
   pid: number;
   /** Highest VmRSS seen by the sampler, and the kernel's VmHWM, in MB. */
   memory(): { peakRssMb: number; hwmMb: number; rssMb: number };
+  /**
+   * The same over the process and its descendants (the primary and its workers under ENTIA_WORKERS):
+   * the highest sampled sum of their VmRSS, and the sum of their VmHWMs (an upper bound of that peak).
+   */
+  treeMemory(): { peakRssMb: number; hwmSumMb: number; processes: number };
   /** Restarts the peak tracking (e.g. before a phase whose own peak is wanted). */
   resetPeak(): void;
   stop(): Promise<void>;
@@ -42,33 +47,56 @@ export function processMemory(pid: number): { rssMb: number; hwmMb: number } | n
   }
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+/** The pid and every descendant of it, found through the parent pid in /proc/<pid>/stat. */
+export function processTree(root: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The command name (2nd field) is in parentheses and may contain spaces: the ppid follows the last ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
+    } catch { /* gone meanwhile */ }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i]) ?? []));
+  return tree;
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, stderr: () => string,
+  ready: (stderr: string) => boolean = () => true): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr()}`);
     try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      if (ready(stderr())) {
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        return;
+      }
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server at ${url} did not start: ${stderr()}`);
 }
 
 async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string, probePath: string,
-  nodeArgs: string[] = []): Promise<ServerProcess> {
+  nodeArgs: string[] = [], ready?: (stderr: string) => boolean): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => { errors = (errors + chunk.toString()).slice(-4000); });
-  await waitUntilUp(url + probePath, child, () => errors);
+  await waitUntilUp(url + probePath, child, () => errors, ready);
   let peak = 0;
+  let treePeak = 0;
   const sample = () => {
     const m = processMemory(child.pid!);
     if (m) peak = Math.max(peak, m.rssMb);
+    let sum = 0;
+    for (const pid of processTree(child.pid!)) sum += processMemory(pid)?.rssMb ?? 0;
+    treePeak = Math.max(treePeak, sum);
   };
   const timer = setInterval(sample, 200);
   timer.unref();
@@ -80,8 +108,15 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string,
       const m = processMemory(child.pid!) ?? { rssMb: 0, hwmMb: 0 };
       return { peakRssMb: peak, hwmMb: m.hwmMb, rssMb: m.rssMb };
     },
+    treeMemory() {
+      sample();
+      const tree = processTree(child.pid!);
+      const hwmSumMb = tree.reduce((sum, pid) => sum + (processMemory(pid)?.hwmMb ?? 0), 0);
+      return { peakRssMb: treePeak, hwmSumMb, processes: tree.length };
+    },
     resetPeak() {
       peak = 0;
+      treePeak = 0;
       sample();
     },
     async stop() {
@@ -94,13 +129,27 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string,
   };
 }
 
-/** `entia serve` over the given database file, request log off; `profileDir`: write a CPU profile there on exit. */
-export async function startEntia(db: string, profileDir?: string): Promise<ServerProcess> {
+export interface EntiaOptions {
+  /** ENTIA_WORKERS (default 1); with more, the server is up once every worker has said it listens. */
+  workers?: number;
+  /** More environment, e.g. ENTIA_PG_SCHEMA. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * `entia serve` over the given database (a file or a postgres:// URL), request log off; `profileDir`: write
+ * a CPU profile there on exit.
+ */
+export async function startEntia(db: string, profileDir?: string, options: EntiaOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const workers = options.workers ?? 1;
+  // The supervisor logs one `worker <pid> listening` line per worker (src/cli/workers.ts).
+  const ready = workers > 1 ? (stderr: string) => (stderr.match(/ listening on /g)?.length ?? 0) >= workers : undefined;
   return startProcess(['src/cli/main.ts', 'serve'],
-    { PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url, ENTIA_WORKERS: '1' },
-    url, '/v1/property-data-types', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
+    { ...options.env, PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url,
+      ENTIA_WORKERS: String(workers) },
+    url, '/v1/property-data-types', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [], ready);
 }
 
 /** The bare-Fastify baseline serving the payloads in `routesFile` (see bare-server.ts). */

@@ -1,0 +1,214 @@
+// `npm run bench:postgres` (issue #9): the PostgreSQL backend with 1, 2 and 4 worker processes
+// (ENTIA_WORKERS) next to the SQLite backend with one, on the same generated items, over real HTTP:
+// GET of the typical ~10 KB item, and PATCH edits each replacing one label of a random item (every edit
+// checked to have written its revision). Also the servers' total peak memory (primary plus workers).
+//
+//   npm run bench:postgres -- [--items 20000] [--seed 8] [--duration 6] [--warmup 1] [--connections 10]
+//                             [--workers 1,2,4] [--pg postgres://postgres@127.0.0.1:5432/postgres]
+//
+// The items go into a fresh SQLite file and a fresh schema (bench_<pid>) of the given database, both
+// removed at the end. Writes bench/results/postgres.json and .md (git-ignored).
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Request } from 'autocannon';
+import type { LoadFigures } from './bulk-load.js';
+import { ensureDataset, RESULTS_DIR } from './dataset.js';
+import { DEFAULT_SEED } from './generate.js';
+import { measure, run, type HttpFigures } from './http-load.js';
+import { startEntia } from './servers.js';
+import { randomItems, typicalItem } from './targets.js';
+import { withSearchPath } from '../src/store/postgres/index.js';
+
+interface Options {
+  items: number;
+  seed: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  workers: number[];
+  pg: string;
+}
+
+function parseOptions(argv: string[]): Options {
+  const value = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const num = (name: string, fallback: number) => {
+    const v = value(name);
+    const n = v === undefined ? fallback : Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number, got ${v}`);
+    return n;
+  };
+  const workers = (value('workers') ?? '1,2,4').split(',').map(Number);
+  if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error('--workers takes positive integers, e.g. 1,2,4');
+  return {
+    items: Math.max(10, num('items', 20_000)),
+    seed: num('seed', DEFAULT_SEED),
+    duration: num('duration', 6),
+    warmup: num('warmup', 1),
+    connections: num('connections', 10),
+    workers,
+    pg: value('pg') ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  };
+}
+
+const log = (message: string) => console.error(`[bench:pg ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** bench/bulk-load.ts in its own process (as `npm run bench` runs it); returns its load figures. */
+async function bulkLoad(data: string, db: string, schema?: string): Promise<LoadFigures> {
+  const args = ['--import', 'tsx', 'bench/bulk-load.ts', '--data', data, '--db', db, ...(schema ? ['--schema', schema] : [])];
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/bulk-load.ts exited with ${code}`);
+  return (JSON.parse(out.trim().split('\n').at(-1)!) as { load: LoadFigures }).load;
+}
+
+interface Backend {
+  name: string;
+  db: string;
+  workers: number;
+  env: NodeJS.ProcessEnv;
+  revisions(): Promise<number>;
+}
+
+interface Figures { rps: number; p50: number; p99: number; ok: number; non2xx: number; errors: number }
+
+interface Result {
+  backend: string;
+  workers: number;
+  get: Figures;
+  edit: Figures & { revisionsWritten: number; seconds: number };
+  memory: { peakRssMb: number; hwmSumMb: number; processes: number };
+}
+
+const figures = (f: HttpFigures): Figures =>
+  ({ rps: f.rps, p50: f.p50, p99: f.p99, ok: f.ok, non2xx: f.non2xx, errors: f.errors });
+
+async function measureBackend(b: Backend, opts: Options, typical: string): Promise<Result> {
+  log(`${b.name}, ${b.workers} worker${b.workers > 1 ? 's' : ''}: starting`);
+  const entia = await startEntia(b.db, undefined, { workers: b.workers, env: b.env });
+  try {
+    const load = { url: entia.url, duration: opts.duration, warmup: opts.warmup, connections: opts.connections };
+    log(`  GET /v1/entities/items/${typical}`);
+    const get = await measure({ ...load, path: `/v1/entities/items/${typical}` });
+
+    // PATCH replacing the English label of a uniformly random item: edits spread over the store, so they
+    // rarely meet on one entity. Every configuration edits the same item sequence, and the PostgreSQL ones
+    // share one schema, so the label names the configuration: otherwise a later run would repeat an earlier
+    // run's edits as no-ops (200, no revision).
+    const next = randomItems(opts.seed, opts.items, 4);
+    let counter = 0;
+    const request: Request = { method: 'PATCH', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({
+      ...req, path: `/v1/entities/items/${next()}`,
+      body: JSON.stringify({ patch: [{ op: 'add', path: '/labels/en', value: `bench ${process.pid} ${b.name} ${b.workers} ${++counter}` }] }),
+    }) };
+    // As bench/run.ts: the warm-up sizes the measured run, which is a fixed number of edits all answered
+    // before the revisions are counted again, so written revisions and successful edits must match.
+    log('  PATCH item (one label)');
+    const warm = await run({ ...load, request }, { duration: Math.max(1, opts.warmup) });
+    await new Promise((r) => setTimeout(r, 500));
+    const before = await b.revisions();
+    const edit = await run({ ...load, request }, { amount: Math.max(100, Math.round(warm.rps * opts.duration)) });
+    const revisionsWritten = (await b.revisions()) - before;
+    for (const [name, f] of [['GET', get], ['PATCH', edit]] as const) {
+      if (f.non2xx || f.errors) log(`  warning: ${name}: ${f.non2xx} non-2xx ${JSON.stringify(f.statuses)}, ${f.errors} errors`);
+    }
+    return { backend: b.name, workers: b.workers, get: figures(get),
+      edit: { ...figures(edit), revisionsWritten, seconds: edit.seconds }, memory: entia.treeMemory() };
+  } finally {
+    await entia.stop();
+  }
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const lat = (f: Figures) => `${f.p50.toFixed(f.p50 < 10 ? 1 : 0)} / ${f.p99.toFixed(f.p99 < 10 ? 1 : 0)}`;
+
+function table(results: Result[]): string[][] {
+  const header = ['backend', 'workers', 'GET item req/s', 'GET p50 / p99 ms', 'PATCH edits/s', 'PATCH p50 / p99 ms',
+    'revisions written / edits', 'peak RSS, all processes'];
+  return [header, ...results.map((r) => [
+    r.backend, String(r.workers), int(r.get.rps), lat(r.get), int(r.edit.rps), lat(r.edit),
+    `${int(r.edit.revisionsWritten)} / ${int(r.edit.ok)}${r.edit.revisionsWritten === r.edit.ok ? '' : ' MISMATCH'}`,
+    `${int(r.memory.peakRssMb)} MB (${r.memory.processes} proc.)`,
+  ])];
+}
+
+function consoleTable(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}
+
+const markdownTable = (rows: string[][]): string =>
+  [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+async function main(argv: string[]): Promise<void> {
+  const opts = parseOptions(argv);
+  const started = Date.now();
+  const loadAverageAtStart = os.loadavg().map((l) => Number(l.toFixed(2)));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const dataset = await ensureDataset(opts.seed, opts.items);
+  const typical = typicalItem(opts.seed, opts.items);
+  log(`data: ${dataset.path}; typical item ${typical.id} (${(typical.bytes / 1024).toFixed(1)} KB)`);
+
+  const sqliteFile = join(RESULTS_DIR, `pg-compare-${process.pid}.db`);
+  const schema = `bench_${process.pid}`;
+  const admin = new pg.Pool({ connectionString: opts.pg, max: 1 });
+  const inSchema = new pg.Pool({ connectionString: withSearchPath(opts.pg, schema), max: 1 });
+  const removeSqlite = () => { for (const s of ['', '-wal', '-shm']) rmSync(sqliteFile + s, { force: true }); };
+  try {
+    removeSqlite();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    log(`loading ${dataset.entities.toLocaleString()} entities into SQLite (${sqliteFile})`);
+    const sqliteLoad = await bulkLoad(dataset.path, sqliteFile);
+    log(`  ${int(sqliteLoad.perSecond)} entities/s; into PostgreSQL schema ${schema}`);
+    const pgLoad = await bulkLoad(dataset.path, opts.pg, schema);
+    log(`  ${int(pgLoad.perSecond)} entities/s`);
+
+    const sqlite = new Database(sqliteFile, { readonly: true });
+    const backends: Backend[] = [
+      { name: 'SQLite', db: sqliteFile, workers: 1, env: {},
+        revisions: async () => (sqlite.prepare('SELECT count(*) AS n FROM revisions').get() as { n: number }).n },
+      ...opts.workers.map((workers): Backend => ({ name: 'PostgreSQL', db: opts.pg, workers, env: { ENTIA_PG_SCHEMA: schema },
+        revisions: async () => Number((await inSchema.query<{ n: string }>('SELECT count(*) AS n FROM revisions')).rows[0].n) })),
+    ];
+    const results: Result[] = [];
+    try {
+      for (const b of backends) results.push(await measureBackend(b, opts, typical.id));
+    } finally {
+      sqlite.close();
+    }
+    const rows = table(results);
+    const report = {
+      when: new Date().toISOString(),
+      machine: { nproc: os.availableParallelism(), cpuModel: os.cpus()[0]?.model, node: process.version,
+        postgres: (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v,
+        loadAverageAtStart, loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))) },
+      options: opts, typical, load: { sqlite: sqliteLoad, postgres: pgLoad }, results,
+      wallSeconds: Math.round((Date.now() - started) / 1000),
+    };
+    const out = join(RESULTS_DIR, 'postgres.json');
+    writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(out.replace(/\.json$/, '.md'), markdownTable(rows) + '\n');
+    console.log(consoleTable(rows));
+    console.log(`\nbulk load (importEntities, batches of 2,000): SQLite ${int(sqliteLoad.perSecond)}/s, ` +
+      `PostgreSQL ${int(pgLoad.perSecond)}/s`);
+    console.log(`${out} (load average ${loadAverageAtStart} → ${report.machine.loadAverageAtEnd}, ${report.wallSeconds} s)`);
+  } finally {
+    await inSchema.end();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+    await admin.end();
+    removeSqlite();
+  }
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
