@@ -128,7 +128,9 @@ async function measureBackend(b: Backend, opts: Options, typical: string): Promi
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
-const lat = (f: Figures) => `${f.p50.toFixed(f.p50 < 10 ? 1 : 0)} / ${f.p99.toFixed(f.p99 < 10 ? 1 : 0)}`;
+// autocannon measures latency in whole milliseconds: 0 means under one.
+const ms = (n: number) => (n === 0 ? '<1' : n.toFixed(n < 10 ? 1 : 0));
+const lat = (f: Figures) => `${ms(f.p50)} / ${ms(f.p99)}`;
 
 function table(results: Result[]): string[][] {
   const header = ['backend', 'workers', 'GET item req/s', 'GET p50 / p99 ms', 'PATCH edits/s', 'PATCH p50 / p99 ms',
