@@ -1,11 +1,12 @@
 // Bulk load against its baseline: the path that fills a store (`store.importEntities` in batches of 2,000,
-// as `entia import` does) against a loop that only reads and JSON.parses the same lines. Runs in its own
+// with the page cache `entia import` sets) against a loop that only reads and JSON.parses the same lines. Runs in its own
 // process so that the harness's memory and the servers do not disturb it; prints one JSON result line.
 //
 //   node --import tsx bench/bulk-load.ts --data FILE.jsonl --db FILE.db [--parse-only]
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Entity } from '../src/domain/entity.js';
+import { IMPORT_PAGE_CACHE_MB } from '../src/cli/import.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { EditMeta } from '../src/store/store.js';
 
@@ -42,9 +43,8 @@ export async function parseOnly(path: string): Promise<LoadFigures> {
 
 /** Read, parse and import in batches into a fresh store. */
 export async function importAll(path: string, db: string): Promise<LoadFigures> {
-  const store = openSqliteStore({ path: db });
-  if (process.env.BENCH_CACHE_KB) store.db.pragma(`cache_size = -${process.env.BENCH_CACHE_KB}`);
-  if (process.env.BENCH_DROP) for (const i of process.env.BENCH_DROP.split(',')) store.db.exec(`DROP INDEX ${i}`);
+  // The page cache `entia import` opens its store with (src/cli/import.ts).
+  const store = openSqliteStore({ path: db, pageCacheMb: IMPORT_PAGE_CACHE_MB });
   const started = performance.now();
   const cpu = process.cpuUsage();
   let entities = 0;
