@@ -6,16 +6,29 @@ import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
 import { Redis } from 'ioredis';
 import { buildGuard } from '../http/guard.js';
+import { memoryRateLimiter, storeRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 import { redisRateLimiter } from '../http/rate-limit-redis.js';
+import type { Store } from '../store/store.js';
 import { buildServices } from '../http/services.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
 import { IMPORT_PAGE_CACHE_MB, importDump } from './import.js';
-import { openStore } from './open-store.js';
+import { isPostgresUrl, openStore } from './open-store.js';
 import { PROTECT_USAGE, protectCommand } from './protect.js';
 import { USER_USAGE, userCommand } from './user.js';
 import { CliError } from './with-store.js';
 import { superviseWorkers } from './workers.js';
+
+/**
+ * Where rate-limit budgets live: Redis when ENTIA_REDIS is set; otherwise the store's shared counters when
+ * several processes may serve one database (PostgreSQL, or ENTIA_WORKERS > 1); process memory for a single
+ * SQLite process, where nothing else could share them.
+ */
+function chooseLimiter(config: Config, store: Store, redis: Redis | null): RateLimiter {
+  if (redis) return redisRateLimiter(redis);
+  if (isPostgresUrl(config.db) || config.workers > 1) return storeRateLimiter(store);
+  return memoryRateLimiter();
+}
 
 async function serve(config: Config): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) {
@@ -28,7 +41,7 @@ async function serve(config: Config): Promise<void> {
   const sites = config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined;
   const redis = config.redis ? new Redis(config.redis, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
   if (redis) await redis.connect();
-  const guard = await buildGuard({ config, accounts: store.accounts, limiter: redis ? redisRateLimiter(redis) : undefined });
+  const guard = await buildGuard({ config, accounts: store.accounts, limiter: chooseLimiter(config, store, redis) });
   const app = buildApp({ store, services: buildServices(config, sites, guard) });
   let closing = false;
   const shutdown = async () => {

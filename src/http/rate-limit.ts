@@ -2,6 +2,7 @@
 // implementation (PostgreSQL, Redis) can replace the in-memory one when several processes serve one store.
 import type { Rate } from '../config.js';
 import { EntiaError } from '../domain/errors.js';
+import type { Store } from '../store/store.js';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -51,6 +52,21 @@ export function memoryRateLimiter({ now = Date.now, maxKeys = 100_000 }: MemoryL
       if (w.count >= rate.count) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
       w.count++;
       return { allowed: true };
+    },
+  };
+}
+
+/**
+ * Budgets kept in the store's shared counters: one budget for every process on one database, with no other
+ * service (issue #9). Unlike the in-memory limiter, a refused hit is counted too; it changes nothing visible,
+ * since the window's end (Retry-After) stays the same.
+ */
+export function storeRateLimiter(store: Pick<Store, 'countHit'>): RateLimiter {
+  return {
+    async hit(key, rate) {
+      const { count, resetAt } = await store.countHit(key, rate.windowSeconds);
+      if (count <= rate.count) return { allowed: true };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000)) };
     },
   };
 }

@@ -133,9 +133,22 @@ export interface SearchQuery {
   offset: number;
 }
 
+/** One hit on a shared fixed-window counter. */
+export interface CounterHit {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** When the current window ends. */
+  resetAt: Date;
+}
+
 export interface Store {
   /** Users, tokens and protection (issue #7). */
   readonly accounts: AccountStore;
+  /**
+   * Counts a hit on `key` in a fixed window of `windowSeconds` that starts with the key's first hit, shared by
+   * every process using this store: rate limits across workers without another service (issue #9).
+   */
+  countHit(key: string, windowSeconds: number): Promise<CounterHit>;
   readEntity(id: string): Promise<ReadResult>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;

@@ -111,6 +111,20 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       await store.close();
     });
 
+    it('counts hits in fixed windows shared through the store', async () => {
+      const store = await open();
+      const key = `test:${Math.random()}`;
+      const first = await store.countHit(key, 1);
+      assert.equal(first.count, 1);
+      assert.ok(first.resetAt.getTime() > Date.now() && first.resetAt.getTime() <= Date.now() + 1500);
+      assert.equal((await store.countHit(key, 1)).count, 2);
+      assert.deepEqual((await Promise.all([1, 2, 3].map(() => store.countHit(key, 1)))).map((h) => h.count).sort(), [3, 4, 5]);
+      assert.equal((await store.countHit(`${key}:other`, 1)).count, 1);
+      await new Promise((r) => setTimeout(r, 1100));
+      assert.equal((await store.countHit(key, 1)).count, 1); // a new window
+      await store.close();
+    });
+
     it('bulk-imports entities with their ids and raises the id counters past them', async () => {
       const store = await open();
       await store.importEntities([

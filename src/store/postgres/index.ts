@@ -6,13 +6,13 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
   type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
-import { isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
+import { counterQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
 import { inTransaction, isRetryable } from './transaction.js';
 
@@ -250,6 +250,13 @@ export class PostgresStore implements Store {
       revision: Number(r.rev_id), entityId: r.entity_id, timestamp: r.timestamp, user: r.user_name,
       comment: r.comment, tags: r.tags, bot: r.bot,
     }));
+  }
+
+  async countHit(key: string, windowSeconds: number): Promise<CounterHit> {
+    // Ended windows are dropped now and then, so the table holds about one row per recently active client.
+    if (Math.random() < 0.01) await counterQueries.dropEndedWindows(this.pool);
+    const row = await counterQueries.countHit(this.pool, key, windowSeconds);
+    return { count: row.count, resetAt: row.reset_at };
   }
 
   async close(): Promise<void> {

@@ -226,6 +226,17 @@ export const accountQueries = {
   },
 };
 
+/** Shared fixed-window counters; one atomic statement per hit (the row lock orders concurrent hits). */
+export const counterQueries = {
+  countHit: async (db: Db, key: string, windowSeconds: number) => (await first<{ count: number; reset_at: Date }>(db, `
+    INSERT INTO rate_windows (key, reset_at, count) VALUES ($1, clock_timestamp() + make_interval(secs => $2), 1)
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN rate_windows.reset_at <= clock_timestamp() THEN 1 ELSE rate_windows.count + 1 END,
+      reset_at = CASE WHEN rate_windows.reset_at <= clock_timestamp() THEN excluded.reset_at ELSE rate_windows.reset_at END
+    RETURNING count, reset_at`, [key, windowSeconds]))!,
+  dropEndedWindows: async (db: Db) => { await db.query('DELETE FROM rate_windows WHERE reset_at <= clock_timestamp()'); },
+};
+
 /** Transaction control: READ COMMITTED (the default); concurrency is handled as docs/adr/0002 describes. */
 export const transactionQueries = {
   begin: async (db: Db) => { await db.query('BEGIN'); },

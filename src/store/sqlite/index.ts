@@ -9,7 +9,7 @@ import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
   type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
@@ -221,6 +221,14 @@ export class SqliteStore implements Store {
       revision: r.rev_id, entityId: r.entity_id, timestamp: new Date(r.timestamp * 1000), user: r.user,
       comment: r.comment, tags: JSON.parse(r.tags) as string[], bot: r.bot === 1,
     }));
+  }
+
+  async countHit(key: string, windowSeconds: number): Promise<CounterHit> {
+    const now = Date.now();
+    // Ended windows are dropped now and then, so the table holds about one row per recently active client.
+    if (Math.random() < 0.01) this.q.dropEndedWindows.run(now);
+    const row = this.q.countHit.get({ key, now, window: windowSeconds * 1000 })!;
+    return { count: row.count, resetAt: new Date(row.reset_at) };
   }
 
   async close(): Promise<void> {

@@ -120,7 +120,16 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE search_backlog (entity_id TEXT PRIMARY KEY) WITHOUT ROWID;
   INSERT INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
   `,
-  // 4: search ranks count statements by powers of two (src/search/index-keys.ts rankOf, issue #8), so every
+  // 4: fixed-window counters shared by the processes using this file (rate limits, issue #9)
+  `
+  CREATE TABLE rate_windows (
+    key TEXT PRIMARY KEY,
+    reset_at INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX rate_windows_by_reset ON rate_windows (reset_at);
+  `,
+  // 5: search ranks count statements by powers of two (src/search/index-keys.ts rankOf, issue #8), so every
   // stored rank is recomputed: the rows go, and the entities are indexed again from the backlog on open.
   `
   DELETE FROM search_terms;

@@ -63,6 +63,14 @@ export function prepareQueries(db: Database.Database) {
       SELECT rev_id, entity_id, timestamp, user, comment, tags, bot FROM revisions
       WHERE entity_id = ? ORDER BY rev_id DESC LIMIT ?`),
     ...accountQueries(db),
+    // Times in milliseconds. A window that has ended starts again with this hit.
+    countHit: db.prepare<[{ key: string; now: number; window: number }], { count: number; reset_at: number }>(`
+      INSERT INTO rate_windows (key, reset_at, count) VALUES (@key, @now + @window, 1)
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
+        reset_at = CASE WHEN reset_at <= @now THEN @now + @window ELSE reset_at END
+      RETURNING count, reset_at`),
+    dropEndedWindows: db.prepare<[number]>('DELETE FROM rate_windows WHERE reset_at <= ?'),
   };
 }
 

@@ -1,11 +1,12 @@
-// Rate limits shared through Redis (ENTIA_REDIS, issue #9): budgets hold across server processes, not per
-// process. Runs when ENTIA_TEST_REDIS names a Redis server (.ci/run sets it); otherwise one named skip.
+// Rate limits shared across server processes (issue #9): through Redis (ENTIA_REDIS; runs when ENTIA_TEST_REDIS
+// names a Redis server) and through PostgreSQL's counters (runs when ENTIA_TEST_POSTGRES is set). .ci/run sets
+// both; an unset one is a named skip.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { redisRateLimiter } from '../../src/http/rate-limit-redis.js';
 import { call, startServerProcess, type ServerProcess } from '../helpers/process.js';
-import { createTestDb, type TestDb } from '../helpers/store.js';
+import { createTestDb, postgresSkipReason, postgresUrl, type TestDb } from '../helpers/store.js';
 
 const redisUrl = process.env.ENTIA_TEST_REDIS || null;
 
@@ -69,6 +70,36 @@ if (!redisUrl) {
         assert.equal(refused.body.code, 'request-limit-reached');
         assert.ok(Number(refused.headers.get('retry-after')) >= 1);
       });
+    });
+  });
+}
+
+/** Two real server processes with a creation budget of 3 per minute: four creations spread over both. */
+async function spendAcrossProcesses(env: Record<string, string>): Promise<{ statuses: number[]; retryAfter: number }> {
+  const servers = await Promise.all([0, 1].map(() => startServerProcess({ ENTIA_RATE_CREATE: '3/60', ENTIA_PG_POOL: '2', ...env })));
+  try {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call(servers[i % 2].url, 'POST', '/v1/entities/items', { item: {} })).status);
+    const refused = await call(servers[1].url, 'POST', '/v1/entities/items', { item: {} });
+    assert.equal(refused.body.code, 'request-limit-reached');
+    return { statuses, retryAfter: Number(refused.headers.get('retry-after')) };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+if (!postgresUrl) {
+  it('rate limits shared through PostgreSQL', { skip: postgresSkipReason! }, () => {});
+} else {
+  describe('rate limits shared through PostgreSQL', () => {
+    let db: TestDb;
+    before(async () => { db = await createTestDb('postgres'); });
+    after(async () => { await db?.drop(); });
+
+    it('spends one budget whichever process serves the request', async () => {
+      const { statuses, retryAfter } = await spendAcrossProcesses({ ENTIA_DB: db.location });
+      assert.deepEqual(statuses, [201, 201, 201, 429]);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60);
     });
   });
 }
