@@ -134,11 +134,12 @@ async function readPhase(entia: ServerProcess, opts: Options, typical: { id: str
       continue;
     }
     available.set(c.path, null);
+    // Every header Entia sent (security headers, CORS, ETag, …) but those Node writes itself, so that the
+    // baseline's responses are byte for byte Entia's (bar the Date).
     const headers: Record<string, string> = {};
-    for (const h of ['content-type', 'etag', 'last-modified']) {
-      const v = res.headers.get(h);
-      if (v !== null) headers[h] = v;
-    }
+    res.headers.forEach((v, h) => {
+      if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(h)) headers[h] = v;
+    });
     if (!routes.some((r) => r.path === c.path)) routes.push({ path: c.path, headers, body: body.toString('base64') });
   }
   const routesFile = join(RESULTS_DIR, 'bare-routes.json');

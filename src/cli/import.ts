@@ -13,6 +13,13 @@ import type { EditMeta, Store } from '../store/store.js';
 
 const BATCH = 2000;
 
+/**
+ * SQLite page cache of an import, in MB: every entity adds rows at random places of the term, statement and
+ * search indexes, and a cache that holds more of their pages re-reads fewer (issue #8: 11% faster on 100,000
+ * items, 25% on 20,000, than SQLite's default 2 MB). The memory is the import process's, not a server's.
+ */
+export const IMPORT_PAGE_CACHE_MB = 256;
+
 export interface ImportResult extends ConversionReport {
   entities: number;
   placeholders: number;

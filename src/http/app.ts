@@ -1,7 +1,6 @@
 // build(options) → a Fastify instance serving every row of the route table over the given store.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import FindMyWay from 'find-my-way';
 import { EntiaError, fail } from '../domain/errors.js';
 import { kindByName, type Kind } from '../domain/kinds.js';
@@ -13,7 +12,7 @@ import { EmptyReply, type Ctx, type Method, type Result, type Route } from './ro
 import { ROUTES } from './routes.js';
 import { jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { clientErrorHandler } from './client-error.js';
-import { corsOptions, HELMET_OPTIONS } from './headers.js';
+import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import type { Identity, Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 
@@ -75,7 +74,11 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
       sendError(reply, new EntiaError('rest-no-match', undefined, { path: req.url.split('?')[0] }));
     },
   });
-  app.register(helmet, HELMET_OPTIONS);
+  // Security headers (headers.ts): the same ones @fastify/helmet would set, without its per-request rebuild.
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    done();
+  });
   app.register(cors, { delegator: corsOptions(config.corsOrigins) });
 
   app.removeAllContentTypeParsers();
