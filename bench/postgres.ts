@@ -22,6 +22,7 @@ import { measure, run, type HttpFigures } from './http-load.js';
 import { startEntia } from './servers.js';
 import { randomItems, typicalItem } from './targets.js';
 import { withSearchPath } from '../src/store/postgres/index.js';
+import { flagReader } from './args.js';
 
 interface Options {
   items: number;
@@ -34,16 +35,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const value = (name: string) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const num = (name: string, fallback: number) => {
-    const v = value(name);
-    const n = v === undefined ? fallback : Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number, got ${v}`);
-    return n;
-  };
+  const { value, num } = flagReader(argv);
   const workers = (value('workers') ?? '1,2,4').split(',').map(Number);
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error('--workers takes positive integers, e.g. 1,2,4');
   return {

@@ -20,6 +20,7 @@ import { startBare, startEntia, type ServerProcess } from './servers.js';
 import type { StoreFigures } from './store-baseline.js';
 import type { LoadFigures } from './bulk-load.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
+import { flagReader } from './args.js';
 
 interface Options {
   items: number;
@@ -35,16 +36,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const value = (name: string) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const num = (name: string, fallback: number) => {
-    const v = value(name);
-    const n = v === undefined ? fallback : Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number, got ${v}`);
-    return n;
-  };
+  const { value, num } = flagReader(argv);
   const items = num('items', 100_000);
   if (items < 10) throw new Error('--items must be at least 10');
   return {
