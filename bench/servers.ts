@@ -1,9 +1,10 @@
 // The processes under test: Entia as `entia serve` (the real composition root) and the bare-Fastify
 // baseline (bench/bare-server.ts), each in its own process on loopback, with its memory sampled from
 // /proc/<pid>/status while it runs.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -81,9 +82,11 @@ async function waitUntilUp(url: string, child: ChildProcess, stderr: () => strin
   throw new Error(`server at ${url} did not start: ${stderr()}`);
 }
 
+/** `node [nodeArgs] script …`; TypeScript scripts run through tsx, built JavaScript as it is. */
 async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string, probePath: string,
   nodeArgs: string[] = [], ready?: (stderr: string) => boolean): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
+  const loader = args[0].endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let errors = '';
@@ -136,9 +139,23 @@ export interface EntiaOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+let built = false;
+
 /**
- * `entia serve` over the given database (a file or a postgres:// URL), request log off; `profileDir`: write
- * a CPU profile there on exit.
+ * Entia is measured as `npm start` runs it: the JavaScript that `npm run build` emits to dist/, not through
+ * tsx (whose loader thread alone adds some 27 MB to the server's RSS). Built once per harness run, so that
+ * the figures are always those of the current source.
+ */
+function buildEntia(): void {
+  if (built) return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: ROOT, stdio: 'inherit' });
+  built = true;
+}
+
+/**
+ * `entia serve` (dist/cli/main.js, built first) over the given database (a file or a postgres:// URL), request
+ * log off; `profileDir`: write a CPU profile there on exit.
  */
 export async function startEntia(db: string, profileDir?: string, options: EntiaOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
@@ -146,7 +163,8 @@ export async function startEntia(db: string, profileDir?: string, options: Entia
   const workers = options.workers ?? 1;
   // The supervisor logs one `worker <pid> listening` line per worker (src/cli/workers.ts).
   const ready = workers > 1 ? (stderr: string) => (stderr.match(/ listening on /g)?.length ?? 0) >= workers : undefined;
-  return startProcess(['src/cli/main.ts', 'serve'],
+  buildEntia();
+  return startProcess(['dist/cli/main.js', 'serve'],
     { ...options.env, PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url,
       ENTIA_WORKERS: String(workers) },
     url, '/v1/property-data-types', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [], ready);
