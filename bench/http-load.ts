@@ -52,3 +52,31 @@ export async function measure(options: LoadOptions): Promise<HttpFigures> {
   const warmup = options.warmup > 0 ? await run(options, { duration: options.warmup }) : null;
   return { ...await run(options, { duration: options.duration }), warmupOk: warmup?.ok ?? 0 };
 }
+
+/**
+ * A server and its baseline measured in alternation: both warmed up, then `rounds` pairs of runs of
+ * duration / rounds each. On a shared machine the background load drifts over a measurement; alternating
+ * puts both servers under the same drift, so their ratio moves much less than with one long run each.
+ * Rates are totals over the rounds; percentiles are the medians of the rounds'.
+ */
+export async function measurePair(a: LoadOptions, b: LoadOptions, rounds: number): Promise<[HttpFigures, HttpFigures]> {
+  const warm = await Promise.all([a, b].map(async (o) => (o.warmup > 0 ? (await run(o, { duration: o.warmup })).ok : 0)));
+  const runs: [HttpFigures[], HttpFigures[]] = [[], []];
+  for (let i = 0; i < rounds; i++) {
+    runs[0].push(await run(a, { duration: a.duration / rounds }));
+    runs[1].push(await run(b, { duration: b.duration / rounds }));
+  }
+  return [combine(runs[0], warm[0]), combine(runs[1], warm[1])];
+}
+
+function combine(runs: HttpFigures[], warmupOk: number): HttpFigures {
+  const sum = (f: (r: HttpFigures) => number) => runs.reduce((n, r) => n + f(r), 0);
+  const median = (f: (r: HttpFigures) => number) => runs.map(f).sort((x, y) => x - y)[Math.floor(runs.length / 2)];
+  const statuses: Record<string, number> = {};
+  for (const r of runs) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  const seconds = sum((r) => r.seconds);
+  return {
+    rps: sum((r) => r.ok) / seconds, p50: median((r) => r.p50), p99: median((r) => r.p99), ok: sum((r) => r.ok),
+    non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors), seconds, statuses, warmupOk,
+  };
+}

@@ -2,7 +2,7 @@
 // baseline measured in the same run, so that every figure is a ratio that survives a noisy machine.
 // See bench/README.md for what each baseline is and how to read the output.
 //
-//   npm run bench -- [--items 100000] [--seed 8] [--duration 10] [--warmup 2] [--connections 10]
+//   npm run bench -- [--items 100000] [--seed 8] [--duration 10] [--warmup 2] [--connections 10] [--rounds 3]
 //                    [--only load,read,search,edit] [--db FILE (reuse a loaded store)] [--keep] [--profile]
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import type { Request } from 'autocannon';
 import type { BareRoute } from './bare-server.js';
 import { ensureDataset, RESULTS_DIR, type Dataset } from './dataset.js';
 import { DEFAULT_SEED, LARGE_EVERY } from './generate.js';
-import { measure, run, type HttpFigures, type LoadOptions } from './http-load.js';
+import { measurePair, run, type HttpFigures, type LoadOptions } from './http-load.js';
 import { randomItems, typicalItem } from './targets.js';
 import { consoleTable, row, writeReport, type Figure, type Report, type Row } from './report.js';
 import { startBare, startEntia, type ServerProcess } from './servers.js';
@@ -28,6 +28,7 @@ interface Options {
   duration: number;
   warmup: number;
   connections: number;
+  rounds: number;
   only: Set<string>;
   db: string | null;
   keep: boolean;
@@ -45,6 +46,7 @@ function parseOptions(argv: string[]): Options {
     duration: num('duration', 10),
     warmup: num('warmup', 2),
     connections: num('connections', 10),
+    rounds: num('rounds', 3),
     only: new Set((value('only') ?? 'load,read,search,edit').split(',')),
     db: value('db') ?? null,
     keep: argv.includes('--keep'),
@@ -149,8 +151,7 @@ async function readPhase(entia: ServerProcess, opts: Options, typical: { id: str
       log(`${c.name}: ${(bytes / 1024).toFixed(1)} KB`);
       const base: Omit<LoadOptions, 'url'> = { path: c.path, request: c.request, duration: opts.duration,
         warmup: opts.warmup, connections: opts.connections };
-      const e = await measure({ ...base, url: entia.url });
-      const b = await measure({ ...base, request: undefined, url: bare.url });
+      const [e, b] = await measurePair({ ...base, url: entia.url }, { ...base, request: undefined, url: bare.url }, opts.rounds);
       check(e, c.name);
       const r = row('read', `${c.name}, ${(bytes / 1024).toFixed(1)} KB`, 'req/s', fig(e),
         { name: 'bare Fastify, same bytes', ...fig(b) },
