@@ -167,8 +167,10 @@ function send(reply: FastifyReply, result: Result): FastifyReply {
   if (result.headers) reply.headers(result.headers);
   reply.code(result.status ?? 200);
   if (result.body === undefined) return reply.send();
-  // Exactly `application/json`, without a charset (REFERENCE §2.1), so the body is serialised here.
-  return reply.header('content-type', 'application/json').send(jsonBuffer(result.body));
+  // Exactly `application/json`, without a charset (REFERENCE §2.1), so the body is serialised here (a Buffer
+  // body is JSON already).
+  const bytes = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
+  return reply.header('content-type', 'application/json').send(bytes);
 }
 
 export type { Method };

@@ -2,6 +2,7 @@
 // property data_type shown only where D2 says so.
 import { freezeJson, type Entity, type Sitelink } from '../domain/entity.js';
 import { sitelinkUrl, type SiteTable } from '../domain/sites.js';
+import { topLevelMembers } from './json-members.js';
 
 export interface SitelinkView extends Sitelink {
   url: string;
@@ -44,4 +45,29 @@ function buildEntity(entity: Entity, sites: SiteTable, withDataType: boolean): R
   out.statements = entity.statements;
   if (entity.type === 'item') out.sitelinks = renderSitelinks(sites, entity.sitelinks ?? {});
   return out;
+}
+
+/** The members of a rendered entity, in the order buildEntity writes them; sitelinks are items' only. */
+const TERM_AND_STATEMENT_MEMBERS = ['labels', 'descriptions', 'aliases', 'statements'] as const;
+
+/**
+ * renderEntity's JSON, made from a stored document's JSON text without parsing all of it: only the sitelinks
+ * are parsed (to add their urls). The stored text is JSON.stringify's, so the result is byte for byte
+ * JSON.stringify(renderEntity(JSON.parse(json), …)) (test/http/render.test.ts).
+ */
+export function renderEntityJson(json: string, sites: SiteTable, withDataType: boolean): string {
+  const members = topLevelMembers(json);
+  const isItem = members.get('type') === '"item"';
+  const out = [`"id":${members.get('id')}`, `"type":${members.get('type')}`];
+  const dataType = members.get('data_type');
+  if (!isItem && withDataType && dataType !== undefined) out.push(`"data_type":${dataType}`);
+  for (const key of TERM_AND_STATEMENT_MEMBERS) {
+    const value = members.get(key);
+    if (value !== undefined) out.push(`"${key}":${value}`);
+  }
+  if (isItem) {
+    const sitelinks = JSON.parse(members.get('sitelinks') ?? '{}') as Record<string, Sitelink>;
+    out.push(`"sitelinks":${JSON.stringify(renderSitelinks(sites, sitelinks))}`);
+  }
+  return `{${out.join(',')}}`;
 }

@@ -46,7 +46,7 @@ export interface Ctx {
 
 export interface Result {
   status?: number;
-  /** Serialised as JSON; absent for an empty body. */
+  /** Serialised as JSON (a Buffer: JSON already); absent for an empty body. */
   body?: unknown;
   /** ETag and Last-Modified of the entity concerned (REFERENCE §2.3). */
   head?: Head;

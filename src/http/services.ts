@@ -1,6 +1,7 @@
 // What handlers need besides the store, built once at start-up from the Config.
 import type { Config } from '../config.js';
 import { buildSiteTable, type BadgePolicy, type SiteTable } from '../domain/sites.js';
+import { RevisionCache } from '../store/revision-cache.js';
 import type { Account } from '../store/store.js';
 import type { Ctx } from './route.js';
 
@@ -37,7 +38,15 @@ export interface Services {
   badges: BadgePolicy;
   tags: ReadonlySet<string>;
   guard: EditGuard;
+  /** GET responses of whole entities, as bytes, by (id, revision). */
+  documents: RevisionCache<Buffer>;
 }
+
+/**
+ * Rendered documents kept, in bytes. Bytes are the cheapest form to keep (a parsed document takes about six
+ * times its JSON length of heap): 8 MB holds some 800 typical items, the hot set of most workloads.
+ */
+const DOCUMENT_CACHE_BYTES = 8 * 2 ** 20;
 
 export function buildServices(config: Config, sitesOverride?: unknown, guard: EditGuard = OPEN_GUARD): Services {
   return {
@@ -46,5 +55,6 @@ export function buildServices(config: Config, sitesOverride?: unknown, guard: Ed
     badges: { allowedBadges: new Set(config.allowedBadges) },
     tags: new Set(config.allowedTags),
     guard,
+    documents: new RevisionCache<Buffer>(DOCUMENT_CACHE_BYTES),
   };
 }

@@ -5,7 +5,7 @@ import { fail } from '../domain/errors.js';
 import { parseIdOfKind, type Kind } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
 import { parsePatch, type PatchOperation } from '../domain/patch.js';
-import type { EditMeta, Head, ReadResult } from '../store/store.js';
+import type { DocumentRead, EditMeta, Head, ReadResult } from '../store/store.js';
 import { parseMeta } from './meta.js';
 import { checkPreconditions } from './conditional.js';
 import { EmptyReply, type Ctx } from './route.js';
@@ -30,8 +30,18 @@ export async function loadEntity(ctx: Ctx, id: string, isRead: boolean): Promise
   return read;
 }
 
-/** The loaded entity, or the answer for a missing or redirected one. */
-export function requireFound(ctx: Ctx, read: ReadResult, id: string, isRead: boolean, kind: Kind = ctx.kind): Found {
+/** The same for a read that serves the stored document without parsing it (GET of a whole entity). */
+export async function loadDocument(ctx: Ctx, id: string): Promise<DocumentRead> {
+  const read = await ctx.store.readDocument(id);
+  if (read.status === 'found') checkPreconditions(ctx, read.head, true);
+  return read;
+}
+
+type Located<F> = F | { status: 'redirect'; target: string } | { status: 'missing' };
+
+/** The loaded entity (or document), or the answer for a missing or redirected one. */
+export function requireFound<F extends { status: 'found' }>(ctx: Ctx, read: Located<F>, id: string, isRead: boolean,
+  kind: Kind = ctx.kind): F {
   if (read.status === 'found') return read;
   if (read.status === 'missing') fail(kind.codes.notFound, undefined, { id });
   if (isRead) {

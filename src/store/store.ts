@@ -21,6 +21,15 @@ export type ReadResult =
   | { status: 'redirect'; target: string }
   | { status: 'missing' };
 
+/**
+ * The same read without parsing: the head revision's document as stored (JSON text), fetched only when
+ * `json()` is called, so that a reader already holding what it derives from that revision skips it.
+ */
+export type DocumentRead =
+  | { status: 'found'; head: Head; json: () => string }
+  | { status: 'redirect'; target: string }
+  | { status: 'missing' };
+
 export interface EditMeta {
   /** Account name, or the client address for anonymous edits. */
   user: string;
@@ -150,6 +159,7 @@ export interface Store {
    */
   countHit(key: string, windowSeconds: number): Promise<CounterHit>;
   readEntity(id: string): Promise<ReadResult>;
+  readDocument(id: string): Promise<DocumentRead>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;
   /** Writes the entity, its index rows and its revision in one transaction; returns the new head. */

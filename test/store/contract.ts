@@ -44,6 +44,21 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       await store.close();
     });
 
+    it('serves the stored document as text, with the same head as the parsed read', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'say "hi" \\ 😀' } });
+      const read = await store.readEntity(item.id);
+      const document = await store.readDocument(item.id);
+      assert.ok(read.status === 'found' && document.status === 'found');
+      assert.deepEqual(document.head, read.head);
+      assert.equal(document.json(), JSON.stringify(item));
+      assert.deepEqual(await store.readDocument('Q999999'), { status: 'missing' });
+      const target = await create(store, emptyEntity('', 'item'));
+      await store.redirectEntity(item.id, target.id, META);
+      assert.deepEqual(await store.readDocument(item.id), { status: 'redirect', target: target.id });
+      await store.close();
+    });
+
     it('refuses an edit based on a stale head (compare-and-set)', async () => {
       const store = await open();
       const item = await create(store, emptyEntity('', 'item'));

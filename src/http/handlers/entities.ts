@@ -2,14 +2,16 @@
 import { parseNewEntity, patchedEntity, type EntityRules } from '../../domain/entity-input.js';
 import { fail } from '../../domain/errors.js';
 import type { Kind } from '../../domain/kinds.js';
+import type { SiteTable } from '../../domain/sites.js';
 import { applyPatch } from '../../domain/patch.js';
 import { inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { commitEdit } from '../edit.js';
 import { badgePolicyFor, lookupFor } from '../lookup.js';
 import { parseMeta } from '../meta.js';
-import { renderEntity } from '../render.js';
+import { renderEntity, renderEntityJson } from '../render.js';
 import type { Ctx, Result } from '../route.js';
-import { beginPatch, loadEntity, pathEntityId, requireFound } from '../subject.js';
+import type { Services } from '../services.js';
+import { beginPatch, loadDocument, loadEntity, pathEntityId, requireFound } from '../subject.js';
 
 const FIELDS: Record<Kind['name'], readonly string[]> = {
   item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
@@ -29,11 +31,27 @@ function parseFields(ctx: Ctx): string[] | null {
 
 export async function getEntity(ctx: Ctx): Promise<Result> {
   const id = pathEntityId(ctx);
+  if (ctx.query._fields !== undefined) return getEntityFields(ctx, id);
+  const read = await loadDocument(ctx, id);
+  const { head, json } = requireFound(ctx, read, id, true);
+  // The whole entity is served from its stored text, rendered once per revision (most reads are of entities
+  // no cache holds, and parsing a document only to serialise it again costs more than the rest of the read).
+  const { documents, sites } = ctx.services;
+  const bytes = documents.get(id, head.revision) ?? renderDocument(id, head.revision, json(), documents, sites);
+  return { body: bytes, head };
+}
+
+function renderDocument(id: string, revision: number, json: string, documents: Services['documents'], sites: SiteTable): Buffer {
+  const bytes = Buffer.from(renderEntityJson(json, sites, false), 'utf8');
+  return documents.put(id, revision, bytes, bytes.length);
+}
+
+/** REFERENCE §4.1 `_fields`: the parsed entity, since only some members are wanted. */
+async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
   const read = await loadEntity(ctx, id, true);
-  const fields = parseFields(ctx);
+  const fields = parseFields(ctx)!;
   const { entity, head } = requireFound(ctx, read, id, true);
   const full = renderEntity(entity, ctx.services.sites, false);
-  if (!fields) return { body: full, head };
   const picked: Record<string, unknown> = { id: full.id };
   for (const f of fields) if (f in full) picked[f] = full[f];
   return { body: picked, head };

@@ -6,7 +6,7 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
   type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
@@ -80,11 +80,17 @@ export class PostgresStore implements Store {
   }
 
   async readEntity(id: string): Promise<ReadResult> {
+    const read = await this.readDocument(id);
+    return read.status === 'found' ? { status: 'found', entity: JSON.parse(read.json()) as Entity, head: read.head } : read;
+  }
+
+  async readDocument(id: string): Promise<DocumentRead> {
     const row = await q.readEntity(this.pool, id);
     if (!row) return { status: 'missing' };
     if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
-    if (row.content === null || row.rev_id === null || row.timestamp === null) return { status: 'missing' };
-    return { status: 'found', entity: JSON.parse(row.content) as Entity, head: toHead(Number(row.rev_id), row.timestamp) };
+    const { content, rev_id, timestamp } = row;
+    if (content === null || rev_id === null || timestamp === null) return { status: 'missing' };
+    return { status: 'found', head: toHead(Number(rev_id), timestamp), json: () => content };
   }
 
   async allocateId(kind: KindName): Promise<string> {

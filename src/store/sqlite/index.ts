@@ -9,7 +9,7 @@ import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
   type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
@@ -76,17 +76,31 @@ export class SqliteStore implements Store {
 
   /** `cache` false: a one-off read (bulk import) that should not displace what readers use. */
   readEntitySync(id: string, cache = true): ReadResult {
+    const found = this.locate(id);
+    if (found.status !== 'found') return found;
+    const { revision } = found.head;
+    const cached = this.cache.get(id, revision);
+    if (cached) return { status: 'found', entity: cached, head: found.head };
+    const { content } = this.q.readContent.get(revision)!;
+    const parsed = JSON.parse(content) as Entity;
+    const entity = cache ? this.cache.put(id, revision, parsed, content.length) : freezeJson(parsed);
+    return { status: 'found', entity, head: found.head };
+  }
+
+  async readDocument(id: string): Promise<DocumentRead> {
+    const found = this.locate(id);
+    if (found.status !== 'found') return found;
+    // A revision's content never changes, so reading it later (or never) is as good as now.
+    return { ...found, json: () => this.q.readContent.get(found.head.revision)!.content };
+  }
+
+  /** The head first: the document only when no cache holds that revision. */
+  private locate(id: string): { status: 'found'; head: Head } | { status: 'redirect'; target: string } | { status: 'missing' } {
     const row = this.q.readHead.get(id);
     if (!row) return { status: 'missing' };
     if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
     if (row.rev_id === null) return { status: 'missing' };
-    const head = toHead(row.rev_id, row.timestamp);
-    const cached = this.cache.get(id, row.rev_id);
-    if (cached) return { status: 'found', entity: cached, head };
-    const { content } = this.q.readContent.get(row.rev_id)!;
-    const parsed = JSON.parse(content) as Entity;
-    const entity = cache ? this.cache.put(id, row.rev_id, parsed, content.length) : freezeJson(parsed);
-    return { status: 'found', entity, head };
+    return { status: 'found', head: toHead(row.rev_id, row.timestamp) };
   }
 
   async allocateId(kind: KindName): Promise<string> {

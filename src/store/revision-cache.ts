@@ -1,0 +1,45 @@
+// Values derived from one revision of an entity (its parsed document, its rendered bytes), by (id, revision),
+// least recently used first out, bounded by a size the caller measures. A revision never changes, so an entry
+// is valid for as long as that revision is the entity's head: the caller knows the head (one small indexed
+// read) before asking here, and an entry for an older revision simply misses.
+
+interface Entry<V> {
+  revision: number;
+  value: V;
+  size: number;
+}
+
+export class RevisionCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private used = 0;
+
+  /** `budget`: total size of the values kept, in the caller's unit; 0 disables the cache. */
+  constructor(private readonly budget: number) {}
+
+  get(id: string, revision: number): V | undefined {
+    const entry = this.entries.get(id);
+    if (!entry || entry.revision !== revision) return undefined;
+    // Map keeps insertion order: re-inserting marks the entry as the most recently used.
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    return entry.value;
+  }
+
+  /** Keeps `value` (of `size`) unless it alone would take more than a quarter of the budget; returns it. */
+  put(id: string, revision: number, value: V, size: number): V {
+    if (size > this.budget / 4) return value; // one huge entity must not flush everything else
+    const old = this.entries.get(id);
+    if (old) {
+      this.used -= old.size;
+      this.entries.delete(id);
+    }
+    this.entries.set(id, { revision, value, size });
+    this.used += size;
+    for (const [key, entry] of this.entries) {
+      if (this.used <= this.budget) break;
+      this.entries.delete(key);
+      this.used -= entry.size;
+    }
+    return value;
+  }
+}
