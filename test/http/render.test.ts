@@ -32,8 +32,8 @@ const entity = fc.record({
   statements: fc.dictionary(fc.constantFrom('P1', 'P2'), fc.array(statement, { maxLength: 3 })),
   sitelinks,
 }).map(({ number, type, data_type, sitelinks: links, ...rest }): Entity => (type === 'item'
-  ? { id: `Q${number}`, type, ...rest, sitelinks: links } as Entity
-  : { id: `P${number}`, type, data_type, ...rest } as Entity));
+  ? { id: `Q${number}`, type, ...rest, sitelinks: links } as unknown as Entity
+  : { id: `P${number}`, type, data_type, ...rest } as unknown as Entity));
 
 test('a stored document renders to the same bytes as the parsed entity', () => {
   fc.assert(fc.property(entity, fc.boolean(), (e, withDataType) => {
