@@ -51,7 +51,8 @@ test('top-level members are found whatever the whitespace, and their values kept
   fc.assert(fc.property(fc.dictionary(text, value), fc.constantFrom(undefined, 1, 2, '\t'), (object, indent) => {
     const members = topLevelMembers(JSON.stringify(object, null, indent));
     assert.deepEqual([...members.keys()], Object.keys(object));
-    for (const [key, raw] of members) assert.deepEqual(JSON.parse(raw), object[key]);
+    // Through JSON both sides, as JSON has no -0.
+    for (const [key, raw] of members) assert.deepEqual(JSON.parse(raw), JSON.parse(JSON.stringify(object[key])));
   }), { numRuns: 300 });
 });
 
