@@ -152,7 +152,11 @@ export interface Store {
   readEntity(id: string): Promise<ReadResult>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;
-  /** Writes the entity, its index rows and its revision in one transaction; returns the new head. */
+  /**
+   * Writes the entity, its index rows and its revision atomically; returns the new head once they are committed.
+   * A backend may commit several concurrent edits in one transaction (SQLite: group commit), each still all or
+   * nothing on its own. A frozen `entity` may be kept and shared with readers of the new revision (ReadResult).
+   */
   applyEdit(edit: EditInput): Promise<Head>;
   /** Read-only check of the same rules applyEdit enforces, so callers can report violations in spec order. */
   findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null>;
