@@ -30,6 +30,9 @@ export interface SqliteOptions {
 // rendered bytes once more: 4 MB of JSON (about 400 typical items) costs some 30 MB of the server's memory.
 const DEFAULT_CACHE_MB = 4;
 
+/** WAL pages (4 KB each) after which a commit checkpoints. */
+const WAL_CHECKPOINT_PAGES = 4000;
+
 export function openSqliteStore(options: SqliteOptions): SqliteStore {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
@@ -37,6 +40,10 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // A checkpoint copies the WAL's pages into the database and syncs both, inside the COMMIT that crosses the
+  // threshold. At 16 MB instead of SQLite's 4 MB a page rewritten by several edits is copied once for all of
+  // them: on label edits, a quarter as many syncs and 40% fewer checkpoint writes (measured, issue #8).
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   // Group commit nests each edit in a SAVEPOINT, whose undo pages go to a statement journal: kept in memory, as a
   // temporary file it doubled the writes of every edit (measured). Entia's queries sort nothing large.
   db.pragma('temp_store = MEMORY');
