@@ -155,7 +155,7 @@ export interface Store {
   /**
    * Writes the entity, its index rows and its revision atomically; returns the new head once they are committed.
    * A backend may commit several concurrent edits in one transaction (SQLite: group commit), each still all or
-   * nothing on its own. A frozen `entity` may be kept and shared with readers of the new revision (ReadResult).
+   * nothing on its own.
    */
   applyEdit(edit: EditInput): Promise<Head>;
   /** Read-only check of the same rules applyEdit enforces, so callers can report violations in spec order. */

@@ -150,12 +150,8 @@ export class SqliteStore implements Store {
     }
     edits.forEach((q, i) => {
       const outcome = outcomes[i];
-      if ('head' in outcome) {
-        this.cacheCommitted(q.edit.entity, outcome.head.revision);
-        q.resolve(outcome.head);
-      } else {
-        q.reject(outcome.error);
-      }
+      if ('head' in outcome) q.resolve(outcome.head);
+      else q.reject(outcome.error);
     });
   }
 
@@ -167,11 +163,6 @@ export class SqliteStore implements Store {
       if (!this.db.inTransaction) throw error;
       return { error };
     }
-  }
-
-  /** The committed document is what the next read of the entity would parse: kept if the editor froze it. */
-  private cacheCommitted(entity: Entity, revision: number): void {
-    if (Object.isFrozen(entity)) this.cache.put(entity.id, revision, entity, entityJson(entity).length);
   }
 
   private applyEditInTransaction(edit: EditInput): Head {
