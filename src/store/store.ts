@@ -21,6 +21,8 @@ export type ReadResult =
   | { status: 'redirect'; target: string }
   | { status: 'missing' };
 
+export type ReadPurpose = 'read' | 'edit';
+
 export interface EditMeta {
   /** Account name, or the client address for anonymous edits. */
   user: string;
@@ -149,7 +151,11 @@ export interface Store {
    * every process using this store: rate limits across workers without another service (issue #9).
    */
   countHit(key: string, windowSeconds: number): Promise<CounterHit>;
-  readEntity(id: string): Promise<ReadResult>;
+  /**
+   * `purpose` 'edit': the caller reads the entity to replace its revision, so a backend that caches documents
+   * need not keep this one (it would be stale once the edit commits, and only cost memory and collection).
+   */
+  readEntity(id: string, purpose?: ReadPurpose): Promise<ReadResult>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;
   /**

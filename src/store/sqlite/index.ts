@@ -9,7 +9,7 @@ import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type AccountStore, type CounterHit, type ReadPurpose, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
   type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
@@ -97,11 +97,11 @@ export class SqliteStore implements Store {
     this.group = db.transaction((edits: QueuedEdit[]) => edits.map((q) => this.applyOneOfGroup(q.edit)));
   }
 
-  async readEntity(id: string): Promise<ReadResult> {
-    return this.readEntitySync(id);
+  async readEntity(id: string, purpose: ReadPurpose = 'read'): Promise<ReadResult> {
+    return this.readEntitySync(id, purpose === 'read');
   }
 
-  /** `cache` false: a one-off read (bulk import) that should not displace what readers use. */
+  /** `cache` false: a one-off read (an edit's, a bulk import's) that should not displace what readers use. */
   readEntitySync(id: string, cache = true): ReadResult {
     const row = this.q.readHead.get(id);
     if (!row) return { status: 'missing' };
