@@ -44,6 +44,10 @@ declare module 'autocannon' {
     '2xx': number;
     statusCodeStats: Record<string, { count: number }>;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** A running benchmark: awaitable for its result, and an event emitter ('response' once per response). */
+  export interface Instance extends PromiseLike<Result> {
+    on(event: 'response', listener: () => void): this;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

@@ -16,7 +16,7 @@ import { DEFAULT_SEED, LARGE_EVERY } from './generate.js';
 import { measurePair, run, type HttpFigures, type LoadOptions } from './http-load.js';
 import { randomItems, typicalItem } from './targets.js';
 import { consoleTable, row, writeReport, type Figure, type Report, type Row } from './report.js';
-import { startBare, startEntia, type ServerProcess } from './servers.js';
+import { processCpuSeconds, startBare, startEntia, type ServerProcess } from './servers.js';
 import type { StoreFigures } from './store-baseline.js';
 import type { LoadFigures } from './bulk-load.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
@@ -226,12 +226,16 @@ async function editPhase(entia: ServerProcess, db: string, opts: Options, typica
         continue;
       }
       const before = revisions();
+      const cpuBefore = processCpuSeconds(entia.pid);
       const e = await run(load, { amount: Math.max(100, Math.round(warm.rps * opts.duration)) });
+      const cpuAfter = processCpuSeconds(entia.pid);
       check(e, c.name);
       const written = revisions() - before;
       const r = row('edit', c.name, 'edits/s', fig(e), baseline,
         c.goal ? (f) => ({ text: '≥ 2,000/s, every revision written', met: f.rate >= 2000 && written === e.ok }) : undefined);
-      r.note = `${written.toLocaleString()} revisions written for ${e.ok.toLocaleString()} successful edits in ${e.seconds.toFixed(1)} s`;
+      const cpu = cpuBefore !== null && cpuAfter !== null && e.ok > 0
+        ? `; server CPU ${Math.round((cpuAfter - cpuBefore) * 1e6 / e.ok).toLocaleString()} µs per edit` : '';
+      r.note = `${written.toLocaleString()} revisions written for ${e.ok.toLocaleString()} successful edits in ${e.seconds.toFixed(1)} s${cpu}`;
       rows.push(r);
     }
   } finally {

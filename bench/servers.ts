@@ -48,6 +48,24 @@ export function processMemory(pid: number): { rssMb: number; hwmMb: number } | n
   }
 }
 
+/**
+ * CPU time (user + system, all threads) a process has used so far, in seconds; null when it has gone. On a
+ * shared machine this moves much less from run to run than a rate does: the edit rows report it per edit.
+ */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields 14 and 15 (utime, stime) in clock ticks, counted after the parenthesised command name.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** The pid and every descendant of it, found through the parent pid in /proc/<pid>/stat. */
 export function processTree(root: number): number[] {
   const parents = new Map<number, number[]>();

@@ -56,51 +56,91 @@ function parseOperation(raw: unknown, at: string): PatchOperation {
 }
 
 /**
- * §10.6 "Application" (409). Works on a deep copy, so `document` and the operations' values are never changed,
- * whether the patch succeeds or fails part-way (REFERENCE: a patch is atomic).
+ * §10.6 "Application" (409). `document` and the operations' values are never changed, whether the patch succeeds
+ * or fails part-way (REFERENCE: a patch is atomic): the result is copied on write, so every array or object the
+ * patch did not change, nor any above it, is the very object of `document` (an edit compares by identity to see
+ * what a patch left alone).
  */
 export function applyPatch(document: unknown, operations: PatchOperation[]): unknown {
-  let doc = cloneJson(document);
+  const draft = new Draft(document);
   operations.forEach((operation, i) => {
-    doc = applyOperation(doc, operation, `/patch/${i}`);
+    draft.doc = applyOperation(draft, operation, `/patch/${i}`);
   });
-  return doc;
+  return draft.doc;
 }
 
-function applyOperation(doc: unknown, operation: PatchOperation, at: string): unknown {
-  const pathAt = `${at}/path`;
-  switch (operation.op) {
-    case 'add':
-      return addAt(doc, parsePointer(operation.path, pathAt), cloneJson(operation.value), pathAt);
-    case 'remove':
-      return removeAt(doc, parsePointer(operation.path, pathAt), pathAt);
-    case 'replace':
-      return replaceAt(doc, parsePointer(operation.path, pathAt), cloneJson(operation.value), pathAt);
-    case 'test': {
-      const actual = valueAt(doc, parsePointer(operation.path, pathAt), pathAt);
-      if (!jsonEqual(actual, operation.value)) fail('patch-test-failed', { path: at, actual_value: cloneJson(actual) });
-      return doc;
+/** The document being patched: a container is copied (with those above it) the first time it is written. */
+class Draft {
+  /** Containers copied by this patch, which it may change. */
+  private readonly owned = new WeakSet<object>();
+
+  constructor(public doc: unknown) {}
+
+  /** The existing array or object that holds (or will hold) the last token, made writable. */
+  parentOf(tokens: readonly string[], at: string): unknown[] | JsonObject {
+    parentOf(this.doc, tokens, at); // fails as a read of the same location would
+    let node = this.doc = this.own(this.doc);
+    for (const token of tokens.slice(0, -1)) {
+      if (Array.isArray(node)) {
+        node = node[Number(token)] = this.own(node[Number(token)]);
+      } else {
+        const child = this.own((node as JsonObject)[token]);
+        setOwn(node as JsonObject, token, child);
+        node = child;
+      }
     }
-    case 'move':
-    case 'copy':
-      return moveOrCopy(doc, operation, at);
+    return node as unknown[] | JsonObject;
+  }
+
+  private own(node: unknown): unknown {
+    if (typeof node !== 'object' || node === null || this.owned.has(node)) return node;
+    let copy: unknown[] | JsonObject;
+    if (Array.isArray(node)) {
+      copy = [...node];
+    } else {
+      copy = {};
+      for (const key of Object.keys(node)) setOwn(copy, key, (node as JsonObject)[key]);
+    }
+    this.owned.add(copy);
+    return copy;
   }
 }
 
-function moveOrCopy(doc: unknown, operation: PatchOperation, at: string): unknown {
+function applyOperation(draft: Draft, operation: PatchOperation, at: string): unknown {
+  const pathAt = `${at}/path`;
+  switch (operation.op) {
+    case 'add':
+      return addAt(draft, parsePointer(operation.path, pathAt), cloneJson(operation.value), pathAt);
+    case 'remove':
+      return removeAt(draft, parsePointer(operation.path, pathAt), pathAt);
+    case 'replace':
+      return replaceAt(draft, parsePointer(operation.path, pathAt), cloneJson(operation.value), pathAt);
+    case 'test': {
+      const actual = valueAt(draft.doc, parsePointer(operation.path, pathAt), pathAt);
+      if (!jsonEqual(actual, operation.value)) fail('patch-test-failed', { path: at, actual_value: cloneJson(actual) });
+      return draft.doc;
+    }
+    case 'move':
+    case 'copy':
+      return moveOrCopy(draft, operation, at);
+  }
+}
+
+function moveOrCopy(draft: Draft, operation: PatchOperation, at: string): unknown {
   const fromAt = `${at}/from`;
   const pathAt = `${at}/path`;
   if (operation.from === undefined) fail('patch-target-not-found', { path: fromAt });
   const from = parsePointer(operation.from, fromAt);
-  const value = valueAt(doc, from, fromAt);
+  const value = valueAt(draft.doc, from, fromAt);
   const path = parsePointer(operation.path, pathAt);
-  if (operation.op === 'copy') return addAt(doc, path, cloneJson(value), pathAt);
+  if (operation.op === 'copy') return addAt(draft, path, cloneJson(value), pathAt);
   // RFC 6902 §4.4: a location cannot be moved into one of its children.
   if (path.length > from.length && from.every((token, k) => token === path[k])) {
     fail('patch-target-not-found', { path: fromAt });
   }
-  if (path.length === from.length && from.every((token, k) => token === path[k])) return doc;
-  return addAt(removeAt(doc, from, fromAt), path, value, pathAt);
+  if (path.length === from.length && from.every((token, k) => token === path[k])) return draft.doc;
+  draft.doc = removeAt(draft, from, fromAt);
+  return addAt(draft, path, value, pathAt);
 }
 
 /** RFC 6901 §3–4; a pointer that is not `""` or `/...`, or has a `~` not followed by 0 or 1, resolves nowhere. */
@@ -131,34 +171,34 @@ function parentOf(doc: unknown, tokens: readonly string[], at: string): unknown[
   return parent;
 }
 
-function addAt(doc: unknown, tokens: readonly string[], value: unknown, at: string): unknown {
+function addAt(draft: Draft, tokens: readonly string[], value: unknown, at: string): unknown {
   if (tokens.length === 0) return value;
-  const parent = parentOf(doc, tokens, at);
+  const parent = draft.parentOf(tokens, at);
   const key = tokens[tokens.length - 1];
   if (!Array.isArray(parent)) setOwn(parent, key, value);
   else parent.splice(key === '-' ? parent.length : arrayIndex(key, parent.length, at), 0, value);
-  return doc;
+  return draft.doc;
 }
 
 /** Removing the whole document has no parent to remove it from: the target is not found. */
-function removeAt(doc: unknown, tokens: readonly string[], at: string): unknown {
+function removeAt(draft: Draft, tokens: readonly string[], at: string): unknown {
   if (tokens.length === 0) fail('patch-target-not-found', { path: at });
-  const parent = parentOf(doc, tokens, at);
+  const parent = draft.parentOf(tokens, at);
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) parent.splice(arrayIndex(key, parent.length - 1, at), 1);
   else if (has(parent, key)) delete parent[key];
   else fail('patch-target-not-found', { path: at });
-  return doc;
+  return draft.doc;
 }
 
-function replaceAt(doc: unknown, tokens: readonly string[], value: unknown, at: string): unknown {
+function replaceAt(draft: Draft, tokens: readonly string[], value: unknown, at: string): unknown {
   if (tokens.length === 0) return value;
-  const parent = parentOf(doc, tokens, at);
+  const parent = draft.parentOf(tokens, at);
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) parent[arrayIndex(key, parent.length - 1, at)] = value;
   else if (has(parent, key)) setOwn(parent, key, value);
   else fail('patch-target-not-found', { path: at });
-  return doc;
+  return draft.doc;
 }
 
 function arrayIndex(token: string, max: number, at: string): number {

@@ -204,7 +204,8 @@ export function patchedStatement(original: Statement, patched: unknown, lookup: 
   if (hasPropertyId(statement) && rawPropertyId(statement) !== original.property.id) {
     problem({ type: 'read-only', path: '/property/id' });
   }
-  if (isUnchanged(original, statement)) return original;
+  // The stored statement itself: a copy-on-write patch (domain/patch.ts) left it alone.
+  if ((statement as unknown) === original || isUnchanged(original, statement)) return original;
   return parseStatement(statement, '', lookup, { id: original.id });
 }
 
@@ -260,7 +261,7 @@ function mapStatement(input: unknown, groupKey: string, path: string, context: M
   if (hasPropertyId(statement) && rawPropertyId(statement) !== stored.property.id) {
     problem({ type: 'read-only', path: pointer(pointer(path, 'property'), 'id') });
   }
-  if (isUnchanged(stored, statement)) return stored;
+  if ((statement as unknown) === stored || isUnchanged(stored, statement)) return stored;
   return parseStatement(statement, path, lookup, { id: stored.id });
 }
 

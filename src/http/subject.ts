@@ -25,7 +25,7 @@ export function pathEntityId(ctx: Ctx, kind: Kind = ctx.kind): string {
 
 /** Reads the entity and, when it exists, evaluates the request's preconditions against it. */
 export async function loadEntity(ctx: Ctx, id: string, isRead: boolean): Promise<ReadResult> {
-  const read = await ctx.store.readEntity(id);
+  const read = await ctx.store.readEntity(id, isRead ? 'read' : 'edit');
   if (read.status === 'found') checkPreconditions(ctx, read.head, isRead);
   return read;
 }

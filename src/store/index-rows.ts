@@ -67,20 +67,27 @@ export function diffIndexRows(before: Entity | null, after: Entity): IndexDiff {
   };
 }
 
-/** `entity` without the parts it shares, by reference, with `other`. Statement ids are unique per entity. */
+/**
+ * `entity` without the parts it shares, by reference, with `other`: whole parts, and inside the term, alias and
+ * sitelink maps the entries whose value is the same object or string on both sides (an edit of one label keeps
+ * the other languages). Statement ids are unique per entity, so statement groups are compared as a whole.
+ */
 function withoutShared(entity: Entity, other: Entity): Entity {
-  const statements: Entity['statements'] = {};
-  for (const [property, group] of Object.entries(entity.statements)) {
-    if (other.statements[property] !== group) statements[property] = group;
-  }
   return {
     ...entity,
-    labels: entity.labels === other.labels ? {} : entity.labels,
-    descriptions: entity.descriptions === other.descriptions ? {} : entity.descriptions,
-    aliases: entity.aliases === other.aliases ? {} : entity.aliases,
-    statements,
-    sitelinks: entity.sitelinks === other.sitelinks ? {} : entity.sitelinks,
+    labels: changedEntries(entity.labels, other.labels),
+    descriptions: changedEntries(entity.descriptions, other.descriptions),
+    aliases: changedEntries(entity.aliases, other.aliases),
+    statements: changedEntries(entity.statements, other.statements),
+    sitelinks: changedEntries(entity.sitelinks ?? {}, other.sitelinks ?? {}),
   };
+}
+
+function changedEntries<T>(map: Record<string, T>, other: Record<string, T>): Record<string, T> {
+  if (map === other) return {};
+  const out: Record<string, T> = {};
+  for (const key in map) if (map[key] !== other[key]) out[key] = map[key];
+  return out;
 }
 
 /** Popularity signal used by search ranking (issue #6): sitelinks, then statements. */
@@ -106,11 +113,10 @@ export interface SearchRow {
   entity: number;
 }
 
-function searchRows(entity: Entity | null): Map<string, SearchRow> {
+function searchRows(entity: Entity | null, rank: number): Map<string, SearchRow> {
   const rows = new Map<string, SearchRow>();
   if (!entity) return rows;
   const kind = entity.type === 'item' ? 0 : 1;
-  const rank = rankOf(popularity(entity));
   const number = Number(entity.id.slice(1));
   const keys = searchKeys(entity);
   for (const table of SEARCH_TABLES) {
@@ -122,15 +128,23 @@ function searchRows(entity: Entity | null): Map<string, SearchRow> {
   return rows;
 }
 
+const rankOfEntity = (entity: Entity | null) => (entity ? rankOf(popularity(entity)) : 0);
+
 /** Search rows to delete and to insert when an entity goes from `before` to `after` (either may be null). */
 export function diffSearchRows(before: Entity | null, after: Entity | null): RowDiff<SearchRow> {
-  // Labels and aliases left alone (the same objects, as edits copy on write) at an unchanged rank: the rows
-  // are the same, so most statement and description edits skip deriving them twice.
-  if (before && after && before.labels === after.labels && before.aliases === after.aliases
-    && before.type === after.type && before.id === after.id
-    && rankOf(popularity(before)) === rankOf(popularity(after))) return { removed: [], added: [] };
-  const old = searchRows(before);
-  const next = searchRows(after);
+  const rankBefore = rankOfEntity(before);
+  const rankAfter = rankOfEntity(after);
+  let old: Map<string, SearchRow>;
+  let next: Map<string, SearchRow>;
+  if (before && after && before.type === after.type && before.id === after.id && rankBefore === rankAfter) {
+    // Same rank: a language's rows come from its label and aliases alone, so only the languages whose label or
+    // aliases changed are derived (an edit of one label folds two terms, not every term of the entity twice).
+    old = searchRows(withoutShared(before, after), rankBefore);
+    next = searchRows(withoutShared(after, before), rankAfter);
+  } else {
+    old = searchRows(before, rankBefore);
+    next = searchRows(after, rankAfter);
+  }
   return {
     removed: [...old].filter(([key]) => !next.has(key)).map(([, row]) => row),
     added: [...next].filter(([key]) => !old.has(key)).map(([, row]) => row),

@@ -30,6 +30,8 @@ export type DocumentRead =
   | { status: 'redirect'; target: string }
   | { status: 'missing' };
 
+export type ReadPurpose = 'read' | 'edit';
+
 export interface EditMeta {
   /** Account name, or the client address for anonymous edits. */
   user: string;
@@ -158,11 +160,19 @@ export interface Store {
    * every process using this store: rate limits across workers without another service (issue #9).
    */
   countHit(key: string, windowSeconds: number): Promise<CounterHit>;
-  readEntity(id: string): Promise<ReadResult>;
+  /**
+   * `purpose` 'edit': the caller reads the entity to replace its revision, so a backend that caches documents
+   * need not keep this one (it would be stale once the edit commits, and only cost memory and collection).
+   */
+  readEntity(id: string, purpose?: ReadPurpose): Promise<ReadResult>;
   readDocument(id: string): Promise<DocumentRead>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;
-  /** Writes the entity, its index rows and its revision in one transaction; returns the new head. */
+  /**
+   * Writes the entity, its index rows and its revision atomically; returns the new head once they are committed.
+   * A backend may commit several concurrent edits in one transaction (SQLite: group commit), each still all or
+   * nothing on its own.
+   */
   applyEdit(edit: EditInput): Promise<Head>;
   /** Read-only check of the same rules applyEdit enforces, so callers can report violations in spec order. */
   findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null>;

@@ -104,11 +104,28 @@ describe('parsePatch: document validation (400)', () => {
 describe('applyPatch: operations', () => {
   const doc = { labels: { en: 'potato', de: 'Kartoffel' }, aliases: ['spud', 'tater'] };
 
-  it('returns an equal copy for an empty patch', () => {
-    const result = patched(doc, []);
-    assert.deepEqual(result, doc);
-    assert.notEqual(result, doc);
-    assert.notEqual((result as typeof doc).labels, doc.labels);
+  it('returns the document itself for an empty patch', () => {
+    assert.equal(patched(doc, []), doc);
+  });
+
+  it('copies only what it changes: the parts a patch leaves alone are the same objects', () => {
+    const nested = { labels: { en: 'potato' }, statements: { P1: [{ id: 'a' }, { id: 'b' }], P2: [{ id: 'c' }] } };
+    const result = patched(nested, [{ op: 'replace', path: '/statements/P1/1/id', value: 'B' }]) as typeof nested;
+    assert.equal(result.labels, nested.labels);
+    assert.equal(result.statements.P2, nested.statements.P2);
+    assert.equal(result.statements.P1[0], nested.statements.P1[0]);
+    assert.notEqual(result.statements.P1, nested.statements.P1);
+    assert.deepEqual(result.statements.P1, [{ id: 'a' }, { id: 'B' }]);
+  });
+
+  it('patches a frozen document without changing it', () => {
+    const frozen = Object.freeze({ labels: Object.freeze({ en: 'potato' }), list: Object.freeze([Object.freeze({ a: 1 })]) });
+    const result = patched(frozen, [
+      { op: 'add', path: '/labels/de', value: 'Kartoffel' },
+      { op: 'move', from: '/list/0', path: '/moved' },
+      { op: 'add', path: '/moved/b', value: 2 },
+    ]);
+    assert.deepEqual(result, { labels: { en: 'potato', de: 'Kartoffel' }, list: [], moved: { a: 1, b: 2 } });
   });
 
   it('add: new member, replaced member, array insert, append with -', () => {

@@ -93,12 +93,15 @@ describe('search index keys', () => {
     assert.equal(keys.tokens.some((k) => k.key === 'stadt'), false);
   });
 
-  it('ranks more sitelinks first, then more statements by powers of two', () => {
+  it('ranks more sitelinks first, then more statements by powers of four', () => {
     assert.ok(rankOf({ sitelinks: 2, statements: 0 }) < rankOf({ sitelinks: 1, statements: 500 }));
-    assert.ok(rankOf({ sitelinks: 1, statements: 8 }) < rankOf({ sitelinks: 1, statements: 7 }));
+    assert.ok(rankOf({ sitelinks: 1, statements: 16 }) < rankOf({ sitelinks: 1, statements: 15 }));
+    assert.ok(rankOf({ sitelinks: 1, statements: 4 }) < rankOf({ sitelinks: 1, statements: 3 }));
     assert.ok(rankOf({ sitelinks: 1, statements: 1 }) < rankOf({ sitelinks: 1, statements: 0 }));
-    // Within a power of two, the rank (and so every search row) stays put when a statement is added.
-    assert.equal(rankOf({ sitelinks: 1, statements: 5 }), rankOf({ sitelinks: 1, statements: 4 }));
+    // Within a power of four, the rank (and so every search row) stays put when a statement is added.
+    assert.equal(rankOf({ sitelinks: 1, statements: 15 }), rankOf({ sitelinks: 1, statements: 4 }));
+    assert.equal(rankOf({ sitelinks: 1, statements: 3 }), rankOf({ sitelinks: 1, statements: 1 }));
+    assert.ok(rankOf({ sitelinks: 0, statements: 2 ** 31 }) < rankOf({ sitelinks: 0, statements: 2 ** 30 - 1 }));
     assert.equal(rankOf({ sitelinks: 0, statements: 2 ** 40 }), rankOf({ sitelinks: 0, statements: 2 ** 31 }));
   });
 });

@@ -72,6 +72,41 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       await store.close();
     });
 
+    it('keeps each of several concurrent edits atomic on its own', async () => {
+      const store = await open();
+      const a = await create(store, emptyEntity('', 'item'));
+      const b = await create(store, { ...emptyEntity('', 'item'), sitelinks: { enwiki: { title: 'Taken', badges: [] } } });
+      const readA = await store.readEntity(a.id);
+      const readB = await store.readEntity(b.id);
+      if (readA.status !== 'found' || readB.status !== 'found') throw new Error('missing');
+      const cId = await store.allocateId('item');
+      // C's sitelink conflict shows only when its rows are written (no check asked for): what C wrote before
+      // must go, and nothing of the others.
+      const c = { ...emptyEntity(cId, 'item'), labels: { en: 'C label' }, descriptions: { en: 'C description' },
+        sitelinks: { enwiki: { title: 'Taken', badges: [] } } };
+      const results = await Promise.allSettled([
+        store.applyEdit({ entity: { ...a, labels: { en: 'one' } }, previous: readA, meta: META, checks: {} }),
+        store.applyEdit({ entity: c, previous: null, meta: META, checks: {} }),
+        store.applyEdit({ entity: { ...a, labels: { en: 'two' } }, previous: readA, meta: META, checks: {} }),
+        store.applyEdit({ entity: { ...b, labels: { en: 'bee' } }, previous: readB, meta: META, checks: {} }),
+      ]);
+      const [one, created, two, bee] = results;
+      assert.equal(created.status === 'rejected' && created.reason instanceof PolicyViolation, true);
+      // Both edits of A start from the same head: exactly one wins, the other is a conflict.
+      const editsOfA = [one, two];
+      assert.equal(editsOfA.filter((r) => r.status === 'fulfilled').length, 1);
+      assert.equal(editsOfA.filter((r) => r.status === 'rejected' && r.reason instanceof EditConflict).length, 1);
+      assert.equal(bee.status, 'fulfilled');
+      const afterA = await store.readEntity(a.id);
+      assert.equal(afterA.status === 'found' && afterA.entity.labels.en, one.status === 'fulfilled' ? 'one' : 'two');
+      assert.equal((await store.revisions(a.id, 10)).length, 2);
+      assert.equal((await store.revisions(b.id, 10)).length, 2);
+      assert.equal((await store.readEntity(cId)).status, 'missing');
+      assert.deepEqual(await store.revisions(cId, 10), []);
+      assert.equal(await store.findViolation({ ...c, id: 'Q0' }, { labelDescriptionLanguages: ['en'] }), null);
+      await store.close();
+    });
+
     it('enforces one item per sitelink inside the transaction', async () => {
       const store = await open();
       const a = await create(store, { ...emptyEntity('', 'item'), sitelinks: { enwiki: { title: 'Page', badges: [] } } });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyEntity, type Entity, type Statement } from '../../src/domain/entity.js';
-import { diffIndexRows } from '../../src/store/index-rows.js';
+import { diffIndexRows, diffSearchRows, type SearchRow } from '../../src/store/index-rows.js';
 
 const statement = (id: string, property = 'P1'): Statement => ({
   id, rank: 'normal', qualifiers: [], references: [], property: { id: property, 'data-type': 'string' },
@@ -28,6 +28,8 @@ const edits: Record<string, Entity> = {
   'a label changed': { ...before, labels: { ...before.labels, en: 'uno' } },
   'an alias added': { ...before, aliases: { en: [...before.aliases.en, 'i'] } },
   'a sitelink replaced': { ...before, sitelinks: { dewiki: { title: 'Eins', badges: [] } } },
+  'an alias list replaced, a label added': { ...before, labels: { ...before.labels, fr: 'un' }, aliases: { en: ['1'] } },
+  'a statement added that changes the rank': { ...before, statements: { ...before.statements, P3: [statement('Q1$E', 'P3')] } },
   'everything rebuilt, nothing shared': { ...structuredClone(before), labels: { en: 'one' } },
 };
 
@@ -35,6 +37,17 @@ describe('index-row diff', () => {
   for (const [name, after] of Object.entries(edits)) {
     it(`matches the full comparison: ${name}`, () => {
       assert.deepEqual(diffIndexRows(before, after), fullDiff(before, after));
+    });
+  }
+
+  for (const [name, after] of Object.entries(edits)) {
+    it(`gives the search rows of the full comparison: ${name}`, () => {
+      const key = (r: SearchRow) => JSON.stringify(r);
+      const all = (e: Entity) => new Map(diffSearchRows(null, e).added.map((r) => [key(r), r]));
+      const [a, b] = [all(before), all(after)];
+      const d = diffSearchRows(before, after);
+      assert.deepEqual(d.removed.map(key).sort(), [...a.keys()].filter((k) => !b.has(k)).sort());
+      assert.deepEqual(d.added.map(key).sort(), [...b.keys()].filter((k) => !a.has(k)).sort());
     });
   }
 

@@ -1,6 +1,7 @@
 // Items and properties as whole resources: GET, POST (creation) and PATCH, for both kinds.
 import { parseNewEntity, patchedEntity, type EntityRules } from '../../domain/entity-input.js';
 import { fail } from '../../domain/errors.js';
+import type { Entity } from '../../domain/entity.js';
 import type { Kind } from '../../domain/kinds.js';
 import type { SiteTable } from '../../domain/sites.js';
 import { applyPatch } from '../../domain/patch.js';
@@ -57,15 +58,28 @@ async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
   return { body: picked, head };
 }
 
-/** What the pure entity validators need from the store: statement references and badge items (§6.4). */
-async function rulesFor(ctx: Ctx, input: unknown): Promise<EntityRules> {
+/**
+ * What the pure entity validators need from the store: statement references and badge items (§6.4). For a
+ * PATCH (`original` given), the stored statements the patch left alone are kept without validation
+ * (domain/statements.ts parseStatementMap), so their references are not looked up.
+ */
+async function rulesFor(ctx: Ctx, input: unknown, original?: Entity): Promise<EntityRules> {
   const fields = isPlainObject(input) ? input : {};
   const sitelinks = isPlainObject(fields.sitelinks) ? Object.values(fields.sitelinks) : [];
   return {
-    lookup: await lookupFor(ctx.store, fields.statements),
+    lookup: await lookupFor(ctx.store, original ? withoutStored(fields.statements, original) : fields.statements),
     sites: ctx.services.sites,
     badges: await badgePolicyFor(ctx.store, ctx.services.badges, sitelinks),
   };
+}
+
+/** A patched statements map without the stored statement objects themselves (copy-on-write patches keep them). */
+function withoutStored(statements: unknown, original: Entity): unknown {
+  if (!isPlainObject(statements)) return statements;
+  const stored = new Set<unknown>(Object.values(original.statements).flat());
+  const out: Record<string, unknown> = {};
+  for (const [key, group] of Object.entries(statements)) out[key] = Array.isArray(group) ? group.filter((s) => !stored.has(s)) : group;
+  return out;
 }
 
 export async function createEntity(ctx: Ctx): Promise<Result> {
@@ -89,7 +103,7 @@ export async function patchEntity(ctx: Ctx): Promise<Result> {
   const { found, meta, operations } = await beginPatch(ctx);
   const document = renderEntity(found.entity, ctx.services.sites, true);
   const patched = applyPatch(document, operations);
-  const rules = await rulesFor(ctx, patched);
+  const rules = await rulesFor(ctx, patched, found.entity);
   const next = inMode(PATCH, () => patchedEntity(ctx.kind, found.entity, patched, rules));
   const done = await commitEdit(ctx, { previous: found, next, meta });
   return { body: renderEntity(done.entity, ctx.services.sites, true), head: done.head };

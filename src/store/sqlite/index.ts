@@ -1,6 +1,6 @@
-// SQLite backend: one file, WAL mode, one connection per process. better-sqlite3 is synchronous, so each
-// edit runs as one BEGIN IMMEDIATE transaction that no other write in this process can interleave with;
-// other processes on the same file wait on the busy timeout.
+// SQLite backend: one file, WAL mode, one connection per process. better-sqlite3 is synchronous, so a write
+// transaction runs whole, with no other write of this process in between; other processes on the same file
+// wait on the busy timeout. Edits are committed in groups (see applyEdit).
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -9,7 +9,8 @@ import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
+  type ReadResult, type RevisionRecord,
   type SearchHit, type SearchQuery, type Store, type Violation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
@@ -30,6 +31,9 @@ export interface SqliteOptions {
 // rendered bytes once more: 4 MB of JSON (about 400 typical items) costs some 30 MB of the server's memory.
 const DEFAULT_CACHE_MB = 4;
 
+/** WAL pages (4 KB each) after which a commit checkpoints. */
+const WAL_CHECKPOINT_PAGES = 4000;
+
 export function openSqliteStore(options: SqliteOptions): SqliteStore {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
@@ -37,6 +41,13 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // A checkpoint copies the WAL's pages into the database and syncs both, inside the COMMIT that crosses the
+  // threshold. At 16 MB instead of SQLite's 4 MB a page rewritten by several edits is copied once for all of
+  // them: on label edits, a quarter as many syncs and 40% fewer checkpoint writes (measured, issue #8).
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  // Group commit nests each edit in a SAVEPOINT, whose undo pages go to a statement journal: kept in memory, as a
+  // temporary file it doubled the writes of every edit (measured). Entia's queries sort nothing large.
+  db.pragma('temp_store = MEMORY');
   if (options.pageCacheMb !== undefined) db.pragma(`cache_size = -${options.pageCacheMb * 1024}`);
   migrate(db);
   const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20));
@@ -59,22 +70,39 @@ function migrate(db: Database.Database): void {
 
 const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: new Date(ts * 1000) });
 
+/** Most edits one group commit takes; the rest wait for the next group. */
+const MAX_GROUP = 64;
+
+interface QueuedEdit {
+  edit: EditInput;
+  resolve: (head: Head) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { head: Head } | { error: unknown };
+
 export class SqliteStore implements Store {
   readonly q: Queries;
   readonly accounts: AccountStore;
   readonly searchIndex: SqliteSearch;
+  private queued: QueuedEdit[] = [];
+  /** One edit inside the group's transaction: better-sqlite3 runs a nested transaction as a SAVEPOINT. */
+  private readonly editInSavepoint: (edit: EditInput) => Head;
+  private readonly group: { immediate: (edits: QueuedEdit[]) => Outcome[] };
 
   constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0)) {
     this.q = prepareQueries(db);
     this.accounts = sqliteAccounts(this.q);
     this.searchIndex = new SqliteSearch(db);
+    this.editInSavepoint = db.transaction((edit: EditInput) => this.applyEditInTransaction(edit));
+    this.group = db.transaction((edits: QueuedEdit[]) => edits.map((q) => this.applyOneOfGroup(q.edit)));
   }
 
-  async readEntity(id: string): Promise<ReadResult> {
-    return this.readEntitySync(id);
+  async readEntity(id: string, purpose: ReadPurpose = 'read'): Promise<ReadResult> {
+    return this.readEntitySync(id, purpose === 'read');
   }
 
-  /** `cache` false: a one-off read (bulk import) that should not displace what readers use. */
+  /** `cache` false: a one-off read (an edit's, a bulk import's) that should not displace what readers use. */
   readEntitySync(id: string, cache = true): ReadResult {
     const found = this.locate(id);
     if (found.status !== 'found') return found;
@@ -108,8 +136,48 @@ export class SqliteStore implements Store {
     return (kind === 'item' ? 'Q' : 'P') + last;
   }
 
-  async applyEdit(edit: EditInput): Promise<Head> {
-    return this.db.transaction(() => this.applyEditInTransaction(edit)).immediate();
+  /**
+   * Group commit: edits that arrive while the event loop is busy wait for its next turn and are then written in
+   * one transaction, each in its own SAVEPOINT. A failed edit (conflict, policy violation, constraint) rolls
+   * back alone and the others commit; every caller hears of its edit only after the COMMIT. Each edit still
+   * checks its compare-and-set and uniqueness rules inside the transaction, after the edits before it in the
+   * group, exactly as if they had been committed one by one: the group saves the per-transaction cost (BEGIN,
+   * COMMIT and the pages several edits share, written to the WAL once).
+   */
+  applyEdit(edit: EditInput): Promise<Head> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ edit, resolve, reject });
+      if (this.queued.length === 1) setImmediate(() => this.commitQueued());
+    });
+  }
+
+  private commitQueued(): void {
+    const edits = this.queued.splice(0, MAX_GROUP);
+    if (this.queued.length > 0) setImmediate(() => this.commitQueued());
+    if (edits.length === 0) return;
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.group.immediate(edits);
+    } catch (error) {
+      // BEGIN or COMMIT failed, or SQLite rolled the whole transaction back: nothing of the group was written.
+      for (const q of edits) q.reject(error);
+      return;
+    }
+    edits.forEach((q, i) => {
+      const outcome = outcomes[i];
+      if ('head' in outcome) q.resolve(outcome.head);
+      else q.reject(outcome.error);
+    });
+  }
+
+  private applyOneOfGroup(edit: EditInput): Outcome {
+    try {
+      return { head: this.editInSavepoint(edit) };
+    } catch (error) {
+      // Some errors (I/O, disk full) make SQLite roll back the whole transaction: then the group fails as one.
+      if (!this.db.inTransaction) throw error;
+      return { error };
+    }
   }
 
   private applyEditInTransaction(edit: EditInput): Head {
@@ -246,6 +314,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    while (this.queued.length > 0) this.commitQueued();
     this.db.close();
   }
 }

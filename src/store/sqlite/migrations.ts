@@ -137,4 +137,12 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM search_tokens;
   INSERT OR IGNORE INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
   `,
+  // 6: search ranks count statements by powers of four (rankOf, issue #8: fewer rank changes, so fewer rewrites
+  // of all of an entity's search rows when statements are added); every stored rank is recomputed, as in 5.
+  `
+  DELETE FROM search_terms;
+  DELETE FROM search_prefixes;
+  DELETE FROM search_tokens;
+  INSERT OR IGNORE INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
+  `,
 ];
