@@ -1,12 +1,13 @@
 // Bulk load against its baseline: the path that fills a store (`store.importEntities` in batches of 2,000,
-// with the page cache `entia import` sets) against a loop that only reads and JSON.parses the same lines. Runs in its own
-// process so that the harness's memory and the servers do not disturb it; prints one JSON result line.
+// with the SQLite settings `entia import` uses) against a loop that only reads and JSON.parses the same lines.
+// Runs in its own process so that the harness's memory and the servers do not disturb it; prints one JSON
+// result line.
 //
 //   node --import tsx bench/bulk-load.ts --data FILE.jsonl --db FILE.db|postgres://… [--schema S] [--parse-only]
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Entity } from '../src/domain/entity.js';
-import { IMPORT_PAGE_CACHE_MB } from '../src/cli/import.js';
+import { IMPORT_TUNING } from '../src/cli/import.js';
 import { isPostgresUrl, openStore } from '../src/cli/open-store.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { EditMeta, Store } from '../src/store/store.js';
@@ -44,10 +45,10 @@ export async function parseOnly(path: string): Promise<LoadFigures> {
 
 /** Read, parse and import in batches into a fresh store (a SQLite file, or `schema` of a PostgreSQL database). */
 export async function importAll(path: string, db: string, schema: string | null = null): Promise<LoadFigures> {
-  // The page cache `entia import` opens its store with (src/cli/import.ts); PostgreSQL: a small pool.
+  // The settings `entia import` opens its store with (src/cli/import.ts); PostgreSQL: a small pool.
   const store: Store = isPostgresUrl(db)
     ? await openStore({ db, pgPoolSize: 2, pgSchema: schema })
-    : openSqliteStore({ path: db, pageCacheMb: IMPORT_PAGE_CACHE_MB });
+    : openSqliteStore({ path: db, ...IMPORT_TUNING });
   const started = performance.now();
   const cpu = process.cpuUsage();
   let entities = 0;

@@ -14,11 +14,17 @@ import type { EditMeta, Store } from '../store/store.js';
 const BATCH = 2000;
 
 /**
- * SQLite page cache of an import, in MB: every entity adds rows at random places of the term, statement and
- * search indexes, and a cache that holds more of their pages re-reads fewer (issue #8: 11% faster on 100,000
- * items, 25% on 20,000, than SQLite's default 2 MB). The memory is the import process's, not a server's.
+ * How `entia import` opens a SQLite store (ignored on PostgreSQL); the memory and disk are the import
+ * process's, not a server's.
+ * - pageCacheMb: every entity adds rows at random places of the term, statement and search indexes, and a
+ *   cache that holds more of their pages re-reads fewer (issue #8: 11% faster on 100,000 items, 25% on 20,000,
+ *   than SQLite's default 2 MB).
+ * - checkpointMb: the log is copied into the database file once it holds 256 MB instead of after every batch,
+ *   so a page that several batches change is copied once (issue #8: bench/notes-bulk.md). Durability is
+ *   unchanged (WAL, synchronous=NORMAL); the log file grows to that size, and the last connection to close
+ *   folds it in and removes it.
  */
-export const IMPORT_PAGE_CACHE_MB = 256;
+export const IMPORT_TUNING = { pageCacheMb: 256, checkpointMb: 256 } as const;
 
 export interface ImportResult extends ConversionReport {
   entities: number;

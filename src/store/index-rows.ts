@@ -106,19 +106,26 @@ export interface SearchRow {
   entity: number;
 }
 
-function searchRows(entity: Entity | null): Map<string, SearchRow> {
-  const rows = new Map<string, SearchRow>();
-  if (!entity) return rows;
+/**
+ * Every search row of an entity, each once: searchKeys yields each (lang, type, key) of a table once, and the
+ * rank and entity are the entity's own. What a new entity adds (bulk import writes these without a diff).
+ */
+export function searchRowsOf(entity: Entity): SearchRow[] {
+  const rows: SearchRow[] = [];
   const kind = entity.type === 'item' ? 0 : 1;
   const rank = rankOf(popularity(entity));
   const number = Number(entity.id.slice(1));
   const keys = searchKeys(entity);
   for (const table of SEARCH_TABLES) {
-    for (const k of keys[table]) {
-      rows.set(`${table}\u0000${k.lang}\u0000${k.type}\u0000${k.key}\u0000${rank}`,
-        { table, kind, lang: k.lang, key: k.key, type: TYPE_CODE[k.type], rank, entity: number });
-    }
+    for (const k of keys[table]) rows.push({ table, kind, lang: k.lang, key: k.key, type: TYPE_CODE[k.type], rank, entity: number });
   }
+  return rows;
+}
+
+function searchRows(entity: Entity | null): Map<string, SearchRow> {
+  const rows = new Map<string, SearchRow>();
+  if (!entity) return rows;
+  for (const row of searchRowsOf(entity)) rows.set(`${row.table}\u0000${row.lang}\u0000${row.type}\u0000${row.key}\u0000${row.rank}`, row);
   return rows;
 }
 

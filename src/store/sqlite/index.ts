@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
-import { diffIndexRows, popularity } from '../index-rows.js';
+import { diffIndexRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
@@ -16,6 +16,7 @@ import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
+import { inGroups } from './write-order.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -24,6 +25,12 @@ export interface SqliteOptions {
   entityCacheMb?: number;
   /** SQLite's page cache in MB (default: SQLite's own, 2 MB). Bulk imports want much more (cli/import.ts). */
   pageCacheMb?: number;
+  /**
+   * Size in MB the write-ahead log may reach before this connection copies it into the database file (default:
+   * SQLite's, 4 MB). A bulk import raises it: its batches change pages all over the indexes, and copying after
+   * every batch writes most of those pages twice per batch (cli/import.ts).
+   */
+  checkpointMb?: number;
 }
 
 // Parsed, a document takes about six times its JSON length of heap (two-byte strings, objects), and its
@@ -38,6 +45,10 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   if (options.pageCacheMb !== undefined) db.pragma(`cache_size = -${options.pageCacheMb * 1024}`);
+  if (options.checkpointMb !== undefined) {
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.pragma(`wal_autocheckpoint = ${Math.ceil(options.checkpointMb * 2 ** 20 / pageSize)}`);
+  }
   migrate(db);
   const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20));
   store.searchIndex.drainBacklog(db, (id) => {
@@ -55,6 +66,13 @@ function migrate(db: Database.Database): void {
     for (let i = version; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i]);
     if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();
+}
+
+/** What every revision of one import batch shares. */
+interface ImportRevision {
+  meta: EditMeta;
+  timestamp: number;
+  tags: string;
 }
 
 const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: new Date(ts * 1000) });
@@ -130,35 +148,91 @@ export class SqliteStore implements Store {
     for (const s of d.statements.removed) this.q.deleteStatement.run(s);
     for (const s of d.statements.added) this.q.insertStatement.run(s, id);
     for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
-    for (const s of d.sitelinks.added) {
-      try {
-        this.q.insertSitelink.run(s.site, s.title, id);
-      } catch (e) {
-        // The primary key is the last line of defence for "one item per page" (REFERENCE §6.4).
-        if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
-        const owner = this.q.sitelinkOwner.get(s.site, s.title);
-        throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: s.site, conflictingId: owner?.item_id ?? '' });
-      }
+    for (const s of d.sitelinks.added) this.insertSitelink(s.site, s.title, id);
+  }
+
+  private insertSitelink(site: string, title: string, itemId: string): void {
+    try {
+      this.q.insertSitelink.run(site, title, itemId);
+    } catch (e) {
+      // The primary key is the last line of defence for "one item per page" (REFERENCE §6.4).
+      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+      const owner = this.q.sitelinkOwner.get(site, title);
+      throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: site, conflictingId: owner?.item_id ?? '' });
     }
   }
 
   async importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void> {
     this.db.transaction(() => {
-      const timestamp = Math.floor(Date.now() / 1000);
-      const tags = JSON.stringify(meta.tags);
-      const highest: Record<string, number> = { item: 0, property: 0 };
+      const revision: ImportRevision = { meta, timestamp: Math.floor(Date.now() / 1000), tags: JSON.stringify(meta.tags) };
+      const replaced = this.idsToReplace(entities);
+      // Runs of new entities are written together; the others in their place, so that the batch's order holds.
+      let run: Entity[] = [];
       for (const entity of entities) {
-        const previous = this.readEntitySync(entity.id, false);
-        const { rev_id } = this.q.insertRevision.get(entity.id, timestamp, meta.user, meta.comment, tags,
-          meta.bot ? 1 : 0, JSON.stringify(entity))!;
-        const pop = popularity(entity);
-        if (previous.status === 'missing') this.q.insertEntity.run(entity.id, entity.type, rev_id, pop.sitelinks, pop.statements);
-        else this.q.updateHead.run(rev_id, pop.sitelinks, pop.statements, entity.id);
-        this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
-        highest[entity.type] = Math.max(highest[entity.type], Number(entity.id.slice(1)));
+        if (!replaced.has(entity.id)) {
+          run.push(entity);
+          continue;
+        }
+        this.importNew(run, revision);
+        run = [];
+        this.importReplacing(entity, revision);
       }
+      this.importNew(run, revision);
+      const highest: Record<string, number> = { item: 0, property: 0 };
+      for (const entity of entities) highest[entity.type] = Math.max(highest[entity.type], Number(entity.id.slice(1)));
       for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
     }).immediate();
+  }
+
+  /** Ids of a batch that the store holds already or that the batch holds twice: these need a diff each. */
+  private idsToReplace(entities: readonly Entity[]): Set<string> {
+    const seen = new Set<string>();
+    const replaced = new Set<string>();
+    for (const { id } of entities) (seen.has(id) ? replaced : seen).add(id);
+    for (const { id } of this.q.existingIds.all(JSON.stringify([...seen]))) replaced.add(id);
+    return replaced;
+  }
+
+  private insertImportRevision(entity: Entity, revision: ImportRevision): number {
+    const { meta } = revision;
+    return this.q.insertRevision.get(entity.id, revision.timestamp, meta.user, meta.comment, revision.tags,
+      meta.bot ? 1 : 0, JSON.stringify(entity))!.rev_id;
+  }
+
+  /** An entity the store holds (or that its batch wrote before): its rows are diffed against that version. */
+  private importReplacing(entity: Entity, revision: ImportRevision): void {
+    const previous = this.readEntitySync(entity.id, false);
+    const revId = this.insertImportRevision(entity, revision);
+    const pop = popularity(entity);
+    if (previous.status === 'missing') this.q.insertEntity.run(entity.id, entity.type, revId, pop.sitelinks, pop.statements);
+    else this.q.updateHead.run(revId, pop.sitelinks, pop.statements, entity.id);
+    this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
+  }
+
+  /**
+   * Entities the store does not hold: nothing to read or diff, every row is new. Rows are written table by
+   * table, grouped by language or site, so that consecutive inserts land on the same B-tree pages.
+   */
+  private importNew(batch: readonly Entity[], revision: ImportRevision): void {
+    if (batch.length === 0) return;
+    for (const entity of batch) {
+      const revId = this.insertImportRevision(entity, revision);
+      const pop = popularity(entity);
+      this.q.insertEntity.run(entity.id, entity.type, revId, pop.sitelinks, pop.statements);
+    }
+    this.searchIndex.insertNew(batch);
+    const terms: { id: string; kind: string; row: TermRow }[] = [];
+    const statements: string[] = [];
+    const sitelinks: { id: string; row: SitelinkRow }[] = [];
+    for (const entity of batch) {
+      const rows = indexRows(entity);
+      for (const row of rows.terms) terms.push({ id: entity.id, kind: entity.type, row });
+      for (const s of rows.statements) statements.push(s, entity.id);
+      for (const row of rows.sitelinks) sitelinks.push({ id: entity.id, row });
+    }
+    this.q.insertTerms(inGroups(terms, (t) => t.row.lang).flatMap(({ id, kind, row }) => [id, kind, row.type, row.lang, row.text]));
+    this.q.insertStatements(statements);
+    for (const { id, row } of inGroups(sitelinks, (s) => s.row.site)) this.insertSitelink(row.site, row.title, id);
   }
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
