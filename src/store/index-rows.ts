@@ -106,26 +106,26 @@ export interface SearchRow {
   entity: number;
 }
 
+/** Receives one search row as its columns (no object per row: a bulk import handles millions). */
+export type SearchRowVisitor = (table: SearchTable, kind: number, lang: string, key: string, type: number, rank: number, entity: number) => void;
+
 /**
  * Every search row of an entity, each once: searchKeys yields each (lang, type, key) of a table once, and the
  * rank and entity are the entity's own. What a new entity adds (bulk import writes these without a diff).
  */
-export function searchRowsOf(entity: Entity): SearchRow[] {
-  const rows: SearchRow[] = [];
+export function visitSearchRows(entity: Entity, visit: SearchRowVisitor): void {
   const kind = entity.type === 'item' ? 0 : 1;
   const rank = rankOf(popularity(entity));
   const number = Number(entity.id.slice(1));
   const keys = searchKeys(entity);
-  for (const table of SEARCH_TABLES) {
-    for (const k of keys[table]) rows.push({ table, kind, lang: k.lang, key: k.key, type: TYPE_CODE[k.type], rank, entity: number });
-  }
-  return rows;
+  for (const table of SEARCH_TABLES) for (const k of keys[table]) visit(table, kind, k.lang, k.key, TYPE_CODE[k.type], rank, number);
 }
 
 function searchRows(entity: Entity | null): Map<string, SearchRow> {
   const rows = new Map<string, SearchRow>();
   if (!entity) return rows;
-  for (const row of searchRowsOf(entity)) rows.set(`${row.table}\u0000${row.lang}\u0000${row.type}\u0000${row.key}\u0000${row.rank}`, row);
+  visitSearchRows(entity, (table, kind, lang, key, type, rank, number) =>
+    rows.set(`${table}\u0000${lang}\u0000${type}\u0000${key}\u0000${rank}`, { table, kind, lang, key, type, rank, entity: number }));
   return rows;
 }
 

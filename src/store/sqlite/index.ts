@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
-import { diffIndexRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
+import { diffIndexRows, indexRows, popularity, type SitelinkRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
@@ -16,7 +16,7 @@ import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
-import { inGroups } from './write-order.js';
+import { RowGroups } from './write-order.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -221,18 +221,20 @@ export class SqliteStore implements Store {
       this.q.insertEntity.run(entity.id, entity.type, revId, pop.sitelinks, pop.statements);
     }
     this.searchIndex.insertNew(batch);
-    const terms: { id: string; kind: string; row: TermRow }[] = [];
+    const terms = new RowGroups();
     const statements: string[] = [];
     const sitelinks: { id: string; row: SitelinkRow }[] = [];
     for (const entity of batch) {
       const rows = indexRows(entity);
-      for (const row of rows.terms) terms.push({ id: entity.id, kind: entity.type, row });
+      for (const t of rows.terms) terms.of(t.lang).push(entity.id, entity.type, t.type, t.lang, t.text);
       for (const s of rows.statements) statements.push(s, entity.id);
       for (const row of rows.sitelinks) sitelinks.push({ id: entity.id, row });
     }
-    this.q.insertTerms(inGroups(terms, (t) => t.row.lang).flatMap(({ id, kind, row }) => [id, kind, row.type, row.lang, row.text]));
-    this.q.insertStatements(statements);
-    for (const { id, row } of inGroups(sitelinks, (s) => s.row.site)) this.insertSitelink(row.site, row.title, id);
+    this.q.insertTerms(terms.inOrder());
+    this.q.insertStatements([statements]);
+    // One by one, in site order: a taken page must be reported with its owner (insertSitelink).
+    sitelinks.sort((a, b) => (a.row.site < b.row.site ? -1 : a.row.site > b.row.site ? 1 : 0));
+    for (const { id, row } of sitelinks) this.insertSitelink(row.site, row.title, id);
   }
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {

@@ -15,8 +15,8 @@ interface UserRow { name: string; user_group: string; token_hash: string | null;
  */
 const ROWS_PER_INSERT = 100;
 
-/** Inserts rows given as one flat, row-major list of values. */
-export type RowInserter = (values: readonly unknown[]) => void;
+/** Inserts rows given as flat, row-major lists of column values (a row never spans two lists). */
+export type RowInserter = (lists: Iterable<readonly unknown[]>) => void;
 
 /** `head`: `INSERT … (columns) VALUES`, completed here with a hundred rows' placeholders (the rest one by one). */
 function rowInserter(db: Database.Database, head: string, columns: number): RowInserter {
@@ -24,10 +24,19 @@ function rowInserter(db: Database.Database, head: string, columns: number): RowI
   const one = db.prepare(`${head} ${row}`);
   const many = db.prepare(`${head} ${Array(ROWS_PER_INSERT).fill(row).join(', ')}`);
   const width = columns * ROWS_PER_INSERT;
-  return (values) => {
-    let i = 0;
-    for (; i + width <= values.length; i += width) many.run(values.slice(i, i + width));
-    for (; i < values.length; i += columns) one.run(values.slice(i, i + columns));
+  return (lists) => {
+    const params: unknown[] = new Array(width);
+    let filled = 0;
+    for (const values of lists) {
+      for (let i = 0; i < values.length; i++) {
+        params[filled++] = values[i];
+        if (filled === width) {
+          many.run(params);
+          filled = 0;
+        }
+      }
+    }
+    for (let i = 0; i < filled; i += columns) one.run(params.slice(i, i + columns));
   };
 }
 

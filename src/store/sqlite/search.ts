@@ -5,10 +5,10 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
 import type { KindCode, Row, Stream } from '../../search/rank.js';
-import { diffSearchRows, SEARCH_TABLES, searchRowsOf } from '../index-rows.js';
+import { diffSearchRows, SEARCH_TABLES, visitSearchRows } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
 import { prepareSearchQueries, type SearchQueries } from './queries.js';
-import { inGroups } from './write-order.js';
+import { RowGroups } from './write-order.js';
 
 const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
 const PREFIX: Record<KindName, string> = { item: 'Q', property: 'P' };
@@ -31,14 +31,13 @@ export class SqliteSearch implements HitBackend {
 
   /** Writes the rows of entities that had none (a bulk import of new entities), table by table, by language. */
   insertNew(entities: readonly Entity[]): void {
-    const rows = entities.flatMap(searchRowsOf);
-    for (const table of SEARCH_TABLES) {
-      const values: unknown[] = [];
-      for (const r of inGroups(rows.filter((row) => row.table === table), (row) => row.lang)) {
-        values.push(r.kind, r.lang, r.key, r.type, r.rank, r.entity);
-      }
-      this.q[table].insertMany(values);
+    const tables = { terms: new RowGroups(), prefixes: new RowGroups(), tokens: new RowGroups() };
+    for (const entity of entities) {
+      visitSearchRows(entity, (table, kind, lang, key, type, rank, number) => {
+        tables[table].of(lang).push(kind, lang, key, type, rank, number);
+      });
     }
+    for (const table of SEARCH_TABLES) this.q[table].insertMany(tables[table].inOrder());
   }
 
   /** Indexes entities that existed before the search index did (the search-index migration), `batch` at a time. */
