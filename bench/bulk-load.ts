@@ -7,7 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Entity } from '../src/domain/entity.js';
-import { IMPORT_TUNING } from '../src/cli/import.js';
+import { BatchWriter, IMPORT_TUNING } from '../src/cli/import.js';
 import { isPostgresUrl, openStore } from '../src/cli/open-store.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { EditMeta, Store } from '../src/store/store.js';
@@ -53,16 +53,19 @@ export async function importAll(path: string, db: string, schema: string | null 
   const cpu = process.cpuUsage();
   let entities = 0;
   let batch: Entity[] = [];
+  // As `entia import` does: the next batch is read while the last one is written.
+  const writer = new BatchWriter((b) => store.importEntities(b, META));
   for await (const line of lines(path)) {
     batch.push(JSON.parse(line) as Entity);
     if (batch.length >= BATCH) {
-      await store.importEntities(batch, META);
+      await writer.add(batch);
       entities += batch.length;
       batch = [];
     }
   }
-  if (batch.length) await store.importEntities(batch, META);
+  if (batch.length) await writer.add(batch);
   entities += batch.length;
+  await writer.finish();
   const result = figures(entities, started, cpu);
   await store.close();
   return result;

@@ -23,8 +23,33 @@ const BATCH = 2000;
  *   so a page that several batches change is copied once (issue #8: bench/notes-bulk.md). Durability is
  *   unchanged (WAL, synchronous=NORMAL); the log file grows to that size, and the last connection to close
  *   folds it in and removes it.
+ * - importThread: SQLite writes each batch on a thread of its own while this one prepares and reads the next
+ *   (src/store/sqlite/import-thread.ts).
  */
-export const IMPORT_TUNING = { pageCacheMb: 256, checkpointMb: 256 } as const;
+export const IMPORT_TUNING = { pageCacheMb: 256, checkpointMb: 256, importThread: true } as const;
+
+/**
+ * Hands batches to `write` without waiting for each to be written: the next batch is read and parsed while the
+ * last one is written (on SQLite's import thread). A batch is handed over only once the one before it is
+ * written, so the first batch that fails stops the import with nothing after it written.
+ */
+export class BatchWriter {
+  private last: Promise<void> = Promise.resolve();
+
+  constructor(private readonly write: (batch: Entity[]) => Promise<void>) {}
+
+  async add(batch: Entity[]): Promise<void> {
+    await this.last;
+    const written = this.write(batch);
+    written.catch(() => {}); // a failure is seen by the next add() or by finish()
+    this.last = written;
+  }
+
+  /** Resolves once every batch is written; rejects with the first failure. */
+  finish(): Promise<void> {
+    return this.last;
+  }
+}
 
 export interface ImportResult extends ConversionReport {
   entities: number;
@@ -69,9 +94,10 @@ export async function importDump(store: Store, path: string, sites: SiteTable, m
   const result: ImportResult = { ...report, entities: 0, placeholders: 0, skipped: 0 };
   const imported = new Set<string>();
   let batch: Entity[] = [];
+  const writer = new BatchWriter((entities) => store.importEntities(entities, meta));
   const flush = async () => {
     if (batch.length === 0) return;
-    await store.importEntities(batch, meta);
+    await writer.add(batch);
     result.entities += batch.length;
     batch = [];
   };
@@ -83,6 +109,7 @@ export async function importDump(store: Store, path: string, sites: SiteTable, m
     if (batch.length >= BATCH) await flush();
   }
   await flush();
+  await writer.finish();
   const missing = [...report.propertyTypes.keys()].filter((p) => !imported.has(p));
   const existing = await store.lookupEntities(missing);
   const placeholders = missing.filter((p) => !existing.has(p))

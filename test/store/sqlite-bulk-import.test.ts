@@ -1,12 +1,16 @@
-// Bulk import (SQLite importEntities) writes new entities without a diff, table by table: the store it builds
-// must hold exactly the rows that the same entities written by edits leave, and answer the same.
+// Bulk import (SQLite importEntities) writes new entities without a diff, table by table, in this thread or on
+// the import thread: the store it builds must hold exactly the rows that the same entities written by edits
+// leave, and answer the same.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { generateAll } from '../../bench/generate.js';
 import type { Entity } from '../../src/domain/entity.js';
 import { parseText } from '../../src/search/query.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
-import type { EditMeta } from '../../src/store/store.js';
+import { PolicyViolation, type EditMeta } from '../../src/store/store.js';
 
 const META: EditMeta = { user: 'u', comment: null, tags: [], bot: true };
 
@@ -32,7 +36,20 @@ function changed(entity: Entity): Entity {
   return { ...entity, labels: { ...entity.labels, en: `${entity.labels.en ?? entity.id} bis` }, aliases: {}, sitelinks: {}, statements };
 }
 
-describe('sqlite bulk import', () => {
+const dirs: string[] = [];
+after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+/** How the import is written: in this thread (any store), or on the import thread (a file). */
+const WAYS: Record<string, () => SqliteStore> = {
+  'in this thread': () => openSqliteStore({ path: ':memory:' }),
+  'on the import thread': () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
+    dirs.push(dir);
+    return openSqliteStore({ path: join(dir, 'store.db'), importThread: true });
+  },
+};
+
+for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk import, ${way}`, () => {
   // Generated entities: many languages and scripts (unspaced ones too), aliases, statements and sitelinks.
   const all = [...generateAll(8, 40)];
   const first = all.slice(0, 120);
@@ -41,7 +58,7 @@ describe('sqlite bulk import', () => {
   const second = [changed(first[110]), ...all.slice(120, 130), changed(first[5]), twice, changed(twice), ...all.slice(131)];
 
   it('holds exactly the rows that edits of the same entities write, and answers the same', async () => {
-    const imported = openSqliteStore({ path: ':memory:' });
+    const imported = openImportStore();
     await imported.importEntities(first, META);
     await imported.importEntities(second, META);
 
@@ -72,16 +89,19 @@ describe('sqlite bulk import', () => {
     await edited.close();
   });
 
-  it('refuses a batch whose new entities share a sitelink, writing nothing of it', async () => {
-    const store = openSqliteStore({ path: ':memory:' });
-    const [a, b] = all.filter((e) => Object.keys(e.sitelinks ?? {}).length > 0);
+  it('refuses a batch whose new entities share a sitelink, writing nothing of it, and goes on with the next', async () => {
+    const store = openImportStore();
+    const [a, b, c] = all.filter((e) => Object.keys(e.sitelinks ?? {}).length > 0);
     const site = Object.keys(a.sitelinks!)[0];
     const clash = { ...b, sitelinks: { ...b.sitelinks, [site]: a.sitelinks![site] } };
     await assert.rejects(store.importEntities([a, clash], META), (e: unknown) =>
-      (e as { detail?: { violation?: string; conflictingId?: string } }).detail?.violation === 'sitelink-conflict'
-      && (e as { detail: { conflictingId: string } }).detail.conflictingId === a.id);
+      e instanceof PolicyViolation && e.detail.violation === 'sitelink-conflict' && e.detail.conflictingId === a.id);
     assert.equal((await store.readEntity(a.id)).status, 'missing');
     assert.deepEqual(dump(store, 'search_prefixes'), []);
+    await store.importEntities([a, c], META);
+    assert.equal((await store.readEntity(c.id)).status, 'found');
+    assert.deepEqual(await store.findViolation(clash, { sitelinkSites: [site] }),
+      { violation: 'sitelink-conflict', siteId: site, conflictingId: a.id });
     await store.close();
   });
 });

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
-import { diffIndexRows, indexRows, popularity, type SitelinkRow } from '../index-rows.js';
+import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
@@ -16,7 +16,8 @@ import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
-import { RowGroups } from './write-order.js';
+import { ImportThread } from './import-thread.js';
+import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -31,6 +32,11 @@ export interface SqliteOptions {
    * every batch writes most of those pages twice per batch (cli/import.ts).
    */
   checkpointMb?: number;
+  /**
+   * importEntities writes from a worker thread with a connection of its own, while this thread prepares the
+   * next slice and the caller reads the next batch (import-thread.ts). Files only; for `entia import`.
+   */
+  importThread?: boolean;
 }
 
 // Parsed, a document takes about six times its JSON length of heap (two-byte strings, objects), and its
@@ -50,7 +56,8 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
     db.pragma(`wal_autocheckpoint = ${Math.ceil(options.checkpointMb * 2 ** 20 / pageSize)}`);
   }
   migrate(db);
-  const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20));
+  const thread = options.importThread && options.path !== ':memory:' ? new ImportThread({ ...options, importThread: false }) : null;
+  const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20), thread);
   store.searchIndex.drainBacklog(db, (id) => {
     const read = store.readEntitySync(id, false);
     return read.status === 'found' ? read.entity : null;
@@ -68,13 +75,6 @@ function migrate(db: Database.Database): void {
   }).immediate();
 }
 
-/** What every revision of one import batch shares. */
-interface ImportRevision {
-  meta: EditMeta;
-  timestamp: number;
-  tags: string;
-}
-
 const toHead = (rev: number, ts: number): Head => ({ revision: rev, modified: new Date(ts * 1000) });
 
 export class SqliteStore implements Store {
@@ -82,7 +82,8 @@ export class SqliteStore implements Store {
   readonly accounts: AccountStore;
   readonly searchIndex: SqliteSearch;
 
-  constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0)) {
+  constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0),
+    private readonly importThread: ImportThread | null = null) {
     this.q = prepareQueries(db);
     this.accounts = sqliteAccounts(this.q);
     this.searchIndex = new SqliteSearch(db);
@@ -163,29 +164,27 @@ export class SqliteStore implements Store {
   }
 
   async importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void> {
+    const revision: ImportRevision = { user: meta.user, comment: meta.comment, tags: JSON.stringify(meta.tags),
+      bot: meta.bot, timestamp: Math.floor(Date.now() / 1000) };
+    const slices = preparedSlices(entities);
+    if (this.importThread) return this.importThread.write(revision, slices);
     this.db.transaction(() => {
-      const revision: ImportRevision = { meta, timestamp: Math.floor(Date.now() / 1000), tags: JSON.stringify(meta.tags) };
-      const replaced = this.idsToReplace(entities);
-      // Runs of new entities are written together; the others in their place, so that the batch's order holds.
-      let run: Entity[] = [];
-      for (const entity of entities) {
-        if (!replaced.has(entity.id)) {
-          run.push(entity);
-          continue;
-        }
-        this.importNew(run, revision);
-        run = [];
-        this.importReplacing(entity, revision);
-      }
-      this.importNew(run, revision);
-      const highest: Record<string, number> = { item: 0, property: 0 };
-      for (const entity of entities) highest[entity.type] = Math.max(highest[entity.type], Number(entity.id.slice(1)));
-      for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
+      for (const prepared of slices) this.writePrepared(prepared, revision);
     }).immediate();
   }
 
-  /** Ids of a batch that the store holds already or that the batch holds twice: these need a diff each. */
-  private idsToReplace(entities: readonly Entity[]): Set<string> {
+  /** Writes one prepared slice of an import inside the caller's transaction (here, or on the import thread). */
+  writePrepared(prepared: PreparedImport, revision: ImportRevision): void {
+    const replaced = this.idsToReplace(prepared.entities);
+    if (replaced.size === 0) this.insertNew(prepared, revision);
+    else this.writeReplacing(prepared.entities, replaced, revision);
+    const highest: Record<string, number> = { item: 0, property: 0 };
+    for (const { id, type } of prepared.entities) highest[type] = Math.max(highest[type], Number(id.slice(1)));
+    for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
+  }
+
+  /** Ids that the store holds already or that the slice holds twice: these need a diff each. */
+  private idsToReplace(entities: readonly PreparedEntity[]): Set<string> {
     const seen = new Set<string>();
     const replaced = new Set<string>();
     for (const { id } of entities) (seen.has(id) ? replaced : seen).add(id);
@@ -193,48 +192,52 @@ export class SqliteStore implements Store {
     return replaced;
   }
 
-  private insertImportRevision(entity: Entity, revision: ImportRevision): number {
-    const { meta } = revision;
-    return this.q.insertRevision.get(entity.id, revision.timestamp, meta.user, meta.comment, revision.tags,
-      meta.bot ? 1 : 0, JSON.stringify(entity))!.rev_id;
-  }
-
-  /** An entity the store holds (or that its batch wrote before): its rows are diffed against that version. */
-  private importReplacing(entity: Entity, revision: ImportRevision): void {
-    const previous = this.readEntitySync(entity.id, false);
-    const revId = this.insertImportRevision(entity, revision);
-    const pop = popularity(entity);
-    if (previous.status === 'missing') this.q.insertEntity.run(entity.id, entity.type, revId, pop.sitelinks, pop.statements);
-    else this.q.updateHead.run(revId, pop.sitelinks, pop.statements, entity.id);
-    this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
+  private insertImportRevision(id: string, content: string, revision: ImportRevision): number {
+    return this.q.insertRevision.get(id, revision.timestamp, revision.user, revision.comment, revision.tags,
+      revision.bot ? 1 : 0, content)!.rev_id;
   }
 
   /**
-   * Entities the store does not hold: nothing to read or diff, every row is new. Rows are written table by
-   * table, grouped by language or site, so that consecutive inserts land on the same B-tree pages.
+   * Entities the store does not hold: nothing to read or diff, every row is new and was derived beforehand.
+   * Rows go in table by table, grouped by language or site (write-order.ts), a hundred per statement.
    */
-  private importNew(batch: readonly Entity[], revision: ImportRevision): void {
-    if (batch.length === 0) return;
-    for (const entity of batch) {
-      const revId = this.insertImportRevision(entity, revision);
+  private insertNew({ entities, rows }: PreparedImport, revision: ImportRevision): void {
+    for (const e of entities) {
+      const revId = this.insertImportRevision(e.id, e.content, revision);
+      this.q.insertEntity.run(e.id, e.type, revId, e.sitelinks, e.statements);
+    }
+    this.searchIndex.insertNew(rows.search);
+    this.q.insertTerms(rows.terms);
+    this.q.insertStatements(rows.statements);
+    // One by one: a taken page must be reported with its owner (insertSitelink).
+    for (const [site, title, itemId] of rows.sitelinks) this.insertSitelink(site, title, itemId);
+  }
+
+  /**
+   * A slice that replaces entities or holds one twice (rare in an import): in slice order, runs of new
+   * entities are inserted and each other one is diffed against the version before it.
+   */
+  private writeReplacing(entities: readonly PreparedEntity[], replaced: Set<string>, revision: ImportRevision): void {
+    let run: Entity[] = [];
+    const insertRun = () => {
+      if (run.length > 0) this.insertNew(prepareImport(run), revision);
+      run = [];
+    };
+    for (const { id, content } of entities) {
+      const entity = JSON.parse(content) as Entity;
+      if (!replaced.has(id)) {
+        run.push(entity);
+        continue;
+      }
+      insertRun();
+      const previous = this.readEntitySync(id, false);
+      const revId = this.insertImportRevision(id, content, revision);
       const pop = popularity(entity);
-      this.q.insertEntity.run(entity.id, entity.type, revId, pop.sitelinks, pop.statements);
+      if (previous.status === 'missing') this.q.insertEntity.run(id, entity.type, revId, pop.sitelinks, pop.statements);
+      else this.q.updateHead.run(revId, pop.sitelinks, pop.statements, id);
+      this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
     }
-    this.searchIndex.insertNew(batch);
-    const terms = new RowGroups();
-    const statements: string[] = [];
-    const sitelinks: { id: string; row: SitelinkRow }[] = [];
-    for (const entity of batch) {
-      const rows = indexRows(entity);
-      for (const t of rows.terms) terms.of(t.lang).push(entity.id, entity.type, t.type, t.lang, t.text);
-      for (const s of rows.statements) statements.push(s, entity.id);
-      for (const row of rows.sitelinks) sitelinks.push({ id: entity.id, row });
-    }
-    this.q.insertTerms(terms.inOrder());
-    this.q.insertStatements([statements]);
-    // One by one, in site order: a taken page must be reported with its owner (insertSitelink).
-    sitelinks.sort((a, b) => (a.row.site < b.row.site ? -1 : a.row.site > b.row.site ? 1 : 0));
-    for (const { id, row } of sitelinks) this.insertSitelink(row.site, row.title, id);
+    insertRun();
   }
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
@@ -308,6 +311,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    // The import thread's connection first: the last one to close folds the write-ahead log into the file.
+    await this.importThread?.close();
     this.db.close();
   }
 }

@@ -54,6 +54,10 @@ export function prepareQueries(db: Database.Database) {
       WHERE e.id IN (SELECT value FROM json_each(?)) AND e.redirect_to IS NULL`),
     /** Which of a batch's ids (a JSON array) have a row already: one query instead of a read per entity. */
     existingIds: db.prepare<[string], { id: string }>('SELECT id FROM entities WHERE id IN (SELECT value FROM json_each(?))'),
+    // An import on the import thread spans several messages, so it opens and ends its transaction by hand.
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
     headOf: db.prepare<[string], { head_rev: number | null }>('SELECT head_rev FROM entities WHERE id = ?'),
     allocateId: db.prepare<[string], { last: number }>(
       'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),

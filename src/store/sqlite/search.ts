@@ -5,10 +5,9 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
 import type { KindCode, Row, Stream } from '../../search/rank.js';
-import { diffSearchRows, SEARCH_TABLES, visitSearchRows } from '../index-rows.js';
+import { diffSearchRows, SEARCH_TABLES, type SearchTable } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
 import { prepareSearchQueries, type SearchQueries } from './queries.js';
-import { RowGroups } from './write-order.js';
 
 const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
 const PREFIX: Record<KindName, string> = { item: 'Q', property: 'P' };
@@ -29,15 +28,9 @@ export class SqliteSearch implements HitBackend {
     for (const r of d.added) this.q[r.table].insert.run(r.kind, r.lang, r.key, r.type, r.rank, r.entity);
   }
 
-  /** Writes the rows of entities that had none (a bulk import of new entities), table by table, by language. */
-  insertNew(entities: readonly Entity[]): void {
-    const tables = { terms: new RowGroups(), prefixes: new RowGroups(), tokens: new RowGroups() };
-    for (const entity of entities) {
-      visitSearchRows(entity, (table, kind, lang, key, type, rank, number) => {
-        tables[table].of(lang).push(kind, lang, key, type, rank, number);
-      });
-    }
-    for (const table of SEARCH_TABLES) this.q[table].insertMany(tables[table].inOrder());
+  /** Writes the prepared rows of entities that had none (a bulk import of new entities, prepared-import.ts). */
+  insertNew(rows: Record<SearchTable, unknown[][]>): void {
+    for (const table of SEARCH_TABLES) this.q[table].insertMany(rows[table]);
   }
 
   /** Indexes entities that existed before the search index did (the search-index migration), `batch` at a time. */
