@@ -1,5 +1,5 @@
-// Bulk load against its baseline: the path that fills a store (`store.importEntities` in batches of 2,000,
-// with the SQLite settings `entia import` uses) against a loop that only reads and JSON.parses the same lines.
+// Bulk load against its baseline: the path that fills a store (`store.importEntities` in the batches and
+// with the SQLite settings `entia import` uses, src/cli/import.ts) against a loop that only reads and JSON.parses the same lines.
 // Runs in its own process so that the harness's memory and the servers do not disturb it; prints one JSON
 // result line.
 //
@@ -7,13 +7,11 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Entity } from '../src/domain/entity.js';
-import { BatchWriter, IMPORT_TUNING } from '../src/cli/import.js';
+import { BatchWriter, IMPORT_BATCH, IMPORT_TUNING } from '../src/cli/import.js';
 import { isPostgresUrl, openStore } from '../src/cli/open-store.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { EditMeta, Store } from '../src/store/store.js';
 
-/** The import command's batch size (src/cli/import.ts). */
-const BATCH = 2000;
 const META: EditMeta = { user: 'import', comment: 'bench bulk load', tags: [], bot: true };
 
 export interface LoadFigures {
@@ -57,7 +55,7 @@ export async function importAll(path: string, db: string, schema: string | null 
   const writer = new BatchWriter((b) => store.importEntities(b, META));
   for await (const line of lines(path)) {
     batch.push(JSON.parse(line) as Entity);
-    if (batch.length >= BATCH) {
+    if (batch.length >= IMPORT_BATCH) {
       await writer.add(batch);
       entities += batch.length;
       batch = [];
