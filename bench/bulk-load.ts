@@ -1,18 +1,17 @@
-// Bulk load against its baseline: the path that fills a store (`store.importEntities` in batches of 2,000,
-// with the page cache `entia import` sets) against a loop that only reads and JSON.parses the same lines. Runs in its own
-// process so that the harness's memory and the servers do not disturb it; prints one JSON result line.
+// Bulk load against its baseline: the path that fills a store (`store.importEntities` in the batches and
+// with the SQLite settings `entia import` uses, src/cli/import.ts) against a loop that only reads and JSON.parses the same lines.
+// Runs in its own process so that the harness's memory and the servers do not disturb it; prints one JSON
+// result line.
 //
 //   node --import tsx bench/bulk-load.ts --data FILE.jsonl --db FILE.db|postgres://… [--schema S] [--parse-only]
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Entity } from '../src/domain/entity.js';
-import { IMPORT_PAGE_CACHE_MB } from '../src/cli/import.js';
+import { BatchWriter, IMPORT_BATCH, IMPORT_TUNING } from '../src/cli/import.js';
 import { isPostgresUrl, openStore } from '../src/cli/open-store.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { EditMeta, Store } from '../src/store/store.js';
 
-/** The import command's batch size (src/cli/import.ts). */
-const BATCH = 2000;
 const META: EditMeta = { user: 'import', comment: 'bench bulk load', tags: [], bot: true };
 
 export interface LoadFigures {
@@ -44,24 +43,27 @@ export async function parseOnly(path: string): Promise<LoadFigures> {
 
 /** Read, parse and import in batches into a fresh store (a SQLite file, or `schema` of a PostgreSQL database). */
 export async function importAll(path: string, db: string, schema: string | null = null): Promise<LoadFigures> {
-  // The page cache `entia import` opens its store with (src/cli/import.ts); PostgreSQL: a small pool.
+  // The settings `entia import` opens its store with (src/cli/import.ts); PostgreSQL: a small pool.
   const store: Store = isPostgresUrl(db)
     ? await openStore({ db, pgPoolSize: 2, pgSchema: schema })
-    : openSqliteStore({ path: db, pageCacheMb: IMPORT_PAGE_CACHE_MB });
+    : openSqliteStore({ path: db, ...IMPORT_TUNING });
   const started = performance.now();
   const cpu = process.cpuUsage();
   let entities = 0;
   let batch: Entity[] = [];
+  // As `entia import` does: the next batch is read while the last one is written.
+  const writer = new BatchWriter((b) => store.importEntities(b, META));
   for await (const line of lines(path)) {
     batch.push(JSON.parse(line) as Entity);
-    if (batch.length >= BATCH) {
-      await store.importEntities(batch, META);
+    if (batch.length >= IMPORT_BATCH) {
+      await writer.add(batch);
       entities += batch.length;
       batch = [];
     }
   }
-  if (batch.length) await store.importEntities(batch, META);
+  if (batch.length) await writer.add(batch);
   entities += batch.length;
+  await writer.finish();
   const result = figures(entities, started, cpu);
   await store.close();
   return result;

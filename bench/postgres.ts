@@ -21,6 +21,7 @@ import { DEFAULT_SEED } from './generate.js';
 import { measure, run, type HttpFigures } from './http-load.js';
 import { startEntia } from './servers.js';
 import { randomItems, typicalItem } from './targets.js';
+import { IMPORT_BATCH } from '../src/cli/import.js';
 import { withSearchPath } from '../src/store/postgres/index.js';
 import { flagReader } from './args.js';
 
@@ -191,7 +192,7 @@ async function main(argv: string[]): Promise<void> {
     writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
     writeFileSync(out.replace(/\.json$/, '.md'), markdownTable(rows) + '\n');
     console.log(consoleTable(rows));
-    console.log(`\nbulk load (importEntities, batches of 2,000): SQLite ${int(sqliteLoad.perSecond)}/s, ` +
+    console.log(`\nbulk load (importEntities, batches of ${IMPORT_BATCH.toLocaleString('en')}): SQLite ${int(sqliteLoad.perSecond)}/s, ` +
       `PostgreSQL ${int(pgLoad.perSecond)}/s`);
     console.log(`${out} (load average ${loadAverageAtStart} → ${report.machine.loadAverageAtEnd}, ${report.wallSeconds} s)`);
   } finally {

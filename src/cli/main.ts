@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import { buildServices } from '../http/services.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
-import { IMPORT_PAGE_CACHE_MB, importDump } from './import.js';
+import { IMPORT_TUNING, importDump } from './import.js';
 import { isPostgresUrl, openStore } from './open-store.js';
 import { PROTECT_USAGE, protectCommand } from './protect.js';
 import { USER_USAGE, userCommand } from './user.js';
@@ -61,7 +61,7 @@ async function serve(config: Config): Promise<void> {
 
 async function importCommand(config: Config, path: string | undefined): Promise<void> {
   if (!path) throw new Error('usage: entia import FILE|-   (Wikidata JSON dump lines, .json or .json.bz2)');
-  const store = await openStore(config, { pageCacheMb: IMPORT_PAGE_CACHE_MB });
+  const store = await openStore(config, IMPORT_TUNING);
   try {
     const started = Date.now();
     const result = await importDump(store, path, loadSites(config), { user: 'import', comment: `import ${path}`, tags: [], bot: true });

@@ -10,7 +10,7 @@ export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'>;
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
 
 /** `tuning`: settings for one use of a SQLite file (ignored on PostgreSQL), e.g. a bulk import's page cache. */
-export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb'> = {}): Promise<Store> {
+export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread'> = {}): Promise<Store> {
   if (isPostgresUrl(config.db)) {
     return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema });
   }

@@ -72,10 +72,13 @@ class KeySet {
 
 function prefixesOf(folded: string): string[] {
   const out: string[] = [];
-  const chars = Array.from(folded);
-  for (let n = 1; n <= Math.min(PREFIX_INDEX_LENGTH, chars.length); n++) {
+  let prefix = '';
+  let n = 0;
+  for (const char of folded) { // by code point
+    prefix += char;
     // A query is trimmed, so it never ends in a space: such a prefix would never be looked up.
-    if (chars[n - 1] !== ' ') out.push(chars.slice(0, n).join(''));
+    if (char !== ' ') out.push(prefix);
+    if (++n === PREFIX_INDEX_LENGTH) break;
   }
   return out;
 }

@@ -113,18 +113,26 @@ export interface SearchRow {
   entity: number;
 }
 
-function searchRows(entity: Entity | null, rank: number): Map<string, SearchRow> {
-  const rows = new Map<string, SearchRow>();
-  if (!entity) return rows;
+/** Receives one search row as its columns (no object per row: a bulk import handles millions). */
+export type SearchRowVisitor = (table: SearchTable, kind: number, lang: string, key: string, type: number, rank: number, entity: number) => void;
+
+/**
+ * Every search row of an entity, each once: searchKeys yields each (lang, type, key) of a table once. What a
+ * new entity adds (bulk import writes these without a diff). `rank`: the entity's own unless given (an edit's
+ * diff passes the whole entity's rank with only the languages it changed).
+ */
+export function visitSearchRows(entity: Entity, visit: SearchRowVisitor, rank = rankOf(popularity(entity))): void {
   const kind = entity.type === 'item' ? 0 : 1;
   const number = Number(entity.id.slice(1));
   const keys = searchKeys(entity);
-  for (const table of SEARCH_TABLES) {
-    for (const k of keys[table]) {
-      rows.set(`${table}\u0000${k.lang}\u0000${k.type}\u0000${k.key}\u0000${rank}`,
-        { table, kind, lang: k.lang, key: k.key, type: TYPE_CODE[k.type], rank, entity: number });
-    }
-  }
+  for (const table of SEARCH_TABLES) for (const k of keys[table]) visit(table, kind, k.lang, k.key, TYPE_CODE[k.type], rank, number);
+}
+
+function searchRows(entity: Entity | null, rank: number): Map<string, SearchRow> {
+  const rows = new Map<string, SearchRow>();
+  if (!entity) return rows;
+  visitSearchRows(entity, (table, kind, lang, key, type, _rank, number) =>
+    rows.set(`${table}\u0000${lang}\u0000${type}\u0000${key}\u0000${rank}`, { table, kind, lang, key, type, rank, entity: number }), rank);
   return rows;
 }
 

@@ -17,6 +17,8 @@ import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
+import { ImportThread } from './import-thread.js';
+import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -25,6 +27,17 @@ export interface SqliteOptions {
   entityCacheMb?: number;
   /** SQLite's page cache in MB (default: SQLite's own, 2 MB). Bulk imports want much more (cli/import.ts). */
   pageCacheMb?: number;
+  /**
+   * Size in MB the write-ahead log may reach before this connection copies it into the database file (default:
+   * SQLite's, 4 MB). A bulk import raises it: its batches change pages all over the indexes, and copying after
+   * every batch writes most of those pages twice per batch (cli/import.ts).
+   */
+  checkpointMb?: number;
+  /**
+   * importEntities writes from a worker thread with a connection of its own, while this thread prepares the
+   * next slice and the caller reads the next batch (import-thread.ts). Files only; for `entia import`.
+   */
+  importThread?: boolean;
 }
 
 // Parsed, a document takes about six times its JSON length of heap (two-byte strings, objects), and its
@@ -49,8 +62,13 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   // temporary file it doubled the writes of every edit (measured). Entia's queries sort nothing large.
   db.pragma('temp_store = MEMORY');
   if (options.pageCacheMb !== undefined) db.pragma(`cache_size = -${options.pageCacheMb * 1024}`);
+  if (options.checkpointMb !== undefined) {
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.pragma(`wal_autocheckpoint = ${Math.ceil(options.checkpointMb * 2 ** 20 / pageSize)}`);
+  }
   migrate(db);
-  const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20));
+  const thread = options.importThread && options.path !== ':memory:' ? new ImportThread({ ...options, importThread: false }) : null;
+  const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20), thread);
   store.searchIndex.drainBacklog(db, (id) => {
     const read = store.readEntitySync(id, false);
     return read.status === 'found' ? read.entity : null;
@@ -90,7 +108,8 @@ export class SqliteStore implements Store {
   private readonly editInSavepoint: (edit: EditInput) => Head;
   private readonly group: { immediate: (edits: QueuedEdit[]) => Outcome[] };
 
-  constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0)) {
+  constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0),
+    private readonly importThread: ImportThread | null = null) {
     this.q = prepareQueries(db);
     this.accounts = sqliteAccounts(this.q);
     this.searchIndex = new SqliteSearch(db);
@@ -212,35 +231,95 @@ export class SqliteStore implements Store {
     for (const s of d.statements.removed) this.q.deleteStatement.run(s);
     for (const s of d.statements.added) this.q.insertStatement.run(s, id);
     for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
-    for (const s of d.sitelinks.added) {
-      try {
-        this.q.insertSitelink.run(s.site, s.title, id);
-      } catch (e) {
-        // The primary key is the last line of defence for "one item per page" (REFERENCE §6.4).
-        if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
-        const owner = this.q.sitelinkOwner.get(s.site, s.title);
-        throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: s.site, conflictingId: owner?.item_id ?? '' });
-      }
+    for (const s of d.sitelinks.added) this.insertSitelink(s.site, s.title, id);
+  }
+
+  private insertSitelink(site: string, title: string, itemId: string): void {
+    try {
+      this.q.insertSitelink.run(site, title, itemId);
+    } catch (e) {
+      // The primary key is the last line of defence for "one item per page" (REFERENCE §6.4).
+      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+      const owner = this.q.sitelinkOwner.get(site, title);
+      throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: site, conflictingId: owner?.item_id ?? '' });
     }
   }
 
   async importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void> {
+    const revision: ImportRevision = { user: meta.user, comment: meta.comment, tags: JSON.stringify(meta.tags),
+      bot: meta.bot, timestamp: Math.floor(Date.now() / 1000) };
+    const slices = preparedSlices(entities);
+    if (this.importThread) return this.importThread.write(revision, slices);
     this.db.transaction(() => {
-      const timestamp = Math.floor(Date.now() / 1000);
-      const tags = JSON.stringify(meta.tags);
-      const highest: Record<string, number> = { item: 0, property: 0 };
-      for (const entity of entities) {
-        const previous = this.readEntitySync(entity.id, false);
-        const { rev_id } = this.q.insertRevision.get(entity.id, timestamp, meta.user, meta.comment, tags,
-          meta.bot ? 1 : 0, JSON.stringify(entity))!;
-        const pop = popularity(entity);
-        if (previous.status === 'missing') this.q.insertEntity.run(entity.id, entity.type, rev_id, pop.sitelinks, pop.statements);
-        else this.q.updateHead.run(rev_id, pop.sitelinks, pop.statements, entity.id);
-        this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
-        highest[entity.type] = Math.max(highest[entity.type], Number(entity.id.slice(1)));
-      }
-      for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
+      for (const prepared of slices) this.writePrepared(prepared, revision);
     }).immediate();
+  }
+
+  /** Writes one prepared slice of an import inside the caller's transaction (here, or on the import thread). */
+  writePrepared(prepared: PreparedImport, revision: ImportRevision): void {
+    const replaced = this.idsToReplace(prepared.entities);
+    if (replaced.size === 0) this.insertNew(prepared, revision);
+    else this.writeReplacing(prepared.entities, replaced, revision);
+    const highest: Record<string, number> = { item: 0, property: 0 };
+    for (const { id, type } of prepared.entities) highest[type] = Math.max(highest[type], Number(id.slice(1)));
+    for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
+  }
+
+  /** Ids that the store holds already or that the slice holds twice: these need a diff each. */
+  private idsToReplace(entities: readonly PreparedEntity[]): Set<string> {
+    const seen = new Set<string>();
+    const replaced = new Set<string>();
+    for (const { id } of entities) (seen.has(id) ? replaced : seen).add(id);
+    for (const { id } of this.q.existingIds.all(JSON.stringify([...seen]))) replaced.add(id);
+    return replaced;
+  }
+
+  private insertImportRevision(id: string, content: string, revision: ImportRevision): number {
+    return this.q.insertRevision.get(id, revision.timestamp, revision.user, revision.comment, revision.tags,
+      revision.bot ? 1 : 0, content)!.rev_id;
+  }
+
+  /**
+   * Entities the store does not hold: nothing to read or diff, every row is new and was derived beforehand.
+   * Rows go in table by table, grouped by language or site (write-order.ts), a hundred per statement.
+   */
+  private insertNew({ entities, rows }: PreparedImport, revision: ImportRevision): void {
+    for (const e of entities) {
+      const revId = this.insertImportRevision(e.id, e.content, revision);
+      this.q.insertEntity.run(e.id, e.type, revId, e.sitelinks, e.statements);
+    }
+    this.searchIndex.insertNew(rows.search);
+    this.q.insertTerms(rows.terms);
+    this.q.insertStatements(rows.statements);
+    // One by one: a taken page must be reported with its owner (insertSitelink).
+    for (const [site, title, itemId] of rows.sitelinks) this.insertSitelink(site, title, itemId);
+  }
+
+  /**
+   * A slice that replaces entities or holds one twice (rare in an import): in slice order, runs of new
+   * entities are inserted and each other one is diffed against the version before it.
+   */
+  private writeReplacing(entities: readonly PreparedEntity[], replaced: Set<string>, revision: ImportRevision): void {
+    let run: Entity[] = [];
+    const insertRun = () => {
+      if (run.length > 0) this.insertNew(prepareImport(run), revision);
+      run = [];
+    };
+    for (const { id, content } of entities) {
+      const entity = JSON.parse(content) as Entity;
+      if (!replaced.has(id)) {
+        run.push(entity);
+        continue;
+      }
+      insertRun();
+      const previous = this.readEntitySync(id, false);
+      const revId = this.insertImportRevision(id, content, revision);
+      const pop = popularity(entity);
+      if (previous.status === 'missing') this.q.insertEntity.run(id, entity.type, revId, pop.sitelinks, pop.statements);
+      else this.q.updateHead.run(revId, pop.sitelinks, pop.statements, id);
+      this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
+    }
+    insertRun();
   }
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
@@ -315,6 +394,8 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     while (this.queued.length > 0) this.commitQueued();
+    // The import thread's connection first: the last one to close folds the write-ahead log into the file.
+    await this.importThread?.close();
     this.db.close();
   }
 }

@@ -9,6 +9,37 @@ interface RevisionRow {
 
 interface UserRow { name: string; user_group: string; token_hash: string | null; block_reason: string | null; created: number }
 
+/**
+ * Rows per statement of a bulk insert. Each statement call costs about a microsecond beyond the work of its
+ * rows (issue #8, measured on search rows: 2.2 µs a row one by one, 1.3 µs a hundred at a time).
+ */
+const ROWS_PER_INSERT = 100;
+
+/** Inserts rows given as flat, row-major lists of column values (a row never spans two lists). */
+export type RowInserter = (lists: Iterable<readonly unknown[]>) => void;
+
+/** `head`: `INSERT … (columns) VALUES`, completed here with a hundred rows' placeholders (the rest one by one). */
+function rowInserter(db: Database.Database, head: string, columns: number): RowInserter {
+  const row = `(${Array(columns).fill('?').join(', ')})`;
+  const one = db.prepare(`${head} ${row}`);
+  const many = db.prepare(`${head} ${Array(ROWS_PER_INSERT).fill(row).join(', ')}`);
+  const width = columns * ROWS_PER_INSERT;
+  return (lists) => {
+    const params: unknown[] = new Array(width);
+    let filled = 0;
+    for (const values of lists) {
+      for (let i = 0; i < values.length; i++) {
+        params[filled++] = values[i];
+        if (filled === width) {
+          many.run(params);
+          filled = 0;
+        }
+      }
+    }
+    for (let i = 0; i < filled; i += columns) one.run(params.slice(i, i + columns));
+  };
+}
+
 export function prepareQueries(db: Database.Database) {
   return {
     // The head first, the document only when the entity cache does not hold that revision.
@@ -21,6 +52,12 @@ export function prepareQueries(db: Database.Database) {
       SELECT e.id, CASE WHEN e.kind = 'property' THEN json_extract(r.content, '$.data_type') END AS data_type
       FROM entities e JOIN revisions r ON r.rev_id = e.head_rev
       WHERE e.id IN (SELECT value FROM json_each(?)) AND e.redirect_to IS NULL`),
+    /** Which of a batch's ids (a JSON array) have a row already: one query instead of a read per entity. */
+    existingIds: db.prepare<[string], { id: string }>('SELECT id FROM entities WHERE id IN (SELECT value FROM json_each(?))'),
+    // An import on the import thread spans several messages, so it opens and ends its transaction by hand.
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
     headOf: db.prepare<[string], { head_rev: number | null }>('SELECT head_rev FROM entities WHERE id = ?'),
     allocateId: db.prepare<[string], { last: number }>(
       'UPDATE id_counters SET last = last + 1 WHERE kind = ? RETURNING last'),
@@ -38,9 +75,11 @@ export function prepareQueries(db: Database.Database) {
       'UPDATE entities SET head_rev = ?, sitelink_count = ?, statement_count = ? WHERE id = ?'),
     insertTerm: db.prepare<[string, string, string, string, string]>(
       'INSERT INTO terms (entity_id, kind, type, lang, text) VALUES (?, ?, ?, ?, ?)'),
+    insertTerms: rowInserter(db, 'INSERT INTO terms (entity_id, kind, type, lang, text) VALUES', 5),
     deleteTerm: db.prepare<[string, string, string, string]>(
       'DELETE FROM terms WHERE entity_id = ? AND type = ? AND lang = ? AND text = ?'),
     insertStatement: db.prepare<[string, string]>('INSERT INTO statements (id, entity_id) VALUES (?, ?)'),
+    insertStatements: rowInserter(db, 'INSERT INTO statements (id, entity_id) VALUES', 2),
     deleteStatement: db.prepare<[string]>('DELETE FROM statements WHERE id = ?'),
     statementById: db.prepare<[string], { id: string; entity_id: string }>(
       'SELECT id, entity_id FROM statements WHERE id = ?'),
@@ -123,6 +162,7 @@ function tableQueries(db: Database.Database, table: SearchTable) {
   const name = `search_${table}`;
   return {
     insert: db.prepare<SearchRowParams>(`INSERT OR IGNORE INTO ${name} (kind, lang, ${key}, type, rank, entity) VALUES (?, ?, ?, ?, ?, ?)`),
+    insertMany: rowInserter(db, `INSERT OR IGNORE INTO ${name} (kind, lang, ${key}, type, rank, entity) VALUES`, 6),
     delete: db.prepare<SearchRowParams>(
       `DELETE FROM ${name} WHERE kind = ? AND lang = ? AND ${key} = ? AND type = ? AND rank = ? AND entity = ?`),
     page: perKey((limit: number) => db.prepare<PageParams, RankRow>(`

@@ -5,7 +5,7 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
 import type { KindCode, Row, Stream } from '../../search/rank.js';
-import { diffSearchRows } from '../index-rows.js';
+import { diffSearchRows, SEARCH_TABLES, type SearchTable } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
 import { prepareSearchQueries, type SearchQueries } from './queries.js';
 
@@ -26,6 +26,11 @@ export class SqliteSearch implements HitBackend {
     const d = diffSearchRows(before, after);
     for (const r of d.removed) this.q[r.table].delete.run(r.kind, r.lang, r.key, r.type, r.rank, r.entity);
     for (const r of d.added) this.q[r.table].insert.run(r.kind, r.lang, r.key, r.type, r.rank, r.entity);
+  }
+
+  /** Writes the prepared rows of entities that had none (a bulk import of new entities, prepared-import.ts). */
+  insertNew(rows: Record<SearchTable, unknown[][]>): void {
+    for (const table of SEARCH_TABLES) this.q[table].insertMany(rows[table]);
   }
 
   /** Indexes entities that existed before the search index did (the search-index migration), `batch` at a time. */

@@ -1,0 +1,105 @@
+// Bulk import on two cores (issue #8). Preparing a batch (serialising documents, deriving every index and
+// search row: prepared-import.ts) is JavaScript; writing it is SQLite. Here the writing runs on a worker thread
+// with its own connection to the same file (import-worker.ts): it writes one prepared slice while this thread
+// prepares the next, and commits the batch while the caller reads and parses the next one. Each batch is
+// still one transaction, written or not as a whole; batches are written in the order they are given.
+import { Worker } from 'node:worker_threads';
+import { PolicyViolation, type Violation } from '../store.js';
+import type { ImportRevision, PreparedImport } from './prepared-import.js';
+import type { SqliteOptions } from './index.js';
+
+export type ImportMessage =
+  | { type: 'begin'; batch: number; revision: ImportRevision }
+  | { type: 'slice'; batch: number; prepared: PreparedImport }
+  /** `abort`: preparing failed on this side; roll back whatever was written. */
+  | { type: 'commit' | 'abort'; batch: number }
+  | { type: 'close' };
+
+/** The outcome of one batch; `error` as plain data, since error objects lose their class crossing threads. */
+export interface ImportReply {
+  batch: number;
+  error?: { message: string; code?: string; violation?: Violation };
+}
+
+export function describeError(e: unknown): NonNullable<ImportReply['error']> {
+  if (e instanceof PolicyViolation) return { message: e.message, violation: e.detail };
+  const { message, code } = e as { message?: string; code?: string };
+  return { message: message ?? String(e), code };
+}
+
+function errorFrom(reply: NonNullable<ImportReply['error']>): Error {
+  if (reply.violation) return new PolicyViolation(reply.violation);
+  return Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {});
+}
+
+export class ImportThread {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private batches = 0;
+  private broken: Error | null = null;
+
+  constructor(options: SqliteOptions) {
+    this.worker = startWorker(options);
+    this.worker.on('message', (reply: ImportReply) => this.settle(reply));
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', () => this.fail(new Error('the import thread has ended')));
+    this.worker.unref(); // idle, it keeps no process alive (write() holds it while a batch is under way)
+  }
+
+  /** Writes the slices as one transaction; resolves once it is committed. Preparing happens here, on demand. */
+  write(revision: ImportRevision, slices: Iterable<PreparedImport>): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    const batch = ++this.batches;
+    const written = new Promise<void>((resolve, reject) => this.waiting.set(batch, { resolve, reject }));
+    this.worker.ref();
+    this.post({ type: 'begin', batch, revision });
+    try {
+      for (const prepared of slices) this.post({ type: 'slice', batch, prepared });
+    } catch (e) {
+      this.post({ type: 'abort', batch });
+      written.catch(() => {}); // the rollback's reply; the caller gets the error that stopped the preparing
+      return Promise.reject(e);
+    }
+    this.post({ type: 'commit', batch });
+    return written;
+  }
+
+  async close(): Promise<void> {
+    if (this.broken) return;
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.worker.ref();
+    this.post({ type: 'close' });
+    await exited;
+  }
+
+  private post(message: ImportMessage): void {
+    this.worker.postMessage(message);
+  }
+
+  private settle(reply: ImportReply): void {
+    const waiter = this.waiting.get(reply.batch);
+    this.waiting.delete(reply.batch);
+    if (this.waiting.size === 0) this.worker.unref();
+    if (reply.error) waiter?.reject(errorFrom(reply.error));
+    else waiter?.resolve();
+  }
+
+  private fail(e: Error): void {
+    this.broken ??= e;
+    for (const waiter of this.waiting.values()) waiter.reject(e);
+    this.waiting.clear();
+  }
+}
+
+/**
+ * Built, the worker is import-worker.js beside this file. Run from the TypeScript sources (tests, the bench,
+ * `node --import tsx`), a worker does not inherit the loader, so it registers tsx before loading the module.
+ */
+function startWorker(options: SqliteOptions): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './import-worker.ts' : './import-worker.js', import.meta.url);
+  if (!fromSource) return new Worker(entry, { workerData: options });
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
+    { eval: true, workerData: options });
+}

@@ -1,0 +1,84 @@
+// A slice of a bulk import made ready for writing: documents serialised and every index and search row of
+// each entity derived as if it were new, as plain data that can cross to the import thread (import-thread.ts).
+// Preparing is the JavaScript half of an import, about as costly as parsing the documents; writing them is
+// SQLite's half (SqliteStore.writePrepared), which uses the rows only when none of the entities exists yet.
+import type { Entity, KindName } from '../../domain/entity.js';
+import { indexRows, popularity, visitSearchRows, type SearchTable } from '../index-rows.js';
+import { RowGroups } from './write-order.js';
+
+export interface PreparedEntity {
+  id: string;
+  type: KindName;
+  /** The revision's document: JSON of the entity. */
+  content: string;
+  sitelinks: number;
+  statements: number;
+}
+
+/** Rows as lists of flat column values, in the order to insert them (write-order.ts). */
+export interface PreparedRows {
+  /** Per search table: kind, lang, key, type, rank, entity. */
+  search: Record<SearchTable, unknown[][]>;
+  /** entity_id, kind, type, lang, text */
+  terms: unknown[][];
+  /** id, entity_id */
+  statements: unknown[][];
+  /** site, title, item_id, by site. */
+  sitelinks: [string, string, string][];
+}
+
+export interface PreparedImport {
+  entities: PreparedEntity[];
+  rows: PreparedRows;
+}
+
+/** What every revision of one import batch shares. */
+export interface ImportRevision {
+  user: string;
+  comment: string | null;
+  /** JSON array. */
+  tags: string;
+  bot: boolean;
+  timestamp: number;
+}
+
+export function prepareImport(entities: readonly Entity[]): PreparedImport {
+  const search = { terms: new RowGroups(), prefixes: new RowGroups(), tokens: new RowGroups() };
+  const terms = new RowGroups();
+  const statements: string[] = [];
+  const sitelinks: [string, string, string][] = [];
+  const prepared: PreparedEntity[] = [];
+  for (const entity of entities) {
+    const { id, type } = entity;
+    prepared.push({ id, type, content: JSON.stringify(entity), ...popularity(entity) });
+    visitSearchRows(entity, (table, kind, lang, key, termType, rank, number) => {
+      search[table].of(lang).push(kind, lang, key, termType, rank, number);
+    });
+    const rows = indexRows(entity);
+    for (const t of rows.terms) terms.of(t.lang).push(id, type, t.type, t.lang, t.text);
+    for (const s of rows.statements) statements.push(s, id);
+    for (const s of rows.sitelinks) sitelinks.push([s.site, s.title, id]);
+  }
+  // Stable: of two entities given the same page, the first keeps it and the second is refused.
+  sitelinks.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return {
+    entities: prepared,
+    rows: {
+      search: { terms: search.terms.inOrder(), prefixes: search.prefixes.inOrder(), tokens: search.tokens.inOrder() },
+      terms: terms.inOrder(),
+      statements: [statements],
+      sitelinks,
+    },
+  };
+}
+
+/**
+ * Entities per prepared slice. On the import thread SQLite writes a slice while this thread prepares the next,
+ * so slices overlap the two halves; larger ones group more rows per language, smaller ones start sooner.
+ */
+const SLICE = 500;
+
+/** The batch in slices, each prepared only when it is asked for. */
+export function* preparedSlices(entities: readonly Entity[]): Generator<PreparedImport> {
+  for (let i = 0; i < entities.length; i += SLICE) yield prepareImport(entities.slice(i, i + SLICE));
+}

@@ -1,0 +1,107 @@
+// Bulk import (SQLite importEntities) writes new entities without a diff, table by table, in this thread or on
+// the import thread: the store it builds must hold exactly the rows that the same entities written by edits
+// leave, and answer the same.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { generateAll } from '../../bench/generate.js';
+import type { Entity } from '../../src/domain/entity.js';
+import { parseText } from '../../src/search/query.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { PolicyViolation, type EditMeta } from '../../src/store/store.js';
+
+const META: EditMeta = { user: 'u', comment: null, tags: [], bot: true };
+
+/** Every index and search row, and each entity's head, in a canonical order. */
+const TABLES: Record<string, string> = {
+  entities: 'SELECT id, kind, redirect_to, sitelink_count, statement_count FROM entities ORDER BY id',
+  heads: 'SELECT e.id, r.content FROM entities e JOIN revisions r ON r.rev_id = e.head_rev ORDER BY e.id',
+  revisions: 'SELECT entity_id, count(*) AS n FROM revisions GROUP BY entity_id ORDER BY entity_id',
+  terms: 'SELECT * FROM terms ORDER BY entity_id, type, lang, text',
+  statements: 'SELECT * FROM statements ORDER BY id',
+  sitelinks: 'SELECT * FROM sitelinks ORDER BY site, title',
+  search_terms: 'SELECT * FROM search_terms ORDER BY 1, 2, 3, 4, 5, 6',
+  search_prefixes: 'SELECT * FROM search_prefixes ORDER BY 1, 2, 3, 4, 5, 6',
+  search_tokens: 'SELECT * FROM search_tokens ORDER BY 1, 2, 3, 4, 5, 6',
+};
+
+const dump = (store: SqliteStore, table: string) => store.db.prepare(TABLES[table]).all();
+
+/** A new version of an entity: one label changed, aliases and sitelinks gone, a statement group dropped. */
+function changed(entity: Entity): Entity {
+  const [dropped] = Object.keys(entity.statements);
+  const statements = Object.fromEntries(Object.entries(entity.statements).filter(([p]) => p !== dropped));
+  return { ...entity, labels: { ...entity.labels, en: `${entity.labels.en ?? entity.id} bis` }, aliases: {}, sitelinks: {}, statements };
+}
+
+const dirs: string[] = [];
+after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+/** How the import is written: in this thread (any store), or on the import thread (a file). */
+const WAYS: Record<string, () => SqliteStore> = {
+  'in this thread': () => openSqliteStore({ path: ':memory:' }),
+  'on the import thread': () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
+    dirs.push(dir);
+    return openSqliteStore({ path: join(dir, 'store.db'), importThread: true });
+  },
+};
+
+for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk import, ${way}`, () => {
+  // Generated entities: many languages and scripts (unspaced ones too), aliases, statements and sitelinks.
+  const all = [...generateAll(8, 40)];
+  const first = all.slice(0, 120);
+  // The second batch mixes new entities with replaced ones and writes one new id twice.
+  const twice = all[130];
+  const second = [changed(first[110]), ...all.slice(120, 130), changed(first[5]), twice, changed(twice), ...all.slice(131)];
+
+  it('holds exactly the rows that edits of the same entities write, and answers the same', async () => {
+    const imported = openImportStore();
+    await imported.importEntities(first, META);
+    await imported.importEntities(second, META);
+
+    const edited = openSqliteStore({ path: ':memory:' });
+    for (const entity of [...first, ...second]) {
+      const read = await edited.readEntity(entity.id);
+      await edited.applyEdit({ entity, previous: read.status === 'found' ? read : null, meta: META, checks: {} });
+    }
+
+    for (const table of Object.keys(TABLES)) {
+      const rows = dump(imported, table);
+      assert.ok(rows.length > 0, table);
+      assert.deepEqual(rows, dump(edited, table), table);
+    }
+    const labelled = [...first, ...second].filter((e) => e.type === 'item' && e.labels.en).slice(0, 12);
+    for (const entity of labelled) {
+      for (const mode of ['search', 'suggest'] as const) {
+        const query = { kind: 'item' as const, mode, text: parseText(entity.labels.en.slice(0, 4)), entityId: null,
+          languages: ['en', 'de'], limit: 10, offset: 0 };
+        assert.deepEqual(await imported.search(query), await edited.search(query), `${mode} ${entity.labels.en}`);
+      }
+    }
+    const statementId = Object.values(first.find((e) => e.type === 'item')!.statements)[0][0].id;
+    assert.deepEqual(await imported.statementSubject(statementId), await edited.statementSubject(statementId));
+    const ids = all.map((e) => e.id);
+    assert.deepEqual([...(await imported.lookupEntities(ids))].sort(), [...(await edited.lookupEntities(ids))].sort());
+    await imported.close();
+    await edited.close();
+  });
+
+  it('refuses a batch whose new entities share a sitelink, writing nothing of it, and goes on with the next', async () => {
+    const store = openImportStore();
+    const [a, b, c] = all.filter((e) => Object.keys(e.sitelinks ?? {}).length > 0);
+    const site = Object.keys(a.sitelinks!)[0];
+    const clash = { ...b, sitelinks: { ...b.sitelinks, [site]: a.sitelinks![site] } };
+    await assert.rejects(store.importEntities([a, clash], META), (e: unknown) =>
+      e instanceof PolicyViolation && e.detail.violation === 'sitelink-conflict' && e.detail.conflictingId === a.id);
+    assert.equal((await store.readEntity(a.id)).status, 'missing');
+    assert.deepEqual(dump(store, 'search_prefixes'), []);
+    await store.importEntities([a, c], META);
+    assert.equal((await store.readEntity(c.id)).status, 'found');
+    assert.deepEqual(await store.findViolation(clash, { sitelinkSites: [site] }),
+      { violation: 'sitelink-conflict', siteId: site, conflictingId: a.id });
+    await store.close();
+  });
+});
