@@ -13,6 +13,7 @@ import { ROUTES } from './routes.js';
 import { jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { clientErrorHandler } from './client-error.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
+import { EditQueue, editedEntity } from './edit-queue.js';
 import type { Identity, Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 
@@ -93,7 +94,8 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   }
   methodsByPath.on('GET', '/v1/openapi.json', () => {});
 
-  for (const b of bound) registerRoute(app, b, store, services);
+  const edits = new EditQueue();
+  for (const b of bound) registerRoute(app, b, store, services, edits);
   app.get('/v1/openapi.json', async (req, reply) =>
     send(reply, await openApiHandler(() => openApi)({} as Ctx)));
 
@@ -110,7 +112,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   return app;
 }
 
-function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services): void {
+function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, edits: EditQueue): void {
   const { route, kind } = b;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
   const config: RouteConfig = { kind: kind?.name, creation: route.creation };
@@ -128,18 +130,22 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       const identity = await services.guard.identify(req.headers.authorization);
       const ctx = context(req, kind, store, services, identity);
       if (route.method === 'GET') await services.guard.read(ctx);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const result = await route.handler(ctx);
-          // REFERENCE §2.1: success responses name the authenticated user.
-          if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
-          return send(reply, result);
-        } catch (e) {
-          if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
-          if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
-          await retryPause(attempt);
+      const respond = async () => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const result = await route.handler(ctx);
+            // REFERENCE §2.1: success responses name the authenticated user.
+            if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
+            return send(reply, result);
+          } catch (e) {
+            if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
+            if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
+            await retryPause(attempt);
+          }
         }
-      }
+      };
+      const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
+      return entity ? edits.run(entity, respond) : respond();
     },
   });
 }

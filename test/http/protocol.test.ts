@@ -87,6 +87,26 @@ describe('concurrency and durability', () => {
     for (const lang of langs) assert.equal(labels[lang], `many ${lang}`);
   });
 
+  it('answers every one of a burst of edits to one entity, through its own route and the statement routes', async () => {
+    const item = await newItem('burst');
+    const property = await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'burst text' } } });
+    assert.equal(property.status, 201, property.text);
+    const STRING_PROPERTY = property.body.id as string;
+    const labels = Array.from({ length: 150 }, (_, i) => `burst ${i}`);
+    const puts = labels.map((label) => s.put(`/v1/entities/items/${item.id}/labels/en`, { label }));
+    const statements = Array.from({ length: 50 }, () => s.post(`/v1/entities/items/${item.id}/statements`,
+      { statement: { property: { id: STRING_PROPERTY }, value: { type: 'value', content: 'burst' } } }));
+    const results = await Promise.all([...puts, ...statements]);
+    assert.deepEqual(results.map((r) => r.status).filter((status) => status >= 300), []);
+    const final = (await s.get(`/v1/entities/items/${item.id}`)).body;
+    assert.ok(labels.includes(final.labels.en));
+    assert.equal(final.statements[STRING_PROPERTY].length, 50);
+    const ids = final.statements[STRING_PROPERTY].map((st: { id: string }) => st.id);
+    const removals = await Promise.all(ids.map((id: string) => s.delete(`/v1/statements/${id}`)));
+    assert.deepEqual(removals.map((r) => r.status).filter((status) => status !== 200), []);
+    assert.equal((await s.get(`/v1/entities/items/${item.id}`)).body.statements[STRING_PROPERTY], undefined);
+  });
+
   it('never hands out an id twice, across a restart on the same file', async () => {
     const first = await startServer();
     const ids = new Set<string>();
