@@ -1,4 +1,5 @@
 // Command-line flags of the bench scripts: `--name value` pairs, numbers checked.
+import { DEFAULT_SEED } from './generate.js';
 export function flagReader(argv: string[]) {
   const value = (name: string): string | undefined => {
     const i = argv.indexOf(`--${name}`);
@@ -11,4 +12,24 @@ export function flagReader(argv: string[]) {
     return n;
   };
   return { value, num };
+}
+
+/** What every HTTP bench script takes: data size and seed, and how long and how hard to load the server. */
+export interface RunOptions {
+  items: number;
+  seed: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+}
+
+export function runOptions(num: ReturnType<typeof flagReader>['num'],
+  defaults: { items: number; duration: number; warmup: number }): RunOptions {
+  return {
+    items: num('items', defaults.items),
+    seed: num('seed', DEFAULT_SEED),
+    duration: num('duration', defaults.duration),
+    warmup: num('warmup', defaults.warmup),
+    connections: num('connections', 10),
+  };
 }

@@ -17,20 +17,14 @@ import pg from 'pg';
 import type { Request } from 'autocannon';
 import type { LoadFigures } from './bulk-load.js';
 import { ensureDataset, RESULTS_DIR } from './dataset.js';
-import { DEFAULT_SEED } from './generate.js';
 import { measure, run, type HttpFigures } from './http-load.js';
 import { startEntia } from './servers.js';
 import { randomItems, typicalItem } from './targets.js';
 import { IMPORT_BATCH } from '../src/cli/import.js';
 import { withSearchPath } from '../src/store/postgres/index.js';
-import { flagReader } from './args.js';
+import { flagReader, runOptions, type RunOptions } from './args.js';
 
-interface Options {
-  items: number;
-  seed: number;
-  duration: number;
-  warmup: number;
-  connections: number;
+interface Options extends RunOptions {
   workers: number[];
   pg: string;
 }
@@ -39,12 +33,10 @@ function parseOptions(argv: string[]): Options {
   const { value, num } = flagReader(argv);
   const workers = (value('workers') ?? '1,2,4').split(',').map(Number);
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error('--workers takes positive integers, e.g. 1,2,4');
+  const common = runOptions(num, { items: 20_000, duration: 6, warmup: 1 });
   return {
-    items: Math.max(10, num('items', 20_000)),
-    seed: num('seed', DEFAULT_SEED),
-    duration: num('duration', 6),
-    warmup: num('warmup', 1),
-    connections: num('connections', 10),
+    ...common,
+    items: Math.max(10, common.items),
     workers,
     pg: value('pg') ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import type { BareRoute } from './bare-server.js';
 import { ensureDataset, RESULTS_DIR, type Dataset } from './dataset.js';
-import { DEFAULT_SEED, LARGE_EVERY } from './generate.js';
+import { LARGE_EVERY } from './generate.js';
 import { measurePair, run, type HttpFigures, type LoadOptions } from './http-load.js';
 import { randomItems, typicalItem } from './targets.js';
 import { consoleTable, row, writeReport, type Figure, type Report, type Row } from './report.js';
@@ -21,14 +21,9 @@ import type { StoreFigures } from './store-baseline.js';
 import type { LoadFigures } from './bulk-load.js';
 import { IMPORT_BATCH } from '../src/cli/import.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
-import { flagReader } from './args.js';
+import { flagReader, runOptions, type RunOptions } from './args.js';
 
-interface Options {
-  items: number;
-  seed: number;
-  duration: number;
-  warmup: number;
-  connections: number;
+interface Options extends RunOptions {
   rounds: number;
   only: Set<string>;
   db: string | null;
@@ -39,14 +34,10 @@ interface Options {
 
 function parseOptions(argv: string[]): Options {
   const { value, num } = flagReader(argv);
-  const items = num('items', 100_000);
-  if (items < 10) throw new Error('--items must be at least 10');
+  const common = runOptions(num, { items: 100_000, duration: 10, warmup: 2 });
+  if (common.items < 10) throw new Error('--items must be at least 10');
   return {
-    items,
-    seed: num('seed', DEFAULT_SEED),
-    duration: num('duration', 10),
-    warmup: num('warmup', 2),
-    connections: num('connections', 10),
+    ...common,
     rounds: num('rounds', 3),
     only: new Set((value('only') ?? 'load,read,search,edit').split(',')),
     db: value('db') ?? null,
