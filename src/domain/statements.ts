@@ -150,12 +150,16 @@ function parseReference(input: unknown, path: string, lookup: ReferenceLookup): 
 /** Parses a statement from a request body or patch result; the result gets `id` = opts.id. */
 export function parseStatement(input: unknown, path: string, lookup: ReferenceLookup, opts: { id: string }): Statement {
   const statement = objectAt(input, path);
+  // The order of checks is upstream's (docs/api.md "Order of checks"): the types of id, rank, qualifiers and
+  // references first, then property and value, then each qualifier and each reference.
   if (has(statement, 'id') && typeof statement.id !== 'string') {
     problem({ type: 'invalid', path: pointer(path, 'id'), value: statement.id });
   }
-  const { property, value } = parseSnak(statement, path, lookup);
   const rank = statement.rank ?? 'normal';
   if (typeof rank !== 'string' || !RANKS.includes(rank)) problem({ type: 'invalid', path: pointer(path, 'rank'), value: rank });
+  arrayField(statement, 'qualifiers', path);
+  arrayField(statement, 'references', path);
+  const { property, value } = parseSnak(statement, path, lookup);
   const qualifiers = arrayField(statement, 'qualifiers', path).map((q, i) => {
     const qualifierPath = pointer(pointer(path, 'qualifiers'), i);
     return parseSnak(objectAt(q, qualifierPath), qualifierPath, lookup);

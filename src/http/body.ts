@@ -1,5 +1,7 @@
-// Request bodies: JSON only (REFERENCE §2.1). `application/json` on every write route, also
-// `application/json-patch+json` on PATCH routes, anything else 415. Strings and keys are NFC-normalised.
+// Request bodies: JSON only (docs/api.md "Requests"). `application/json` on every write route, also
+// `application/json-patch+json` on PATCH routes, anything else 415, and so is a body without Content-Type:
+// a cross-origin form post needs no CORS preflight, so parsing such a body as JSON would let any web page
+// edit through its visitors' browsers. Strings and keys are NFC-normalised.
 import type { FastifyRequest } from 'fastify';
 import { EntiaError } from '../domain/errors.js';
 import { pointer } from '../domain/problems.js';
@@ -30,14 +32,15 @@ function mediaType(header: string | undefined): string {
 }
 
 export function parseJsonBody(req: FastifyRequest, text: string, done: (err: Error | null, body?: unknown) => void): void {
-  const type = mediaType(req.headers['content-type']);
-  const accepted = type === '' || type === 'application/json' || (type === 'application/json-patch+json' && req.method === 'PATCH');
-  if (!accepted) {
-    done(new EntiaError('rest-unsupported-content-type', undefined, { type: String(req.headers['content-type']) }));
+  // Route matching comes first (404 before 405 before 415): a request no route takes has its body ignored.
+  if (req.is404 || text.trim() === '') {
+    done(null, undefined);
     return;
   }
-  if (text.trim() === '') {
-    done(null, undefined);
+  const type = mediaType(req.headers['content-type']);
+  const accepted = type === 'application/json' || (type === 'application/json-patch+json' && req.method === 'PATCH');
+  if (!accepted) {
+    done(new EntiaError('rest-unsupported-content-type', undefined, { type: String(req.headers['content-type'] ?? '') }));
     return;
   }
   try {

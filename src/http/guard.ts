@@ -18,8 +18,6 @@ export const DENIAL_REASONS = {
   blockedUser: 'blocked-user',
   /** The entity is protected and the user is not an admin; context: the entity id. */
   resourceProtected: 'resource-protected',
-  /** `bot: true` from someone outside the bot group; context "". */
-  botFlagNotAllowed: 'bot-flag-not-allowed',
 } as const;
 
 function deny(reason: string, context = ''): never {
@@ -59,7 +57,6 @@ export async function buildGuard({ config, accounts, limiter = memoryRateLimiter
     if (entityId !== null && account?.group !== 'admin' && await accounts.isProtected(entityId)) {
       deny(DENIAL_REASONS.resourceProtected, entityId);
     }
-    if (ctx.body.bot === true && account?.group !== 'bot') deny(DENIAL_REASONS.botFlagNotAllowed);
   }
 
   /** Per account, or per address (IPv6: per /64) for anonymous clients. */

@@ -18,7 +18,10 @@ export function parseMeta(ctx: Ctx, creationCode?: 'invalid-item-data' | 'invali
     if (creationCode) fail(creationCode);
     fail('invalid-value', { path: `/tags/${badTag}` });
   }
-  return { user: ctx.user, comment: comment ?? null, tags: tags ?? [], bot: bot ?? false };
+  // As upstream: `bot: true` marks the edit as a bot edit only for an account in the bot group; from anyone
+  // else it is accepted and recorded as a normal edit.
+  const isBot = bot === true && ctx.identity.kind === 'user' && ctx.identity.account.group === 'bot';
+  return { user: ctx.user, comment: comment ?? null, tags: tags ?? [], bot: isBot };
 }
 
 /** The body-schema fragment every write route shares. */

@@ -102,10 +102,6 @@ describe('every write route asks the guard', () => {
     await expectDenied({}, {}, () => 'unauthenticated');
   });
 
-  it('refuses bot: true outside the bot group', async () => {
-    await expectDenied(alice, { bot: true }, () => 'bot-flag-not-allowed');
-  });
-
   it('refuses edits of protected entities to non-admins', async () => {
     await s.store.accounts.setProtected(f.item, true);
     await s.store.accounts.setProtected(f.property, true);

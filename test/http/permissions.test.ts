@@ -134,16 +134,21 @@ describe('ENTIA_EDIT=open', () => {
     assert.equal((await s.patch(`/v1/entities/items/${item}`, relabel('free again'), alice)).status, 200);
   });
 
-  it('accepts bot: true only from the bot group (bot-flag-not-allowed)', async () => {
-    assertDenied(await s.post('/v1/entities/items', { item: {}, bot: true }), 'bot-flag-not-allowed');
-    assertDenied(await s.post('/v1/entities/items', { item: {}, bot: true }, alice), 'bot-flag-not-allowed');
-    assertDenied(await s.post('/v1/entities/items', { item: {}, bot: true }, root), 'bot-flag-not-allowed');
+  it('accepts bot: true from anyone, and records a bot edit only for the bot group (as upstream)', async () => {
+    for (const who of [alice, root]) {
+      const res = await s.post('/v1/entities/items', { item: {}, bot: true }, who);
+      assert.equal(res.status, 201, res.text);
+      assert.equal((await s.store.revisions(res.body.id, 1))[0].bot, false);
+      const edit = await s.patch(`/v1/entities/items/${res.body.id}`, { ...relabel('x'), bot: true }, who);
+      assert.equal(edit.status, 200, edit.text);
+      assert.deepEqual((await s.store.revisions(res.body.id, 10)).map((r) => r.bot), [false, false]);
+    }
     const res = await s.post('/v1/entities/items', { item: {}, bot: true }, robot);
     assert.equal(res.status, 201);
     assert.equal((await s.store.revisions(res.body.id, 1))[0].bot, true);
-    assertDenied(await s.patch(`/v1/entities/items/${res.body.id}`, { ...relabel('x'), bot: true }, alice), 'bot-flag-not-allowed');
-    // `bot: false` is anyone's.
-    assert.equal((await s.post('/v1/entities/items', { item: {}, bot: false }, alice)).status, 201);
+    // `bot: false` is anyone's, and a bot's edit without the flag is not a bot edit.
+    const plain = await s.post('/v1/entities/items', { item: {}, bot: false }, robot);
+    assert.equal((await s.store.revisions(plain.body.id, 1))[0].bot, false);
   });
 
   it('keeps tokens only as keyed hashes in the database', async () => {

@@ -156,15 +156,34 @@ describe('framework-level errors', () => {
     assert.equal(res.headers.get('content-language'), 'en');
   });
 
-  it('parses a body without Content-Type as JSON and accepts a charset parameter', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${s.url}/v1/entities/items`, { method: 'POST' }, (res) => { res.resume(); resolve(res.statusCode!); });
+  it('refuses a body without Content-Type (a cross-site form post) and accepts a charset parameter', async () => {
+    const noType = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(`${s.url}/v1/entities/items`, { method: 'POST', headers: { origin: 'https://evil.example' } }, (res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
       req.on('error', reject);
-      req.end('{"item":{}}'); // node:http sends no Content-Type unless told to
+      req.end('{"item":{"labels":{"en":"cross-site"}}}'); // node:http sends no Content-Type unless told to
     });
-    assert.equal(status, 201);
+    assert.equal(noType.status, 415, noType.text);
+    assert.equal(JSON.parse(noType.text).code, 'rest-unsupported-content-type');
+    assert.equal((await s.get('/v0/search/items?q=cross-site&lang=en')).body.results.length, 0);
     const res = await s.request('POST', '/v1/entities/items', { raw: '{"item":{}}', headers: { 'content-type': 'Application/JSON; charset=utf-8' } });
     assert.equal(res.status, 201);
+  });
+
+  it('matches the route before the media type: 404 and 405 whatever the body', async () => {
+    const text = { headers: { 'content-type': 'text/plain' }, raw: 'hello' };
+    const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'action=wbeditentity' };
+    let res = await s.request('POST', '/w/api.php', form);
+    assert.equal(res.status, 404, res.text);
+    assert.equal(res.body.code, 'rest-no-match');
+    res = await s.request('PUT', '/v1/entities/items/Q1/aliases/en', text);
+    assert.equal(res.status, 405, res.text);
+    assert.equal(res.body.code, 'rest-wrong-method');
+    res = await s.request('PUT', '/v1/entities/items/Q1/aliases/en', { raw: '{"aliases":["a"]}', headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 405);
   });
 
   it('answers malformed JSON on a non-creation route with invalid-value at ""', async () => {

@@ -73,6 +73,14 @@ const BAD_BODIES: [string, unknown, { code: string; context: Record<string, unkn
   { code: 'referenced-resource-not-found', context: { path: '/statement/references/0/parts/0/property/id' } }],
   ['id not a string', { id: 7, property: { id: 'P1' }, value: { type: 'novalue' } },
     { code: 'invalid-value', context: { path: '/statement/id' } }],
+  // Upstream's order (docs/api.md "Order of checks"): id, rank, qualifiers and references before property and value.
+  ['rank checked before property and value', { rank: 'invalid rank' },
+    { code: 'invalid-value', context: { path: '/statement/rank' } }],
+  ['qualifiers checked before a missing property', { qualifiers: 'x' },
+    { code: 'invalid-value', context: { path: '/statement/qualifiers' } }],
+  ['references checked before an unknown property', { property: { id: MISSING_PROPERTY }, references: {} },
+    { code: 'invalid-value', context: { path: '/statement/references' } }],
+  ['id (a number) checked before rank', { id: 7, rank: 'best' }, { code: 'invalid-value', context: { path: '/statement/id' } }],
 ];
 
 const MESSAGES: Record<string, string> = {
@@ -98,7 +106,7 @@ describe('POST and PUT bodies (§6.3)', () => {
       const body = statement === undefined ? {} : { statement };
       await expectRejected(() => s.post(`${entityPath(subject)}/statements`, body), expected);
     });
-    if (name === 'id not a string') continue; // PUT: any other id is a read-only violation, below
+    if (name.startsWith('id ')) continue; // PUT: any other id is a read-only violation, below
     it(`PUT: ${name}`, async () => {
       const body = statement === undefined ? {} : { statement };
       await expectRejected(() => s.put(`/v1/statements/${statementId}`, body), expected);

@@ -214,7 +214,11 @@ describe('one statement in every scope', () => {
         const { subject, id } = await subjectWithStatement(kind);
         const before = await snapshot(s, subject);
         const lower = id.toLowerCase();
-        const expected = `${s.url}${scope.path(subject, encodeURIComponent(id))}`;
+        // §9.2: the request URL with only the id replaced, so `$` stays as the client sent it.
+        const expected = `${s.url}${scope.path(subject, id)}`;
+        const encoded = await s.get(scope.path(subject, encodeURIComponent(lower)));
+        assert.equal(encoded.status, 308);
+        assert.equal(encoded.headers.get('location'), `${s.url}${scope.path(subject, encodeURIComponent(id))}`);
         const requests = [
           () => s.get(scope.path(subject, lower)),
           () => s.put(scope.path(subject, lower), { statement: valueSnak(P, 'case') }),
@@ -313,7 +317,7 @@ describe('statement ids in paths', () => {
     }
     const res = await s.get(`/v1/statements/${stored.toUpperCase()}`);
     assert.equal(res.status, 308);
-    assert.equal(res.headers.get('location'), `${s.url}/v1/statements/${encodeURIComponent(stored)}`);
+    assert.equal(res.headers.get('location'), `${s.url}/v1/statements/${stored}`);
     const patched = await s.patch(`/v1/statements/${stored}`, { patch: [{ op: 'replace', path: '/value/content', value: 'edited' }] });
     assert.equal(patched.status, 200);
     assert.equal(patched.body.id, stored);

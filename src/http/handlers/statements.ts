@@ -115,11 +115,16 @@ function requireStatement(ctx: Ctx, { target, read }: Opened): { subject: Found 
   return notFound();
 }
 
-/** §9.2: the request URL with the statement id (always the last path segment) replaced, query kept. */
+/**
+ * §9.2: the request URL with the statement id (always the last path segment) replaced, query kept. The `$`
+ * travels as the client sent it, literal or as %24, as upstream does.
+ */
 function withStatementId(ctx: Ctx, id: string): string {
   const [path, ...query] = ctx.url.split('?');
-  const base = path.slice(0, path.lastIndexOf('/') + 1);
-  return `${ctx.services.config.publicUrl}${base}${encodeURIComponent(id)}${query.length ? `?${query.join('?')}` : ''}`;
+  const cut = path.lastIndexOf('/') + 1;
+  const dollar = /%24/i.test(path.slice(cut)) ? '%24' : '$';
+  const segment = id.split('$').map(encodeURIComponent).join(dollar);
+  return `${ctx.services.config.publicUrl}${path.slice(0, cut)}${segment}${query.length ? `?${query.join('?')}` : ''}`;
 }
 
 export async function getStatement(ctx: Ctx): Promise<Result> {
