@@ -5,6 +5,7 @@ import { sameJson } from './entity.js';
 import { PROPERTY, parseIdOfKind } from './kinds.js';
 import { isTermLanguage } from './languages.js';
 import { isPlainObject, pointer, problem } from './problems.js';
+import { hasControlCharacter } from './text.js';
 
 export const TERM_MAX_LENGTH = 250;
 
@@ -28,7 +29,7 @@ export function normaliseTerm(value: unknown, path: string, opts: { propertyLabe
   if (term === '') return problem({ type: 'invalid', path, value: term });
   // Code points, not UTF-16 units (§6.1 step 4).
   if ([...term].length > TERM_MAX_LENGTH) return problem({ type: 'too-long', path, limit: TERM_MAX_LENGTH, value: term });
-  if (BREAKS.test(term) || EDGE_SPACE.test(term)) return problem({ type: 'invalid', path, value: term });
+  if (BREAKS.test(term) || EDGE_SPACE.test(term) || hasControlCharacter(term)) return problem({ type: 'invalid', path, value: term });
   // §6.1 step 6: a property label that reads as a property id would be ambiguous in statement displays.
   if (opts.propertyLabel && parseIdOfKind(PROPERTY, term) !== null) return problem({ type: 'invalid', path, value: term });
   return term;

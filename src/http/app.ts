@@ -83,7 +83,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   app.register(cors, { delegator: corsOptions(config.corsOrigins) });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
 
   const bound = bindRoutes(ROUTES);
   const openApi = buildOpenApi(bound);

@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { EntiaError } from '../domain/errors.js';
 import { pointer } from '../domain/problems.js';
+import { hasControlCharacter } from '../domain/text.js';
 import { MalformedBody } from './reply-error.js';
 
 /** REFERENCE §7.7 / issue #7: bodies nest no deeper than this. */
@@ -16,8 +17,11 @@ export const MAX_JSON_DEPTH = 64;
  * proportional to a sane request. Documented in docs/api.md ("Security").
  */
 export const INPUT_LIMITS = {
-  /** UTF-16 code units in one string or object key. */
-  stringLength: 65_536,
+  /**
+   * UTF-16 code units in one object key. String values have no generic cap: each field's own rule reports its
+   * own limit (250 for a term), and checking a string is linear in its length, which the body limit bounds.
+   */
+  keyLength: 65_536,
   /** Elements of one array or members of one object: statements per property, aliases per language, patch operations… */
   members: 10_000,
   /** JSON values in the whole body. */
@@ -31,7 +35,17 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
-export function parseJsonBody(req: FastifyRequest, text: string, done: (err: Error | null, body?: unknown) => void): void {
+/** Bytes that are not UTF-8 are refused, not silently replaced with U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export function parseJsonBody(req: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    done(req.is404 ? null : new MalformedBody('invalid UTF-8'));
+    return;
+  }
   // Route matching comes first (404 before 405 before 415): a request no route takes has its body ignored.
   if (req.is404 || text.trim() === '') {
     done(null, undefined);
@@ -56,7 +70,7 @@ export function parseJsonBody(req: FastifyRequest, text: string, done: (err: Err
 /**
  * Throws MalformedBody carrying the precise error (non-creation routes report it; creation routes collapse
  * it into invalid-item-data / invalid-property-data) when the body breaks INPUT_LIMITS or holds a string
- * with an unpaired surrogate, which no storage encoding can keep as sent.
+ * with an unpaired surrogate (which no storage encoding can keep as sent) or a control character (domain/text.ts).
  */
 export function checkInputLimits(body: unknown): void {
   let values = 0;
@@ -66,8 +80,7 @@ export function checkInputLimits(body: unknown): void {
   const walk = (v: unknown, path: string): void => {
     if (++values > INPUT_LIMITS.values) reject(new EntiaError('invalid-value', { path: '' }));
     if (typeof v === 'string') {
-      if (v.length > INPUT_LIMITS.stringLength) reject(new EntiaError('value-too-long', { path, limit: INPUT_LIMITS.stringLength }));
-      if (LONE_SURROGATE.test(v)) reject(new EntiaError('invalid-value', { path }));
+      if (LONE_SURROGATE.test(v) || hasControlCharacter(v)) reject(new EntiaError('invalid-value', { path }));
     } else if (Array.isArray(v)) {
       if (v.length > INPUT_LIMITS.members) reject(new EntiaError('invalid-value', { path }));
       v.forEach((item, i) => walk(item, pointer(path, i)));
@@ -75,8 +88,9 @@ export function checkInputLimits(body: unknown): void {
       const keys = Object.keys(v);
       if (keys.length > INPUT_LIMITS.members) reject(new EntiaError('invalid-value', { path }));
       for (const key of keys) {
-        if (key.length > INPUT_LIMITS.stringLength || LONE_SURROGATE.test(key)) {
-          reject(new EntiaError('invalid-key', { path, key: key.slice(0, 100).replace(/[\uD800-\uDFFF]/gu, '\uFFFD') }));
+        if (key.length > INPUT_LIMITS.keyLength || LONE_SURROGATE.test(key) || hasControlCharacter(key)) {
+          const shown = key.slice(0, 100).replace(/[\uD800-\uDFFF]/gu, '\uFFFD').replace(/[\u0000-\u001F\u007F]/g, '\uFFFD');
+          reject(new EntiaError('invalid-key', { path, key: shown }));
         }
         walk((v as Record<string, unknown>)[key], pointer(path, key));
       }

@@ -85,6 +85,8 @@ const RANGE_END = '\u{10FFFF}';
  * and decisive when one token is rare), then up to a larger one when every token is common.
  */
 const POSTINGS_CAPS = [200, 5000];
+/** Tokens checked in the index beside the driver (see tokenSource). */
+export const MAX_ALSO_TOKENS = 3;
 /**
  * A long prefix matching fewer terms than this is read whole and sorted (cost: its matches); one matching more
  * is found by reading the language's terms in rank order (cost: about page × terms-in-language / matches).
@@ -108,7 +110,10 @@ async function tokenSource(req: RankRequest, lang: string, tokens: string[], cou
     }
     if (fewest < cap) break;
   }
-  return { index: 'tokens', token: driver, also: tokens.filter((t) => t !== driver) };
+  // The other tokens narrow the driver's rows inside the index read; a stream with more than a few of them is
+  // verified against the term's text anyway (streamSource), so the rest are left to that check. This keeps the
+  // number of statement shapes a backend prepares fixed, whatever the number of words in the query.
+  return { index: 'tokens', token: driver, also: tokens.filter((t) => t !== driver).slice(0, MAX_ALSO_TOKENS) };
 }
 
 async function prefixSource(req: RankRequest, lang: string, type: SearchTermType, backend: SearchBackend): Promise<Source> {

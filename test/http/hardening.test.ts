@@ -114,16 +114,58 @@ describe('bounded request bodies', () => {
     assert.equal(res.status, 201);
   });
 
-  it(`refuses strings longer than ${INPUT_LIMITS.stringLength} code units`, async () => {
+  it('reports the limit of the field for a very long string, and bounds keys', async () => {
     const id = await newItem();
-    const huge = 'x'.repeat(INPUT_LIMITS.stringLength + 1);
+    const huge = 'x'.repeat(70_000);
     assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [{ op: 'add', path: '/labels/en', value: huge }] }),
-      400, 'value-too-long', { path: '/patch/0/value', limit: INPUT_LIMITS.stringLength });
-    assertError(await s.post('/v1/entities/items', { item: { labels: { en: huge } } }), 400, 'invalid-item-data');
-    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [], [huge]: 1 }), 400, 'invalid-key');
-    // Below the bound, the domain's own limit answers (REFERENCE §6.1).
-    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [{ op: 'add', path: '/labels/en', value: 'x'.repeat(300) }] }),
       422, 'patch-result-value-too-long', { path: '/labels/en', limit: 250 });
+    assertError(await s.put(`/v1/entities/items/${id}/labels/en`, { label: huge }), 400, 'value-too-long', { path: '/label', limit: 250 });
+    assertError(await s.post('/v1/entities/items', { item: { labels: { en: huge } } }), 400, 'invalid-item-data');
+    const longKey = 'k'.repeat(INPUT_LIMITS.keyLength + 1);
+    assertError(await s.patch(`/v1/entities/items/${id}`, { patch: [], [longKey]: 1 }), 400, 'invalid-key');
+    assert.equal((await s.store.revisions(id, 10)).length, 1);
+  });
+
+  it('refuses NUL and other control characters in every string, on both backends alike', async () => {
+    const id = await newItem();
+    const property = (await s.post('/v1/entities/properties', { property: { data_type: 'string' } })).body.id;
+    const cases: [string, string, unknown, number, string, Record<string, unknown>?][] = [
+      ['PUT', `/v1/entities/items/${id}/labels/en`, { label: 'a\u0000b' }, 400, 'invalid-value', { path: '/label' }],
+      ['PUT', `/v1/entities/items/${id}/descriptions/en`, { description: 'a\u0007b' }, 400, 'invalid-value', { path: '/description' }],
+      ['POST', `/v1/entities/items/${id}/aliases/en`, { aliases: ['ok', 'x\u0000'] }, 400, 'invalid-value', { path: '/aliases/1' }],
+      ['POST', `/v1/entities/items/${id}/statements`,
+        { statement: { property: { id: property }, value: { type: 'value', content: 'v\u0000' } } },
+        400, 'invalid-value', { path: '/statement/value/content' }],
+      ['PUT', `/v1/entities/items/${id}/labels/en`, { label: 'fine', comment: 'why\u0000' }, 400, 'invalid-value', { path: '/comment' }],
+      ['PATCH', `/v1/entities/items/${id}`, { patch: [{ op: 'add', path: '/labels/de', value: '\u001f' }] },
+        400, 'invalid-value', { path: '/patch/0/value' }],
+      ['PATCH', `/v1/entities/items/${id}`, { patch: [], 'k\u0000': 1 }, 400, 'invalid-key', { path: '', key: 'k\ufffd' }],
+      ['POST', '/v1/entities/items', { item: { labels: { en: 'nul\u0000' } } }, 400, 'invalid-item-data'],
+    ];
+    for (const [method, path, body, status, code, context] of cases) {
+      const res = await s.request(method, path, { raw: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' } });
+      assertError(res, status, code, context);
+    }
+    assert.equal((await s.store.revisions(id, 10)).length, 1);
+    assertError(await s.get('/v0/search/items?lang=en&q=a%00b'), 400, 'invalid-query-parameter', { parameter: 'q' });
+  });
+
+  it('refuses a body that is not UTF-8 instead of replacing its bytes', async () => {
+    const id = await newItem();
+    const bytes = Buffer.concat([Buffer.from('{"label":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await fetch(`${s.url}/v1/entities/items/${id}/labels/en`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: bytes,
+    });
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), { code: 'invalid-value', message: "Invalid value at ''", context: { path: '' } });
+    const created = await fetch(`${s.url}/v1/entities/items`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"item":{"labels":{"en":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}}')]),
+    });
+    assert.equal(created.status, 400);
+    assert.equal((await created.json()).code, 'invalid-item-data');
+    assert.equal((await s.store.revisions(id, 10)).length, 1);
   });
 
   it(`refuses arrays and objects with more than ${INPUT_LIMITS.members} members, and bodies of more than ${INPUT_LIMITS.values} values`, async () => {

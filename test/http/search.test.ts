@@ -102,6 +102,15 @@ describe('matching', () => {
     await createItem({ labels: { en: 'New Jersey Yorkish' } });
     assert.deepEqual(ids(await results(`/v0/search/items?q=${q('new yorkshire')}&lang=en`)), [city, reversed]);
   });
+
+  it('needs every word also past the few checked in the index, up to 32 words', async () => {
+    const words = Array.from({ length: 32 }, (_, i) => `word${i}x`);
+    const all = await createItem({ labels: { en: words.join(' ') } });
+    await createItem({ labels: { en: words.slice(0, 31).join(' ') } }); // lacks the last word
+    await createItem({ labels: { en: words.slice(1).join(' ') } }); // lacks the first
+    const reversed = [...words].reverse().join(' ');
+    assert.deepEqual(ids(await results(`/v0/search/items?q=${q(reversed)}&lang=en`)), [all]);
+  });
 });
 
 describe('ranking', () => {
@@ -278,6 +287,9 @@ describe('400 invalid-query-parameter', () => {
     ['/v0/search/items?lang=mul&limit=-1', 'q'],
     ['/v0/search/items?q=x&lang=mul&limit=-1', 'lang'],
     ['/v0/search/items?q=x&lang=en&limit=-1&offset=-1', 'limit'],
+    [`/v0/search/items?lang=en&q=${Array.from({ length: 33 }, (_, i) => `w${i}`).join('%20')}`, 'q'],
+    [`/v0/search/items?lang=en&q=${'x'.repeat(301)}`, 'q'],
+    ['/v0/suggest/items?lang=en&q=a%01b', 'q'],
   ];
   for (const [path, parameter] of cases) {
     it(`${path} → ${parameter}`, async () => {

@@ -1,5 +1,6 @@
 // Data types whose content is a JSON string (REFERENCE §5 table, value type `string`).
 import { problem } from '../problems.js';
+import { hasControlCharacter } from '../text.js';
 import type { DataType } from './lookup.js';
 
 // REFERENCE §5 / §11: statement strings are NOT trimmed; whitespace at either end is an error, and so is a
@@ -11,7 +12,8 @@ const TAB_OR_LINE_BREAK = /[\t\n\r\f\v\x85\u2028\u2029]/u;
 export function isContentString(content: unknown, max: number): content is string {
   if (typeof content !== 'string') return false;
   const length = [...content].length;
-  return length >= 1 && length <= max && !EDGE_SPACE.test(content) && !TAB_OR_LINE_BREAK.test(content);
+  return length >= 1 && length <= max && !EDGE_SPACE.test(content) && !TAB_OR_LINE_BREAK.test(content)
+    && !hasControlCharacter(content);
 }
 
 function checkString(content: unknown, path: string, max: number): string {

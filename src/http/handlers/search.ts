@@ -6,6 +6,8 @@ import { isTermLanguage } from '../../domain/languages.js';
 import type { SearchHit } from '../../search/hits.js';
 import { parseText, type SearchMode } from '../../search/query.js';
 import { searchLanguages } from '../../search/languages.js';
+import { foldText, wordsOf } from '../../search/text.js';
+import { hasControlCharacter } from '../../domain/text.js';
 import type { Ctx, Handler, Result } from '../route.js';
 
 /** REFERENCE D12: the /v0 generation allows up to 500 results per page. */
@@ -21,9 +23,18 @@ function single(ctx: Ctx, name: string): string | undefined {
   return raw;
 }
 
+/**
+ * Bounds on `q` (docs/api.md "Search"): far above any name people search for, and they keep the work of one
+ * query bounded. Control characters are refused as in every other text Entia takes in.
+ */
+export const SEARCH_TEXT_LIMITS = { characters: 300, words: 32 } as const;
+
 function parseQ(ctx: Ctx): string {
   const q = single(ctx, 'q')?.normalize('NFC').trim();
-  if (!q) fail('invalid-query-parameter', { parameter: 'q' });
+  if (!q || hasControlCharacter(q) || [...q].length > SEARCH_TEXT_LIMITS.characters
+    || wordsOf(foldText(q)).length > SEARCH_TEXT_LIMITS.words) {
+    fail('invalid-query-parameter', { parameter: 'q' });
+  }
   return q;
 }
 
