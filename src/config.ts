@@ -25,6 +25,10 @@ export interface Config {
   publicUrl: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Seconds a client has to send a whole request, headers and body (ENTIA_REQUEST_TIMEOUT); then 408. */
+  requestTimeoutSeconds: number;
+  /** Open connections one process accepts (ENTIA_MAX_CONNECTIONS); further ones are closed at once. */
+  maxConnections: number;
   /** REFERENCE §6.2: largest stored entity, in kB. */
   maxEntitySizeKb: number;
   /** REFERENCE §2.4: edit tags a client may send (default none). */
@@ -64,6 +68,8 @@ export const DEFAULTS: Config = {
   workers: 1,
   publicUrl: 'http://127.0.0.1:8080',
   bodyLimit: 4 * 1024 * 1024,
+  requestTimeoutSeconds: 30,
+  maxConnections: 1024,
   maxEntitySizeKb: 2048,
   allowedTags: [],
   allowedBadges: [],
@@ -131,6 +137,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     workers: positive('ENTIA_WORKERS', env.ENTIA_WORKERS) ?? DEFAULTS.workers,
     publicUrl: (env.ENTIA_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimit: int('ENTIA_BODY_LIMIT', env.ENTIA_BODY_LIMIT) ?? DEFAULTS.bodyLimit,
+    requestTimeoutSeconds: positive('ENTIA_REQUEST_TIMEOUT', env.ENTIA_REQUEST_TIMEOUT) ?? DEFAULTS.requestTimeoutSeconds,
+    maxConnections: positive('ENTIA_MAX_CONNECTIONS', env.ENTIA_MAX_CONNECTIONS) ?? DEFAULTS.maxConnections,
     maxEntitySizeKb: int('ENTIA_MAX_ENTITY_KB', env.ENTIA_MAX_ENTITY_KB) ?? DEFAULTS.maxEntitySizeKb,
     allowedTags: list(env.ENTIA_TAGS) ?? DEFAULTS.allowedTags,
     allowedBadges: list(env.ENTIA_BADGES) ?? DEFAULTS.allowedBadges,

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The composition root: reads the environment, chooses the store backend, dispatches the command.
+// The composition root: reads the environment, chooses the store backend, dispatches the command. Each
+// command is a row of COMMANDS: its usage, its help, its options (node's util.parseArgs) and what it runs.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
 import { Redis } from 'ioredis';
@@ -13,10 +15,10 @@ import { buildServices } from '../http/services.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
 import { IMPORT_TUNING, importDump } from './import.js';
-import { isPostgresUrl, openStore } from './open-store.js';
-import { PROTECT_USAGE, protectCommand } from './protect.js';
-import { USER_USAGE, userCommand } from './user.js';
-import { CliError } from './with-store.js';
+import { checkStoreLocation, describeStore, isPostgresUrl, openStore } from './open-store.js';
+import { protectCommand } from './protect.js';
+import { userCommand, USER_USAGE } from './user.js';
+import { CliError } from './errors.js';
 import { superviseWorkers } from './workers.js';
 
 /**
@@ -31,10 +33,12 @@ function chooseLimiter(config: Config, store: Store, redis: Redis | null): RateL
 }
 
 async function serve(config: Config): Promise<void> {
+  checkStoreLocation(config.db);
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrate once before forking, so the workers find the schema current (SQLite's start-up migration
     // does not guard against several processes starting together; PostgreSQL's does, under a lock).
     await (await openStore(config)).close();
+    console.error(`entia: store: ${describeStore(config.db)}; edit mode: ${config.editMode}; ${config.workers} workers`);
     return superviseWorkers(config.workers);
   }
   const store = await openStore(config);
@@ -57,11 +61,15 @@ async function serve(config: Config): Promise<void> {
   // A worker whose primary is gone stops too, rather than serving on unsupervised.
   if (cluster.isWorker) process.once('disconnect', shutdown);
   await app.listen({ host: config.host, port: config.port });
+  if (cluster.isPrimary) {
+    console.error(`entia: serving ${config.publicUrl} (listening on ${config.host}:${config.port}); `
+      + `store: ${describeStore(config.db)}; edit mode: ${config.editMode}`);
+  }
 }
 
-async function importCommand(config: Config, path: string | undefined): Promise<void> {
-  if (!path) throw new Error('usage: entia import FILE|-   (Wikidata JSON dump lines, .json or .json.bz2)');
+async function importCommand(config: Config, path: string): Promise<void> {
   const store = await openStore(config, IMPORT_TUNING);
+  console.error(`entia: importing ${path === '-' ? 'standard input' : path} into ${describeStore(config.db)}`);
   try {
     const started = Date.now();
     const result = await importDump(store, path, loadSites(config), { user: 'import', comment: `import ${path}`, tags: [], bot: true });
@@ -74,12 +82,13 @@ async function importCommand(config: Config, path: string | undefined): Promise<
   }
 }
 
-/** `entia redirect Q1 Q2`: Q1 becomes a redirect to Q2, as after a merge (REFERENCE §9.1). */
-async function redirectCommand(config: Config, source: string | undefined, target: string | undefined): Promise<void> {
-  const from = source ? parseIdOfKind(ITEM, source) : null;
-  const to = target ? parseIdOfKind(ITEM, target) : null;
-  if (!from || !to || from === to) throw new Error('usage: entia redirect FROM_ITEM_ID TO_ITEM_ID');
+/** `entia redirect Q1 Q2`: Q1 becomes a redirect to Q2, as after a merge (docs/api.md "Redirects"). */
+async function redirectCommand(config: Config, source: string, target: string): Promise<void> {
+  const from = parseIdOfKind(ITEM, source);
+  const to = parseIdOfKind(ITEM, target);
+  if (!from || !to || from === to) throw new CliError('expected two different item ids', 2);
   const store = await openStore(config);
+  console.error(`entia: store: ${describeStore(config.db)}`);
   try {
     await store.redirectEntity(from, to, { user: 'cli', comment: `redirect ${from} to ${to}`, tags: [], bot: false });
     console.log(`${from} now redirects to ${to}`);
@@ -92,34 +101,97 @@ function loadSites(config: Config) {
   return buildSiteTable(config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined);
 }
 
-const USAGE = `Usage: entia <command>   (every command uses ENTIA_DB; see README for the environment)
-  serve                               start the HTTP API (PORT, HOST, ENTIA_DB, ENTIA_EDIT, …)
-  import FILE|-                       load Wikidata JSON dump data (.json, .json.bz2, or - for stdin) into ENTIA_DB
-  redirect Q1 Q2                      make item Q1 a redirect to item Q2 (as after a merge)
-${USER_USAGE}
-${PROTECT_USAGE}`;
+interface Command {
+  /** Arguments after the command's name, as in the usage line. */
+  args: string;
+  summary: string;
+  /** More lines for `entia COMMAND --help`. */
+  help?: string;
+  options?: ParseArgsConfig['options'];
+  /** Positionals: exactly this many, or a range. */
+  positionals: [min: number, max: number];
+  run(config: Config, positionals: string[], values: Record<string, string | boolean | undefined>): Promise<void>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    args: '', summary: 'start the HTTP API and the web pages', positionals: [0, 0],
+    help: 'Configured by the environment: PORT, HOST, ENTIA_DB, ENTIA_EDIT, ENTIA_WORKERS, … (README, "Configuration").',
+    run: (config) => serve(config),
+  },
+  import: {
+    args: 'FILE|-', summary: 'load Wikidata JSON dump data (.json, .json.bz2, or - for standard input) into ENTIA_DB',
+    positionals: [1, 1],
+    help: 'Reads the one-entity-per-line dump layout (latest-all.json) or one Special:EntityData document.',
+    run: (config, [path]) => importCommand(config, path),
+  },
+  redirect: {
+    args: 'FROM_ITEM TO_ITEM', summary: 'make an item a redirect to another (as after a merge)', positionals: [2, 2],
+    run: (config, [from, to]) => redirectCommand(config, from, to),
+  },
+  user: {
+    args: 'add|token|block|unblock|list [NAME]', summary: 'manage accounts and their tokens', positionals: [1, 2],
+    options: { group: { type: 'string' }, reason: { type: 'string' } },
+    help: USER_USAGE,
+    run: (config, positionals, values) => userCommand(config, positionals, values),
+  },
+  protect: {
+    args: 'ID', summary: 'only admins may edit the item or property ID', positionals: [1, 1],
+    run: (config, [id]) => protectCommand(config, id, true),
+  },
+  unprotect: {
+    args: 'ID', summary: 'lift the protection of ID', positionals: [1, 1],
+    run: (config, [id]) => protectCommand(config, id, false),
+  },
+};
+
+const usageLine = (name: string) => `entia ${name}${COMMANDS[name].args ? ` ${COMMANDS[name].args}` : ''}`;
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => usageLine(n).length));
+  return ['Usage: entia <command> [options]   (every command uses ENTIA_DB; README, "Configuration")', '',
+    ...Object.keys(COMMANDS).map((n) => `  ${usageLine(n).padEnd(width)}  ${COMMANDS[n].summary}`), '',
+    'entia <command> --help shows a command\'s own help; entia --version prints the version.'].join('\n');
+}
+
+function commandHelp(name: string): string {
+  const c = COMMANDS[name];
+  return [`Usage: ${usageLine(name)}`, '', c.summary, ...(c.help ? ['', c.help] : [])].join('\n');
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
 
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve':
-      return serve(configFromEnv(process.env));
-    case 'import':
-      return importCommand(configFromEnv(process.env), argv[1]);
-    case 'redirect':
-      return redirectCommand(configFromEnv(process.env), argv[1], argv[2]);
-    case 'user':
-      return userCommand(configFromEnv(process.env), rest);
-    case 'protect':
-    case 'unprotect':
-      return protectCommand(configFromEnv(process.env), rest, command === 'protect');
-    default:
-      console.error(USAGE);
-      process.exitCode = command ? 2 : 0;
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') return void console.log(usage());
+  if (name === '--version' || name === '-V') return void console.log(version());
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) throw new CliError(`${name === undefined ? 'no command given' : `unknown command '${name}'`}\n\n${usage()}`, 2);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, allowPositionals: true, strict: true,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    throw new CliError(`${(e as Error).message}\nUsage: ${usageLine(name!)}`, 2);
   }
+  if (parsed.values.help) return void console.log(commandHelp(name!));
+  const [min, max] = command.positionals;
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    throw new CliError(`wrong number of arguments\nUsage: ${usageLine(name!)}`, 2);
+  }
+  let config: Config;
+  try {
+    config = configFromEnv(process.env);
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  await command.run(config, parsed.positionals, parsed.values as Record<string, string | boolean | undefined>);
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
+  console.error(e instanceof CliError ? `entia: ${e.message}` : e instanceof Error ? `entia: ${e.message}` : e);
   process.exit(e instanceof CliError ? e.exitCode : 1);
 });

@@ -1,18 +1,61 @@
-// The only place that chooses a storage backend: a postgres:// URL selects PostgreSQL, anything else is a
-// SQLite file path.
-import type { Config } from '../config.js';
+// The only place that chooses a storage backend: a postgres:// URL selects PostgreSQL, a path selects a SQLite
+// file. Anything else is refused before a store is opened, so a mistyped ENTIA_DB never creates and serves a
+// new, empty database.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DEFAULTS, type Config } from '../config.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { openSqliteStore, type SqliteOptions } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
+import { CliError } from './errors.js';
 
 export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'>;
 
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
 
+/** `scheme:` at the start, as in a URL (a Windows drive letter `C:` has one letter and is a path). */
+const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]+):/;
+
+/** Throws a CliError naming what is wrong with ENTIA_DB, or returns without a word. */
+export function checkStoreLocation(db: string): void {
+  if (isPostgresUrl(db)) {
+    try {
+      new URL(db);
+    } catch {
+      throw new CliError(`ENTIA_DB: '${describeStore(db)}' is not a valid postgres:// URL`);
+    }
+    return;
+  }
+  const scheme = URL_SCHEME.exec(db);
+  if (scheme) {
+    throw new CliError(`ENTIA_DB: unknown scheme '${scheme[1]}:' (use postgres://… for PostgreSQL or a file path for SQLite)`);
+  }
+  if (db === '' || db === ':memory:') throw new CliError('ENTIA_DB: give a file path for SQLite or a postgres:// URL');
+  const directory = dirname(resolve(db));
+  // The default location is created on first start; any other must exist, so a typo is an error.
+  if (db === DEFAULTS.db) return;
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new CliError(`ENTIA_DB: the directory ${directory} does not exist (create it, or fix the path)`);
+  }
+}
+
+/** The store in words for logs: the file's absolute path, or host, port and database without credentials. */
+export function describeStore(db: string): string {
+  if (!isPostgresUrl(db)) return `SQLite ${resolve(db)}`;
+  try {
+    const url = new URL(db);
+    return `PostgreSQL ${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL (unparseable URL)';
+  }
+}
+
 /** `tuning`: settings for one use of a SQLite file (ignored on PostgreSQL), e.g. a bulk import's page cache. */
 export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread'> = {}): Promise<Store> {
+  checkStoreLocation(config.db);
   if (isPostgresUrl(config.db)) {
     return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema });
   }
+  if (config.db === DEFAULTS.db) mkdirSync(dirname(config.db), { recursive: true });
   return openSqliteStore({ path: config.db, ...tuning });
 }

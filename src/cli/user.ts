@@ -1,16 +1,15 @@
 // `entia user …`: accounts and their tokens (README "Security model"). Runs against ENTIA_DB directly,
 // so it works whether or not a server is running on the same file.
-import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { hashToken, newToken, tokenSecret } from '../http/tokens.js';
 import { USER_GROUPS, type Account, type UserGroup } from '../store/store.js';
 import { CliError, withStore } from './with-store.js';
 
-export const USER_USAGE = `  user add NAME [--group bot|admin]   create an account (group: user unless given)
-  user token NAME                     print a new token for NAME, once; it replaces the old one
-  user block NAME [--reason TEXT]     refuse NAME's edits (403 blocked-user, context: the reason)
-  user unblock NAME                   let NAME edit again
-  user list                           list accounts: name, group, whether a token is set, block`;
+export const USER_USAGE = `  entia user add NAME [--group bot|admin]   create an account (group: user unless given)
+  entia user token NAME                     print a new token for NAME, once; it replaces the old one
+  entia user block NAME [--reason TEXT]     refuse NAME's edits (403 blocked-user, context: the reason)
+  entia user unblock NAME                   let NAME edit again
+  entia user list                           list accounts: name, group, whether a token is set, block`;
 
 /**
  * Starts with a letter, then letters, digits, `_`, `.`, `-`; at most 64. A name can then never be mistaken
@@ -38,23 +37,14 @@ function formatUsers(users: Account[]): string {
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
 }
 
-function parseOptions(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { group: { type: 'string' }, reason: { type: 'string' } } });
-  } catch (e) {
-    throw new CliError(`${(e as Error).message}\n${USER_USAGE}`, 2);
-  }
-}
-
-export async function userCommand(config: Config, argv: string[]): Promise<void> {
-  const { positionals, values } = parseOptions(argv);
-  const [sub, rawName, ...extra] = positionals;
-  if (extra.length > 0) throw new CliError(`unexpected argument '${extra[0]}'\n${USER_USAGE}`, 2);
+export async function userCommand(config: Config, positionals: string[], values: { group?: unknown; reason?: unknown }): Promise<void> {
+  const [sub, rawName] = positionals;
+  const option = (v: unknown) => (typeof v === 'string' ? v : undefined);
   await withStore(config, async ({ accounts }) => {
     switch (sub) {
       case 'add': {
         const name = userName(rawName);
-        const created = await accounts.createUser(name, group(values.group));
+        const created = await accounts.createUser(name, group(option(values.group)));
         if (!created) throw new CliError(`user '${name}' already exists`);
         console.log(`created user ${name} (${created.group})`);
         return;
@@ -73,7 +63,7 @@ export async function userCommand(config: Config, argv: string[]): Promise<void>
       case 'block':
       case 'unblock': {
         const name = userName(rawName);
-        const reason = sub === 'block' ? values.reason ?? '' : null;
+        const reason = sub === 'block' ? option(values.reason) ?? '' : null;
         if (!(await accounts.setBlocked(name, reason))) throw new CliError(`no user '${name}'`);
         console.log(`${sub}ed ${name}`);
         return;

@@ -78,6 +78,7 @@ export const ERRORS = {
   'malformed-request': row(400, 'The request is not well-formed HTTP', []),
   'request-timeout': row(408, 'The request was not received in time', []),
   'request-header-too-large': row(431, 'The request line and headers exceed the size limit', []),
+  'expectation-failed': row(417, 'The Expect header names an expectation this server does not meet: {expect}', []),
 } as const satisfies Record<string, ErrorRow>;
 
 export type ErrorCode = keyof typeof ERRORS;

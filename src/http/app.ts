@@ -10,7 +10,8 @@ import { etag, httpDate } from './conditional.js';
 import { buildOpenApi } from './openapi.js';
 import { EmptyReply, type Ctx, type Method, type Result, type Route } from './route.js';
 import { ROUTES } from './routes.js';
-import { jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
+import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
+import { withDecodablePath } from './url.js';
 import { clientErrorHandler } from './client-error.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
@@ -56,13 +57,27 @@ const retryPause = (attempt: number) =>
 
 export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const { config } = services;
+  const requestTimeout = config.requestTimeoutSeconds * 1000;
   const app = Fastify({
     logger: config.log ? { level: 'info' } : false,
     bodyLimit: config.bodyLimit,
+    // A client that never finishes its request is answered 408 and cut off, so it cannot hold a connection
+    // (and with it a file descriptor) forever; Node checks for such requests this often.
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 60_000),
+      connectionsCheckingInterval: Math.min(requestTimeout, 5_000),
+      // A request without Host is refused by the onRequest hook below, in the error table's JSON shape.
+      requireHostHeader: false,
+    },
     // Strict shapes: "true" is not a boolean and unknown fields are ignored, not removed (REFERENCE §2.6).
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     exposeHeadRoutes: true,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // Parameters are bounded by the header size limit, not by the router: an over-long id is that
+    // resource's 400 (invalid-item-id, …), not a path that matches nothing.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16_384 },
+    rewriteUrl: (req) => withDecodablePath(req.url ?? '/'),
     // X-Forwarded-For is believed only when configured (ENTIA_TRUST_PROXY): it decides whose budget an
     // anonymous edit spends and which address its revision records.
     trustProxy: config.trustProxy,
@@ -71,13 +86,27 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     // A path that cannot be percent-decoded, or with a parameter over maxParamLength, matches no route.
     // Fastify answers these before any hook, so the security headers that matter are set here.
     frameworkErrors: (error, req, reply) => {
-      reply.header('x-content-type-options', 'nosniff');
+      reply.headers(SECURITY_HEADERS);
       sendError(reply, new EntiaError('rest-no-match', undefined, { path: req.url.split('?')[0] }));
     },
+  });
+  app.server.maxConnections = config.maxConnections;
+  // Node answers an unknown Expect with a bare 417; this one has the JSON body and headers of every error.
+  app.server.on('checkExpectation', (req, res) => {
+    const error = new EntiaError('expectation-failed', undefined, { expect: String(req.headers.expect).slice(0, 100) });
+    const body = jsonBuffer(errorBody(error));
+    res.writeHead(error.status, { ...SECURITY_HEADERS, 'content-type': 'application/json', 'content-language': 'en',
+      'content-length': body.length, connection: 'close' });
+    res.end(body);
   });
   // Security headers (headers.ts): the same ones @fastify/helmet would set, without its per-request rebuild.
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(SECURITY_HEADERS);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2). Entia never reads it (Locations come from ENTIA_PUBLIC_URL).
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      done(new EntiaError('malformed-request', undefined));
+      return;
+    }
     done();
   });
   app.register(cors, { delegator: corsOptions(config.corsOrigins) });

@@ -5,6 +5,9 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { EntiaError } from '../domain/errors.js';
 import { errorBody } from './reply-error.js';
+import { SECURITY_HEADERS } from './headers.js';
+
+const SECURITY_LINES = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -14,7 +17,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify(errorBody(entia));
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${entia.status} ${STATUS_CODES[entia.status]}\r\n` +
-      'Content-Type: application/json\r\nContent-Language: en\r\nX-Content-Type-Options: nosniff\r\n' +
+      'Content-Type: application/json\r\nContent-Language: en\r\n' + SECURITY_LINES +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);

@@ -218,19 +218,24 @@ describe('entity size limit (REFERENCE §6.2)', () => {
 });
 
 describe('path parameters', () => {
-  it('are refused before any lookup, whatever they hold', async () => {
-    for (const raw of ['Q' + '9'.repeat(30), 'Q01', '%ZZ', '%ED%A0%80', '%00', 'Q1%2F..', 'x'.repeat(400), '%F0%9F%A5%94']) {
+  it('are refused with the resource\'s own 400 before any lookup, whatever they hold', async () => {
+    for (const raw of ['Q' + '9'.repeat(30), 'Q01', '%ZZ', '%ED%A0%80', '%00', 'x'.repeat(400), '%F0%9F%A5%94', 'Q'.repeat(600), '%E0%A4%A']) {
       for (const method of ['GET', 'PATCH'] as const) {
         const res = await s.request(method, `/v1/entities/items/${raw}`, method === 'PATCH' ? { body: { patch: [] } } : {});
-        assert.ok(res.status === 400 || res.status === 404, `${method} ${raw}: ${res.status}`);
-        assert.ok(['invalid-item-id', 'rest-no-match'].includes(res.body.code), `${method} ${raw}: ${res.text}`);
+        assertError(res, 400, 'invalid-item-id');
         assert.doesNotMatch(res.text, INTERNALS);
+        assert.equal(res.headers.get('x-frame-options'), 'DENY');
       }
     }
-    // Past the router's parameter length limit (500) the path matches no route at all.
-    const long = await s.get(`/v1/entities/items/${'Q'.repeat(600)}`);
-    assertError(long, 404, 'rest-no-match');
-    assert.equal(long.headers.get('x-content-type-options'), 'nosniff');
+    // An undecodable segment is echoed as sent, and each parameter answers with its own code.
+    const id = await newItem();
+    const lang = await s.get(`/v1/entities/items/${id}/labels/%E0%A4%A`);
+    assertError(lang, 400, 'invalid-language-code');
+    assert.equal(lang.body.message, 'Not a valid language code: %E0%A4%A');
+    assertError(await s.get(`/v1/entities/items/${id}/sitelinks/${'w'.repeat(700)}`), 400, 'invalid-site-id');
+    assertError(await s.get(`/v1/statements/${'S'.repeat(900)}`), 400, 'invalid-statement-id');
+    // A path that names no route stays a 404, whatever its encoding.
+    assertError(await s.get('/v1/nothing/%E0%A4%A'), 404, 'rest-no-match');
   });
 });
 
@@ -254,5 +259,70 @@ describe('requests the HTTP parser refuses', () => {
     const big = await s.get(`/v1/entities/items/Q1?x=${'y'.repeat(70_000)}`);
     assertError(big, 431, 'request-header-too-large');
     assert.equal(big.headers.get('content-language'), 'en');
+    assert.equal(big.headers.get('x-frame-options'), 'DENY');
+  });
+
+  it('answers a request without Host and an unknown Expect as JSON errors with the usual headers', async () => {
+    const noHost = await raw('GET /v1/entities/items/Q1 HTTP/1.1\r\nConnection: close\r\n\r\n');
+    assert.match(noHost, /^HTTP\/1\.1 400 /);
+    assert.match(noHost, /content-type: application\/json\r\n/i);
+    assert.match(noHost, /x-frame-options: DENY\r\n/i);
+    assert.ok(noHost.endsWith('{"code":"malformed-request","message":"The request is not well-formed HTTP"}'), noHost);
+    const expect = await raw('GET /v1/entities/items/Q1 HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n');
+    assert.match(expect, /^HTTP\/1\.1 417 /);
+    assert.match(expect, /content-language: en\r\n/i);
+    assert.match(expect, /x-content-type-options: nosniff\r\n/i);
+    const body = JSON.parse(expect.slice(expect.indexOf('\r\n\r\n') + 4));
+    assert.deepEqual(body, { code: 'expectation-failed',
+      message: 'The Expect header names an expectation this server does not meet: teapot' });
+  });
+});
+
+describe('slow and piled-up clients', () => {
+  it('answers 408 to a request whose body never finishes, and frees its connection', async () => {
+    const quick = await startServer({ config: { requestTimeoutSeconds: 1 } });
+    try {
+      const { port } = new URL(quick.url);
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve, reject) => {
+        let data = '';
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(
+          'POST /v1/entities/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"item":'));
+        socket.on('data', (chunk) => { data += chunk; });
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+      });
+      assert.match(answer, /^HTTP\/1\.1 408 /);
+      assert.ok(answer.endsWith('{"code":"request-timeout","message":"The request was not received in time"}'), answer);
+      assert.ok(Date.now() - started < 10_000);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('closes connections past ENTIA_MAX_CONNECTIONS at once, and serves again when they go', async () => {
+    const capped = await startServer({ config: { maxConnections: 2 } });
+    const { port } = new URL(capped.url);
+    const open = () => new Promise<net.Socket>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+      socket.on('error', reject);
+    });
+    const held = [await open(), await open()];
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const third = await open();
+      const closed = await new Promise<boolean>((resolve) => {
+        third.on('close', () => resolve(true));
+        third.on('error', () => resolve(true));
+        third.write('GET /v1/property-data-types HTTP/1.1\r\nHost: x\r\n\r\n');
+        setTimeout(() => resolve(false), 3000);
+      });
+      assert.equal(closed, true);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await capped.get('/v1/property-data-types')).status, 200);
+    await capped.close();
   });
 });

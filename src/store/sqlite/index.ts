@@ -2,8 +2,6 @@
 // transaction runs whole, with no other write of this process in between; other processes on the same file
 // wait on the busy timeout. Edits are committed in groups (see applyEdit).
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
@@ -48,7 +46,6 @@ const DEFAULT_CACHE_MB = 4;
 const WAL_CHECKPOINT_PAGES = 4000;
 
 export function openSqliteStore(options: SqliteOptions): SqliteStore {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,0 +1,97 @@
+// The command line as an operator meets it: help and version, usage errors, and a mistyped ENTIA_DB that must
+// stop the program instead of creating and serving an empty database. Run as child processes.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
+const dir = mkdtempSync(join(tmpdir(), 'entia-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function entia(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      env: { ...process.env, ENTIA_DB: join(dir, 'cli.db'), PORT: '0', ...env }, timeout: 20_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('entia help and usage', () => {
+  it('--help lists every command and exits 0', async () => {
+    const res = await entia(['--help']);
+    assert.equal(res.code, 0);
+    for (const command of ['serve', 'import FILE|-', 'redirect', 'user', 'protect ID', 'unprotect ID']) {
+      assert.match(res.stdout, new RegExp(`entia ${command.replace(/[|]/g, '\\|')}`));
+    }
+  });
+
+  it('each command has its own --help, which runs nothing', async () => {
+    const serve = await entia(['serve', '--help']);
+    assert.equal(serve.code, 0);
+    assert.match(serve.stdout, /^Usage: entia serve\n/);
+    const importHelp = await entia(['import', '--help']);
+    assert.equal(importHelp.code, 0);
+    assert.match(importHelp.stdout, /^Usage: entia import FILE\|-/);
+    assert.equal(existsSync(join(dir, 'cli.db')), false, 'no store was opened');
+  });
+
+  it('--version prints the package version', async () => {
+    const res = await entia(['--version']);
+    assert.equal(res.code, 0);
+    assert.match(res.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('usage errors exit 2 with the usage line', async () => {
+    for (const args of [[], ['nonsense'], ['import'], ['import', 'a', 'b'], ['user', 'add', 'x', '--colour', 'red'], ['protect', 'nonsense']]) {
+      const res = await entia(args);
+      assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+      assert.match(res.stderr, /[Uu]sage|not an item or property id/, args.join(' '));
+    }
+  });
+});
+
+describe('ENTIA_DB', () => {
+  const cases: [string, RegExp][] = [
+    ['postgress://localhost/x', /unknown scheme 'postgress:'/],
+    ['mysql://root@localhost/x', /unknown scheme 'mysql:'/],
+    ['/nonexistent/dir/x.db', /directory \/nonexistent\/dir does not exist/],
+  ];
+  for (const [db, message] of cases) {
+    it(`refuses ${db} at start-up, for serve and for every other command`, async () => {
+      for (const args of [['serve'], ['user', 'list'], ['protect', 'Q1']]) {
+        const res = await entia(args, { ENTIA_DB: db });
+        assert.equal(res.code, 1, `${args[0]}: ${res.stderr}`);
+        assert.match(res.stderr, message);
+      }
+    });
+  }
+
+  it('serve says which store it opened, the edit mode and the URL (without a password)', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+      env: { ...process.env, ENTIA_DB: join(dir, 'served.db'), PORT: '0', ENTIA_LOG: '0', ENTIA_EDIT: 'token' },
+    });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stderr.on('data', (chunk) => {
+          text += chunk;
+          if (text.includes('\n')) resolve(text);
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
+      });
+      assert.match(line, new RegExp(`serving http://127\\.0\\.0\\.1:0 .*store: SQLite ${join(dir, 'served.db')}; edit mode: token`));
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
