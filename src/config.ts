@@ -41,6 +41,8 @@ export interface Config {
   requireUserAgent: boolean;
   /** Log requests (pino, JSON lines). */
   log: boolean;
+  /** Serve GET /metrics (ENTIA_METRICS=0 turns it off). */
+  metrics: boolean;
   /** Who may edit (README "Security model"); `token` is the default when NODE_ENV=production. */
   editMode: EditMode;
   /** Key of the token hashes; null: a random one generated once and kept in the store. */
@@ -76,6 +78,7 @@ export const DEFAULTS: Config = {
   sitesFile: null,
   requireUserAgent: false,
   log: true,
+  metrics: true,
   editMode: 'open',
   secret: null,
   rateCreate: null,
@@ -145,6 +148,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     sitesFile: env.ENTIA_SITES ?? null,
     requireUserAgent: env.ENTIA_REQUIRE_USER_AGENT === '1' || env.ENTIA_REQUIRE_USER_AGENT === 'true',
     log: env.ENTIA_LOG !== '0',
+    metrics: env.ENTIA_METRICS !== '0' && env.ENTIA_METRICS !== 'false',
     editMode: editMode(env),
     secret: env.ENTIA_SECRET || null,
     rateCreate: parseRate('ENTIA_RATE_CREATE', env.ENTIA_RATE_CREATE),

@@ -12,6 +12,7 @@ import { EmptyReply, type Ctx, type Method, type Result, type Route } from './ro
 import { ROUTES } from './routes.js';
 import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { withDecodablePath } from './url.js';
+import { registerOperations } from './operations.js';
 import { clientErrorHandler } from './client-error.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
@@ -124,6 +125,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   methodsByPath.on('GET', '/v1/openapi.json', () => {});
 
   const edits = new EditQueue();
+  for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   app.get('/v1/openapi.json', async (req, reply) =>
     send(reply, await openApiHandler(() => openApi)({} as Ctx)));

@@ -29,7 +29,8 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   // committed entity is as immutable as the stored ones it was derived from (store.ts ReadResult).
   let next = freezeJson(plan.next);
   if (previous && sameJson(previous.entity, next)) {
-    return { entity: previous.entity, head: previous.head, changed: false }; // REFERENCE §2.3: no revision
+    ctx.services.metrics.unchanged.inc();
+    return { entity: previous.entity, head: previous.head, changed: false }; // docs/api.md "Revisions": no revision
   }
   const checks = policyChecks(previous?.entity ?? null, next);
   await checkDataPolicy(ctx, next, checks, plan);
@@ -38,6 +39,7 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   if (!previous) next = withId(next, await ctx.store.allocateId(next.type));
   try {
     const head = await ctx.store.applyEdit({ entity: next, previous, meta, checks });
+    ctx.services.metrics.edits.inc({ kind: next.type, creation: String(previous === null) });
     return { entity: next, head, changed: true };
   } catch (e) {
     if (e instanceof PolicyViolation) violation(e.detail, plan);

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { buildSiteTable, type BadgePolicy, type SiteTable } from '../domain/sites.js';
 import { RevisionCache } from '../store/revision-cache.js';
 import type { Account } from '../store/store.js';
+import { Metrics } from './metrics.js';
 import type { Ctx } from './route.js';
 
 /** Who sent a request: nobody in particular, an account, or someone holding a token we do not know. */
@@ -40,6 +41,8 @@ export interface Services {
   guard: EditGuard;
   /** GET responses of whole entities, as bytes, by (id, revision). */
   documents: RevisionCache<Buffer>;
+  /** Counters and histograms served at /metrics. */
+  metrics: Metrics;
 }
 
 /**
@@ -56,5 +59,6 @@ export function buildServices(config: Config, sitesOverride?: unknown, guard: Ed
     tags: new Set(config.allowedTags),
     guard,
     documents: new RevisionCache<Buffer>(DOCUMENT_CACHE_BYTES),
+    metrics: new Metrics(),
   };
 }

@@ -12,13 +12,19 @@ interface Entry<V> {
 export class RevisionCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private used = 0;
+  /** Lookups answered and missed since start, for /metrics. */
+  readonly stats = { hits: 0, misses: 0 };
 
   /** `budget`: total size of the values kept, in the caller's unit; 0 disables the cache. */
   constructor(private readonly budget: number) {}
 
   get(id: string, revision: number): V | undefined {
     const entry = this.entries.get(id);
-    if (!entry || entry.revision !== revision) return undefined;
+    if (!entry || entry.revision !== revision) {
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
     // Map keeps insertion order: re-inserting marks the entry as the most recently used.
     this.entries.delete(id);
     this.entries.set(id, entry);

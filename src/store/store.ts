@@ -196,5 +196,18 @@ export interface Store {
   search(query: SearchQuery): Promise<SearchHit[]>;
   /** Newest first. */
   revisions(entityId: string, limit: number): Promise<RevisionRecord[]>;
+  /**
+   * One round trip to the database (GET /ready), with the figures GET /metrics reports; rejects when the
+   * database cannot be reached. Migrations run when a store opens, so an open store has its schema.
+   */
+  probe(): Promise<StoreProbe>;
   close(): Promise<void>;
+}
+
+export interface StoreProbe {
+  backend: 'sqlite' | 'postgres';
+  /** PostgreSQL: the connection pool of this process. */
+  pool?: { total: number; idle: number; waiting: number };
+  /** Parsed documents served from memory, if the backend keeps them. */
+  entityCache?: { hits: number; misses: number };
 }

@@ -7,7 +7,7 @@ import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow,
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type Violation,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { policyLockKeys } from './lock-keys.js';
@@ -263,6 +263,11 @@ export class PostgresStore implements Store {
     if (Math.random() < 0.01) await counterQueries.dropEndedWindows(this.pool);
     const row = await counterQueries.countHit(this.pool, key, windowSeconds);
     return { count: row.count, resetAt: row.reset_at };
+  }
+
+  async probe(): Promise<StoreProbe> {
+    await this.pool.query('SELECT 1');
+    return { backend: 'postgres', pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount } };
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,7 @@ import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
   type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type Violation,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
@@ -387,6 +387,11 @@ export class SqliteStore implements Store {
     if (Math.random() < 0.01) this.q.dropEndedWindows.run(now);
     const row = this.q.countHit.get({ key, now, window: windowSeconds * 1000 })!;
     return { count: row.count, resetAt: new Date(row.reset_at) };
+  }
+
+  async probe(): Promise<StoreProbe> {
+    this.db.prepare('SELECT 1').get();
+    return { backend: 'sqlite', entityCache: { ...this.cache.stats } };
   }
 
   async close(): Promise<void> {

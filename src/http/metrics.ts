@@ -1,0 +1,66 @@
+// What GET /metrics reports, in Prometheus' text format (prom-client): requests by route and status, their
+// latency, edits written, cache hit counts, the database pool, and the process itself (CPU, memory, event
+// loop delay). One registry per app, so several apps in one process (tests) do not share counters.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RevisionCache } from '../store/revision-cache.js';
+import type { Store } from '../store/store.js';
+
+/** Latency buckets in seconds: a cached read takes well under a millisecond, a large import batch seconds. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'entia_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const, registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'entia_http_request_duration_seconds', help: 'Time from request to response, by method and route pattern',
+    labelNames: ['method', 'route'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry],
+  });
+  readonly edits = new Counter({
+    name: 'entia_edits_total', help: 'Edits written, each as one new revision, by entity kind and whether it created the entity',
+    labelNames: ['kind', 'creation'] as const, registers: [this.registry],
+  });
+  readonly unchanged = new Counter({
+    name: 'entia_edits_unchanged_total', help: 'Edits that changed nothing, so wrote no revision', registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'entia_' });
+  }
+
+  /** Gauges read when scraped: the store's pool and caches, and the rendered-document cache of this process. */
+  watch(store: Store, documents: RevisionCache<Buffer>): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'entia_cache_hits', help: 'Lookups answered from memory since start, by cache',
+      labelNames: ['cache'] as const, registers,
+      async collect() {
+        this.set({ cache: 'rendered_documents' }, documents.stats.hits);
+        const probe = await store.probe().catch(() => null);
+        if (probe?.entityCache) this.set({ cache: 'entities' }, probe.entityCache.hits);
+      },
+    });
+    new Gauge({
+      name: 'entia_cache_misses', help: 'Lookups not found in memory since start, by cache',
+      labelNames: ['cache'] as const, registers,
+      async collect() {
+        this.set({ cache: 'rendered_documents' }, documents.stats.misses);
+        const probe = await store.probe().catch(() => null);
+        if (probe?.entityCache) this.set({ cache: 'entities' }, probe.entityCache.misses);
+      },
+    });
+    new Gauge({
+      name: 'entia_db_pool_connections', help: 'PostgreSQL connections of this process, by state (total, idle, waiting clients)',
+      labelNames: ['state'] as const, registers,
+      async collect() {
+        const pool = (await store.probe().catch(() => null))?.pool;
+        if (!pool) return;
+        this.set({ state: 'total' }, pool.total);
+        this.set({ state: 'idle' }, pool.idle);
+        this.set({ state: 'waiting' }, pool.waiting);
+      },
+    });
+  }
+}
