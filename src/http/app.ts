@@ -12,6 +12,7 @@ import { EmptyReply, type Ctx, type Method, type Result, type Route } from './ro
 import { ROUTES } from './routes.js';
 import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { withDecodablePath } from './url.js';
+import { chooseEncoding, compress, COMPRESS_MIN_BYTES } from './compression.js';
 import { registerOperations } from './operations.js';
 import { clientErrorHandler } from './client-error.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
@@ -199,7 +200,7 @@ function context(req: FastifyRequest, kind: Kind | null, store: Store, services:
   };
 }
 
-function send(reply: FastifyReply, result: Result): FastifyReply {
+async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> {
   if (result.head) reply.header('etag', etag(result.head)).header('last-modified', httpDate(result.head.modified));
   if (result.headers) reply.headers(result.headers);
   reply.code(result.status ?? 200);
@@ -207,7 +208,12 @@ function send(reply: FastifyReply, result: Result): FastifyReply {
   // Exactly `application/json`, without a charset (REFERENCE §2.1), so the body is serialised here (a Buffer
   // body is JSON already).
   const bytes = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
-  return reply.header('content-type', 'application/json').send(bytes);
+  reply.header('content-type', 'application/json');
+  if (bytes.length < COMPRESS_MIN_BYTES) return reply.send(bytes);
+  reply.header('vary', 'Accept-Encoding');
+  const encoding = chooseEncoding(reply.request.headers['accept-encoding'], bytes.length);
+  if (!encoding) return reply.send(bytes);
+  return reply.header('content-encoding', encoding).send(await compress(bytes, encoding));
 }
 
 export type { Method };
