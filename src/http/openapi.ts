@@ -1,7 +1,10 @@
-// Entia's OpenAPI 3.1 document, generated from the route table and the error table, so it always
-// describes exactly what is registered.
-import { ERRORS } from '../domain/errors.js';
+// Entia's OpenAPI 3.1 document, generated from the route table, the error table and the response schemas, so
+// it always describes exactly what is registered: per route its parameters (path, query, conditional
+// headers), its body, its success body, its redirects, 304/412 and the error codes it can answer.
+import { ERRORS, type ErrorCode } from '../domain/errors.js';
 import type { BoundRoute } from './app.js';
+import { SCHEMAS, type ResponseSchema } from './openapi-schemas.js';
+import { routeErrors } from './route-errors.js';
 
 const PARAM_DESCRIPTIONS: Record<string, string> = {
   item_id: 'Item id, e.g. Q42',
@@ -11,48 +14,94 @@ const PARAM_DESCRIPTIONS: Record<string, string> = {
   statement_id: 'Statement id, <entity id>$<GUID>',
 };
 
-export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const b of bound) {
-    const { route, kind } = b;
-    const params = [...b.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1], in: 'path', required: true, schema: { type: 'string' }, description: PARAM_DESCRIPTIONS[m[1]] ?? m[1],
-    }));
-    const query = Object.entries(route.query ?? {}).map(([name, q]) => ({
-      name, in: 'query', required: q.required ?? false, schema: { type: q.type }, description: q.description,
-    }));
-    const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
-    const responses: Record<string, unknown> = {};
-    for (const status of route.success) responses[String(status)] = { description: 'Success' };
-    responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    (paths[b.path] ??= {})[route.method.toLowerCase()] = {
-      operationId: `${route.method.toLowerCase()}${b.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c?: string) => (c ? c.toUpperCase() : ''))}`,
-      summary: kind ? `${route.summary} (${kind.name})` : route.summary,
-      tags: [route.tag],
-      parameters: [...params, ...query],
-      // A body without required fields (DELETE: edit metadata only) may be omitted (REFERENCE §2.1).
-      ...(body ? { requestBody: { required: ((body.required as string[] | undefined) ?? []).length > 0,
-        content: { 'application/json': { schema: body } } } } : {}),
-      responses,
+const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
+const IF_MATCH = header('If-Match', 'Only if the entity\'s revision is one of these ETags ("<revision>"), else 412');
+const IF_NONE_MATCH = header('If-None-Match', 'Reads: 304 if the revision is one of these; writes: 412 if it is');
+const IF_MODIFIED_SINCE = header('If-Modified-Since', 'Reads: 304 if not modified since this HTTP date');
+const IF_UNMODIFIED_SINCE = header('If-Unmodified-Since', 'Only if not modified since this HTTP date, else 412');
+
+const EMPTY = (description: string, headers?: Record<string, unknown>) => ({ description, ...(headers ? { headers } : {}) });
+const LOCATION = { Location: { description: 'Absolute URL', schema: { type: 'string' } } };
+const REVISION_HEADERS = {
+  ETag: { description: 'The entity\'s revision, "<revision id>"', schema: { type: 'string' } },
+  'Last-Modified': { description: 'Time of that revision', schema: { type: 'string' } },
+};
+
+function successSchema(returns: ResponseSchema, b: BoundRoute): Record<string, unknown> {
+  const name = returns === 'Entity' ? (b.kind?.name === 'property' ? 'Property' : 'Item') : returns;
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** Error responses grouped by status, each listing exactly the codes of that status the route can answer. */
+function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of byStatus) {
+    out[String(status)] = {
+      description: list.join(', '),
+      content: { 'application/json': { schema: {
+        allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: list } } }],
+      } } },
     };
   }
+  return out;
+}
+
+function operation(b: BoundRoute): Record<string, unknown> {
+  const { route, kind } = b;
+  const hasEntity = /\{(item_id|property_id|statement_id)\}/.test(b.path);
+  const isRead = route.method === 'GET';
+  const params = [...b.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1], in: 'path', required: true, schema: { type: 'string' }, description: PARAM_DESCRIPTIONS[m[1]] ?? m[1],
+  }));
+  const query = Object.entries(route.query ?? {}).map(([name, q]) => ({
+    name, in: 'query', required: q.required ?? false, schema: { type: q.type }, description: q.description,
+  }));
+  const conditional = !hasEntity ? [] : isRead ? [IF_NONE_MATCH, IF_MODIFIED_SINCE, IF_MATCH, IF_UNMODIFIED_SINCE]
+    : [IF_MATCH, IF_NONE_MATCH, IF_UNMODIFIED_SINCE];
+  const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
+  const responses: Record<string, unknown> = {};
+  for (const status of route.success) {
+    responses[String(status)] = status === 307
+      ? EMPTY('The term exists only in a fallback language: Location names it', LOCATION)
+      : { description: 'Success', headers: hasEntity || route.method === 'POST' ? REVISION_HEADERS : undefined,
+        content: { 'application/json': { schema: successSchema(route.returns, b) } } };
+  }
+  if (hasEntity) {
+    if (isRead && b.path.includes('{item_id}')) responses['308'] = EMPTY('The item is a redirect: the same route for its target', LOCATION);
+    if (b.path.includes('{statement_id}')) responses['308'] = EMPTY('The statement id differs only in letter case: the stored id', LOCATION);
+    if (isRead) responses['304'] = EMPTY('Not modified (If-None-Match / If-Modified-Since)', { ETag: REVISION_HEADERS.ETag });
+    responses['412'] = EMPTY('A precondition (If-Match, If-None-Match, If-Unmodified-Since) failed; nothing was changed');
+  }
+  Object.assign(responses, errorResponses(routeErrors(route, kind, b.path)));
+  const mediaTypes: Record<string, unknown> = body ? { 'application/json': { schema: body } } : {};
+  if (body && route.method === 'PATCH') mediaTypes['application/json-patch+json'] = { schema: body };
+  return {
+    operationId: `${route.method.toLowerCase()}${b.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c?: string) => (c ? c.toUpperCase() : ''))}`,
+    summary: kind ? `${route.summary} (${kind.name})` : route.summary,
+    tags: [route.tag],
+    parameters: [...params, ...query, ...conditional],
+    // A body without required fields (DELETE: edit metadata only) may be omitted.
+    ...(body ? { requestBody: { required: ((body.required as string[] | undefined) ?? []).length > 0, content: mediaTypes } } : {}),
+    responses,
+  };
+}
+
+export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const b of bound) (paths[b.path] ??= {})[b.route.method.toLowerCase()] = operation(b);
+  paths['/v1/openapi.json'] = { get: {
+    operationId: 'getOpenApi', summary: 'This document', tags: ['meta'], parameters: [],
+    responses: { 200: { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApi' } } } },
+      ...errorResponses(['unexpected-error']) },
+  } };
   return {
     openapi: '3.1.0',
     info: { title: 'Entia', version: '1', description: 'Knowledge-base entity service (Wikibase REST API compatible)' },
     servers: [{ url: '/' }],
     tags: [...new Set(bound.map((b) => b.route.tag))].map((name) => ({ name })),
     paths,
-    components: {
-      schemas: {
-        Error: {
-          type: 'object', required: ['code', 'message'],
-          properties: {
-            code: { type: 'string', enum: Object.keys(ERRORS) },
-            message: { type: 'string' },
-            context: { type: 'object' },
-          },
-        },
-      },
-    },
+    components: { schemas: SCHEMAS },
   };
 }

@@ -1,6 +1,8 @@
 // What a route declaration is, and what a handler receives and returns. The table itself is routes.ts.
 import type { FastifyRequest } from 'fastify';
 import type { KindName } from '../domain/entity.js';
+import type { ErrorCode } from '../domain/errors.js';
+import type { ResponseSchema } from './openapi-schemas.js';
 import type { Kind } from '../domain/kinds.js';
 import type { Head, Store } from '../store/store.js';
 import type { Identity, Services } from './services.js';
@@ -23,6 +25,13 @@ export interface Route {
   creation?: boolean;
   /** Success statuses, for the OpenAPI document. */
   success: number[];
+  /** What a success body is (openapi-schemas.ts). */
+  returns: ResponseSchema;
+  /**
+   * Error codes particular to this route. Those that follow from its shape (path parameters, a body, a patch,
+   * creation, query parameters) are added by route-errors.ts; the OpenAPI document lists both.
+   */
+  errors?: readonly ErrorCode[];
   handler: Handler;
 }
 

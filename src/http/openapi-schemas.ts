@@ -1,0 +1,92 @@
+// JSON Schemas of what Entia answers, for the OpenAPI document (openapi.ts). Written from the shapes in
+// docs/api.md; test/http/openapi.test.ts and the fuzz test validate real responses against them.
+
+const string = { type: 'string' } as const;
+const nullable = (schema: Record<string, unknown>) => ({ oneOf: [{ type: 'null' }, schema] });
+
+const propertyRef = {
+  type: 'object', required: ['id', 'data-type'], additionalProperties: false,
+  properties: { id: { type: 'string', pattern: '^P[1-9][0-9]*$' }, 'data-type': { type: ['string', 'null'] } },
+};
+const value = {
+  type: 'object', required: ['type'], additionalProperties: false,
+  properties: { type: { enum: ['value', 'somevalue', 'novalue'] }, content: {} },
+};
+const snak = { type: 'object', required: ['property', 'value'], additionalProperties: false, properties: { property: propertyRef, value } };
+
+export const SCHEMAS: Record<string, Record<string, unknown>> = {
+  TermMap: { type: 'object', additionalProperties: string, description: 'language code → text' },
+  AliasMap: { type: 'object', additionalProperties: { type: 'array', items: string }, description: 'language code → aliases' },
+  Aliases: { type: 'array', items: string },
+  Term: string,
+  Message: { type: 'string', description: 'A short text, e.g. "Label deleted"' },
+  Snak: snak,
+  Statement: {
+    type: 'object', required: ['id', 'rank', 'qualifiers', 'references', 'property', 'value'], additionalProperties: false,
+    properties: {
+      id: { type: 'string', pattern: '^[QP][1-9][0-9]*\\$.+$' },
+      rank: { enum: ['preferred', 'normal', 'deprecated'] },
+      qualifiers: { type: 'array', items: { $ref: '#/components/schemas/Snak' } },
+      references: { type: 'array', items: {
+        type: 'object', required: ['hash', 'parts'], additionalProperties: false,
+        properties: { hash: { type: 'string', pattern: '^[0-9a-f]{40}$' }, parts: { type: 'array', items: { $ref: '#/components/schemas/Snak' } } },
+      } },
+      property: propertyRef,
+      value,
+    },
+  },
+  StatementMap: {
+    type: 'object', description: 'property id → statements',
+    additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/Statement' } },
+  },
+  Sitelink: {
+    type: 'object', required: ['title', 'badges', 'url'], additionalProperties: false,
+    properties: { title: string, badges: { type: 'array', items: string }, url: string },
+  },
+  SitelinkMap: { type: 'object', additionalProperties: { $ref: '#/components/schemas/Sitelink' }, description: 'site id → sitelink' },
+  Item: {
+    type: 'object', required: ['id'], additionalProperties: false,
+    description: 'An item; with `_fields`, only the members asked for (and `id`)',
+    properties: {
+      id: { type: 'string', pattern: '^Q[1-9][0-9]*$' }, type: { const: 'item' },
+      labels: { $ref: '#/components/schemas/TermMap' }, descriptions: { $ref: '#/components/schemas/TermMap' },
+      aliases: { $ref: '#/components/schemas/AliasMap' }, statements: { $ref: '#/components/schemas/StatementMap' },
+      sitelinks: { $ref: '#/components/schemas/SitelinkMap' },
+    },
+  },
+  Property: {
+    type: 'object', required: ['id'], additionalProperties: false,
+    description: 'A property; `data_type` is absent from GET, present in POST and PATCH responses',
+    properties: {
+      id: { type: 'string', pattern: '^P[1-9][0-9]*$' }, type: { const: 'property' }, data_type: string,
+      labels: { $ref: '#/components/schemas/TermMap' }, descriptions: { $ref: '#/components/schemas/TermMap' },
+      aliases: { $ref: '#/components/schemas/AliasMap' }, statements: { $ref: '#/components/schemas/StatementMap' },
+    },
+  },
+  SearchResults: {
+    type: 'object', required: ['results'], additionalProperties: false,
+    properties: { results: { type: 'array', items: {
+      type: 'object', required: ['id', 'display-label', 'description', 'match'], additionalProperties: false,
+      properties: {
+        id: string,
+        'display-label': nullable({ type: 'object', required: ['language', 'value'], properties: { language: string, value: string } }),
+        description: nullable({ type: 'object', required: ['language', 'value'], properties: { language: string, value: string } }),
+        match: { type: 'object', required: ['type', 'text'], additionalProperties: false,
+          properties: { type: { enum: ['label', 'alias', 'entityId'] }, language: string, text: string } },
+      },
+    } } },
+  },
+  DataTypes: { type: 'object', additionalProperties: string, description: 'data type → value type' },
+  OpenApi: { type: 'object', required: ['openapi', 'info', 'paths'] },
+  Error: {
+    type: 'object', required: ['code', 'message'], additionalProperties: false,
+    properties: {
+      code: string, message: string, context: { type: 'object' },
+      errorKey: string, httpCode: { type: 'integer' }, httpReason: string,
+    },
+  },
+};
+
+/** What a route's success body is; `Entity` is Item or Property by the route's kind. */
+export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
+  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi';
