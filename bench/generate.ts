@@ -102,7 +102,7 @@ export function planProperties(count: number): PropertyPlan {
 }
 
 export function generateProperty(seed: number, n: number, plan: PropertyPlan): Entity {
-  // REFERENCE §6.1: a property label may not read as a property id; generated labels have no digits.
+  // docs/api.md §6.1: a property label may not read as a property id; generated labels have no digits.
   const { labels, descriptions, aliases } = terms(rngFor(seed, -n), `P${n}`, 'property', 1);
   return { id: `P${n}`, type: 'property', data_type: plan.dataTypeOf[n], labels, descriptions, aliases, statements: {} };
 }
@@ -148,7 +148,7 @@ function terms(rng: Rng, id: string, type: 'item' | 'property', regular: 0 | 1):
   }
   for (const lang of languages.slice(0, descriptionCount)) {
     const text = phrase(rng, scriptOf(lang), draw(rng, 'descriptionLength'), false);
-    // REFERENCE §6.1: a description may not equal the label in its language.
+    // docs/api.md §6.1: a description may not equal the label in its language.
     entity.descriptions[lang] = text === entity.labels[lang] ? `${text} ${id}` : text;
   }
   for (const lang of languages.slice(0, aliasLanguages)) {
@@ -212,7 +212,7 @@ function digits(rng: Rng, n: number): string {
   return out;
 }
 
-/** Content already in the normalised form Entia stores (REFERENCE §5), so a read returns it unchanged. */
+/** Content already in the normalised form Entia stores (docs/api.md §5), so a read returns it unchanged. */
 function content(rng: Rng, ctx: GeneratorContext, dataType: string): unknown {
   switch (dataType) {
     case 'wikibase-item':

@@ -241,7 +241,7 @@ async function findStringProperty(url: string): Promise<string> {
   for (let n = 1; n <= 200; n++) {
     const res = await fetch(`${url}/v1/entities/properties/P${n}`);
     if (res.status !== 200) continue;
-    // GET omits data_type (REFERENCE D2); an empty PATCH answers with it and writes nothing (§2.3).
+    // GET omits data_type (docs/api.md D2); an empty PATCH answers with it and writes nothing (§2.3).
     const patched = await fetch(`${url}/v1/entities/properties/P${n}`, {
       method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ patch: [] }),
     });

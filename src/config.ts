@@ -29,15 +29,15 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** Open connections one process accepts (ENTIA_MAX_CONNECTIONS); further ones are closed at once. */
   maxConnections: number;
-  /** REFERENCE §6.2: largest stored entity, in kB. */
+  /** docs/api.md §6.2: largest stored entity, in kB. */
   maxEntitySizeKb: number;
-  /** REFERENCE §2.4: edit tags a client may send (default none). */
+  /** docs/api.md §2.4: edit tags a client may send (default none). */
   allowedTags: string[];
-  /** REFERENCE §6.4: items that may be used as sitelink badges (default none). */
+  /** docs/api.md §6.4: items that may be used as sitelink badges (default none). */
   allowedBadges: string[];
-  /** Path of a JSON file overriding the site table (REFERENCE §6.4), or null. */
+  /** Path of a JSON file overriding the site table (docs/api.md §6.4), or null. */
   sitesFile: string | null;
-  /** REFERENCE D13: answer 400 missing-user-agent when User-Agent is absent. */
+  /** docs/api.md D13: answer 400 missing-user-agent when User-Agent is absent. */
   requireUserAgent: boolean;
   /** Log requests (pino, JSON lines). */
   log: boolean;

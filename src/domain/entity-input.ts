@@ -1,4 +1,4 @@
-// Whole entities from outside: a creation body (REFERENCE §10.1 POST) and an entity PATCH result
+// Whole entities from outside: a creation body (docs/api.md §10.1 POST) and an entity PATCH result
 // (§10.1 PATCH). One implementation for both kinds; the Kind says what differs (sitelinks, data_type).
 import { emptyEntity, type Entity, type StatementMap } from './entity.js';
 import type { Kind } from './kinds.js';

@@ -1,4 +1,4 @@
-// The entity model, in the shape the REST API speaks (REFERENCE §4). Stored documents use the same
+// The entity model, in the shape the REST API speaks (docs/api.md §4). Stored documents use the same
 // shape, minus derived fields (a sitelink's `url` is built from the site table on output).
 
 export type KindName = 'item' | 'property';
@@ -15,7 +15,7 @@ export interface PropertyRef {
   'data-type': string | null;
 }
 
-/** A qualifier and a reference part share this shape (REFERENCE §4.4). */
+/** A qualifier and a reference part share this shape (docs/api.md §4.4). */
 export interface Snak {
   property: PropertyRef;
   value: Value;
@@ -89,7 +89,7 @@ const serialised = new WeakMap<Entity, string>();
 
 /**
  * The stored serialisation of an entity. A frozen entity cannot change, so its JSON is computed once: an
- * edit measures it against the size limit (REFERENCE §6.2) and the store then writes the same text.
+ * edit measures it against the size limit (docs/api.md §6.2) and the store then writes the same text.
  */
 export function entityJson(entity: Entity): string {
   if (!Object.isFrozen(entity)) return JSON.stringify(entity);
@@ -101,7 +101,7 @@ export function entityJson(entity: Entity): string {
   return json;
 }
 
-/** Deep structural equality of JSON values (key order ignored), for no-op detection (REFERENCE §2.3). */
+/** Deep structural equality of JSON values (key order ignored), for no-op detection (docs/api.md §2.3). */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;

@@ -1,5 +1,5 @@
 // THE error table: every error code Entia can answer with, its HTTP status, its message template and the
-// context keys it carries (REFERENCE §7). The domain raises codes; only http/reply-error.ts reads `status`.
+// context keys it carries (docs/api.md §7). The domain raises codes; only http/reply-error.ts reads `status`.
 // Message templates name their placeholders in braces; they are filled from the context and from `params`.
 // A retired code stays in the table with `retired: true` and is never reused.
 
@@ -8,7 +8,7 @@ interface ErrorRow {
   message: string;
   /** Context keys the code requires; an empty list means the response has no `context` at all. */
   context: readonly string[];
-  /** Framework-level errors also carry upstream's `errorKey`/`httpCode`/`httpReason` (REFERENCE §2.6, §7.6). */
+  /** Framework-level errors also carry upstream's `errorKey`/`httpCode`/`httpReason` (docs/api.md §2.6, §7.6). */
   framework?: boolean;
   retired?: boolean;
 }
@@ -18,7 +18,7 @@ function row<const K extends readonly string[]>(status: number, message: string,
 }
 
 export const ERRORS = {
-  // Path and query parameters (REFERENCE §7.1)
+  // Path and query parameters (docs/api.md §7.1)
   'invalid-item-id': row(400, 'Not a valid item ID: {id}', []),
   'invalid-property-id': row(400, 'Not a valid property ID: {id}', []),
   'invalid-statement-id': row(400, 'Not a valid statement ID: {id}', []),
@@ -33,11 +33,11 @@ export const ERRORS = {
   'aliases-not-defined': row(404, '{noun} with the ID {id} does not have aliases in the language: {lang}', []),
   'sitelink-not-defined': row(404, 'No sitelink found for the ID: {id} for the site {site_id}', []),
 
-  // Creation bodies (spec §7; REFERENCE D7/D8)
+  // Creation bodies (spec §7; docs/api.md D7/D8)
   'invalid-item-data': row(400, 'The provided item data is invalid', []),
   'invalid-property-data': row(400, 'The provided property data is invalid', []),
 
-  // Request bodies (REFERENCE §7.3)
+  // Request bodies (docs/api.md §7.3)
   'invalid-value': row(400, "Invalid value at '{path}'", ['path']),
   'missing-field': row(400, 'Required field missing', ['path', 'field']),
   'value-too-long': row(400, 'The input value is too long', ['path', 'limit']),
@@ -49,7 +49,7 @@ export const ERRORS = {
   'resource-too-large': row(400, 'Edit resulted in a resource that exceeds the size limit of {limit} kB', ['limit']),
   'missing-user-agent': row(400, 'Request must include User-Agent header', []),
 
-  // Patches (REFERENCE §7.4)
+  // Patches (docs/api.md §7.4)
   'patch-test-failed': row(409, 'Test operation in the provided patch failed', ['path', 'actual_value']),
   'patch-target-not-found': row(409, 'Target not found on resource', ['path']),
   'patch-result-invalid-value': row(422, 'Invalid value in patch result', ['path', 'value']),
@@ -61,14 +61,14 @@ export const ERRORS = {
   'patched-statement-group-property-id-mismatch': row(422, "Statement's Property ID does not match the Statement group key",
     ['path', 'statement_group_property_id', 'statement_property_id']),
 
-  // Policy, state and server (REFERENCE §7.5)
+  // Policy, state and server (docs/api.md §7.5)
   'permission-denied': row(403, 'Access to resource is denied', ['denial_reason', 'denial_context']),
   'redirected-item': row(409, 'Item {id} has been redirected to {redirect_target}', ['redirect_target']),
   'data-policy-violation': row(422, 'Edit violates data policy', ['violation', 'violation_context']),
   'request-limit-reached': row(429, 'Exceeded the limit of actions that can be performed in a given span of time', ['reason']),
   'unexpected-error': row(500, 'Unexpected Error', []),
 
-  // Framework level (REFERENCE §2.6, §7.6)
+  // Framework level (docs/api.md §2.6, §7.6)
   'rest-no-match': row(404, 'The requested relative path ({path}) did not match any known handler', [], true),
   'rest-wrong-method': row(405, 'The requested method ({method}) is not allowed for the path ({path})', [], true),
   'rest-unsupported-content-type': row(415, 'Unsupported Content-Type: {type}', [], true),

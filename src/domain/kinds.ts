@@ -36,7 +36,7 @@ export function kindByName(name: KindName): Kind {
   return name === 'item' ? ITEM : PROPERTY;
 }
 
-/** REFERENCE §3: numeric part 1..2147483647, no leading zero. */
+/** docs/api.md §3: numeric part 1..2147483647, no leading zero. */
 const MAX_NUMERIC_ID = 2147483647;
 const ID_SHAPE = /^([QqPp])([1-9][0-9]{0,9})$/;
 

@@ -1,14 +1,14 @@
-// Term languages and language fallback as data (REFERENCE §3, §9.3, Appendix A and B). The lists live in
+// Term languages and language fallback as data (docs/api.md §3, §9.3, Appendix A and B). The lists live in
 // languages.json so that they can be reviewed and replaced without touching code.
 import data from './languages.json' with { type: 'json' };
 import type { TermField } from './entity.js';
 
-/** Where a language code is used: a term field, or the search `lang` parameter (REFERENCE §10.7). */
+/** Where a language code is used: a term field, or the search `lang` parameter (docs/api.md §10.7). */
 export type LanguageUse = TermField | 'search';
 
-/** REFERENCE §3: `mul` is enabled, but only for labels and aliases. */
+/** docs/api.md §3: `mul` is enabled, but only for labels and aliases. */
 const MUL = 'mul';
-/** REFERENCE §9.3: every chain ends with `mul`, then `en`. */
+/** docs/api.md §9.3: every chain ends with `mul`, then `en`. */
 const LAST_RESORT = [MUL, 'en'];
 
 export const TERM_LANGUAGES: readonly string[] = Object.freeze([...data.termLanguages]);
@@ -26,7 +26,7 @@ for (const [base, members] of Object.entries(data.variants)) {
   for (const code of group) variantGroups.set(code, group);
 }
 
-/** Exact, case-sensitive membership (REFERENCE §3: `en-gb`, not `en-GB`). */
+/** Exact, case-sensitive membership (docs/api.md §3: `en-gb`, not `en-GB`). */
 export function isTermLanguage(code: string, use: LanguageUse): boolean {
   if (code === MUL) return use === 'labels' || use === 'aliases';
   return termLanguages.has(code);
@@ -39,7 +39,7 @@ export function isMonolingualLanguage(code: string): boolean {
 
 /**
  * The other codes of `code`'s variant group. Its own fallbacks inside the group come first, as in MediaWiki's
- * converters, so that `zh-tw` tries zh-hant and zh-hans before the other zh codes (REFERENCE Appendix B note).
+ * converters, so that `zh-tw` tries zh-hant and zh-hans before the other zh codes (docs/api.md §3 note).
  */
 function variantsOf(code: string): string[] {
   const group = variantGroups.get(code);
@@ -48,7 +48,7 @@ function variantsOf(code: string): string[] {
   return [...preferred, ...group].filter((c) => c !== code);
 }
 
-/** Appendix B fallbacks, depth-first and transitively, each followed by its variants (REFERENCE §9.3). */
+/** Appendix B fallbacks, depth-first and transitively, each followed by its variants (docs/api.md §9.3). */
 function addFallbacks(code: string, chain: string[], visited: Set<string>): void {
   for (const next of fallbacks.get(code) ?? []) {
     if (visited.has(next)) continue;
@@ -61,7 +61,7 @@ function addFallbacks(code: string, chain: string[], visited: Set<string>): void
 const chains = new Map<string, readonly string[]>();
 
 /**
- * REFERENCE §9.3: [L, variants of L, fallbacks of L (each followed by its variants), mul, en], duplicates removed
+ * docs/api.md §9.3: [L, variants of L, fallbacks of L (each followed by its variants), mul, en], duplicates removed
  * and restricted to the languages valid for `use` (so descriptions and search never try `mul`). An invalid L
  * is itself dropped; callers reject it before asking.
  */

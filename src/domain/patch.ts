@@ -1,4 +1,4 @@
-// JSON Patch (RFC 6902) over JSON Pointers (RFC 6901), raising the REFERENCE error codes: 400 for a malformed
+// JSON Patch (RFC 6902) over JSON Pointers (RFC 6901), raising the error codes of docs/api.md §10.6: 400 for a malformed
 // patch document (§10.6 "Document validation"), 409 when an operation cannot be applied (§10.6 "Application",
 // §7.4). Written directly rather than over fast-json-patch: its errors do not say whether `path` or `from`
 // failed, and its object writes go through `obj[key] = value`, which lets a `__proto__` key reach a prototype.
@@ -57,7 +57,7 @@ function parseOperation(raw: unknown, at: string): PatchOperation {
 
 /**
  * §10.6 "Application" (409). `document` and the operations' values are never changed, whether the patch succeeds
- * or fails part-way (REFERENCE: a patch is atomic): the result is copied on write, so every array or object the
+ * or fails part-way (docs/api.md §10.6: a patch is atomic): the result is copied on write, so every array or object the
  * patch did not change, nor any above it, is the very object of `document` (an edit compares by identity to see
  * what a patch left alone).
  */

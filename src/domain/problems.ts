@@ -1,5 +1,5 @@
 // Validators report a Problem: what is wrong and where (a JSON Pointer). The same check answers with a
-// different public code depending on where the data came from (REFERENCE §7.3, §7.4, D7/D8):
+// different public code depending on where the data came from (docs/api.md §7.3, §7.4, D7/D8):
 //   'body'   → invalid-value, missing-field, value-too-long, … with the pointer into the request body;
 //   'patch'  → patch-result-invalid-value, patch-result-missing-field, … with the pointer into the patched document;
 //   'create' → the kind's invalid-item-data / invalid-property-data, without context.

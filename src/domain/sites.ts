@@ -1,4 +1,4 @@
-// Sites and sitelinks (REFERENCE §4.5, §6.4, §10.1, §10.5). The default site table is generated data
+// Sites and sitelinks (docs/api.md §4.5, §6.4, §10.1, §10.5). The default site table is generated data
 // (scripts/generate-sites.ts → sites.json); a deployment may override it with `buildSiteTable`.
 import data from './sites.json' with { type: 'json' };
 import { sameJson, type Sitelink, type SitelinkMap } from './entity.js';
@@ -9,7 +9,7 @@ export interface Site { group: string; language: string; url: string }
 export type SiteTable = Readonly<Record<string, Site>>;
 
 /**
- * Which items may be badges (REFERENCE §6.4). `exists` answers whether a badge item exists: the caller fills
+ * Which items may be badges (docs/api.md §6.4). `exists` answers whether a badge item exists: the caller fills
  * it from the store for the ids `badgeIds` names, keeping this module pure. Absent: existence is not checked.
  */
 export interface BadgePolicy {
@@ -55,7 +55,7 @@ export function buildSiteTable(override?: unknown): SiteTable {
   return freezeTable(sites);
 }
 
-/** Characters MediaWiki refuses in titles (REFERENCE §6.4): `# < > [ ] | { }` and C0/DEL controls. */
+/** Characters MediaWiki refuses in titles (docs/api.md §6.4): `# < > [ ] | { }` and C0/DEL controls. */
 const ILLEGAL_TITLE = /[#<>[\]|{}\x00-\x1F\x7F]|%[0-9A-Fa-f]{2}|&(?:[A-Za-z0-9\x80-\uFFFF]+|#[0-9]+|#x[0-9A-Fa-f]+);/;
 /** What MediaWiki's title codec folds into one space: underscores and Unicode space separators. */
 const TITLE_SPACES = /[ _\u00A0\u1680\u180E\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/g;
@@ -142,7 +142,7 @@ export function parseSitelink(
 /**
  * A sitelinks map; `current` (patch mode) supplies each existing sitelink's url for the read-only check.
  * In patch mode a stored sitelink left as it was is kept without being validated again, as an unchanged
- * statement is (REFERENCE §10.1): its site or badges may have left the configuration since it was written,
+ * statement is (docs/api.md §10.1): its site or badges may have left the configuration since it was written,
  * and that must not make every later patch fail (§10.6: an empty patch is a valid no-op).
  */
 export function parseSitelinkMap(

@@ -1,4 +1,4 @@
-// One statement of an entity at a time (REFERENCE §4.4, §10.4): finding it by id, and the entity with one
+// One statement of an entity at a time (docs/api.md §4.4, §10.4): finding it by id, and the entity with one
 // statement added, replaced or removed. Pure; the statement routes validate with statements.ts and commit
 // the entity these functions return.
 import type { Entity, Statement, StatementMap } from './entity.js';
@@ -25,7 +25,7 @@ export function findStatement(entity: Entity, id: string): Located | null {
   return locate(entity, (candidate) => candidate === id);
 }
 
-/** REFERENCE §9.2: the stored id that equals `id` but for letter case, for a 308 to it; null if none. */
+/** docs/api.md §9.2: the stored id that equals `id` but for letter case, for a 308 to it; null if none. */
 export function statementIdIgnoringCase(entity: Entity, id: string): string | null {
   const wanted = id.toUpperCase();
   return locate(entity, (candidate) => candidate.toUpperCase() === wanted)?.statement.id ?? null;
@@ -61,7 +61,7 @@ export function withoutStatement(entity: Entity, id: string): Entity {
 }
 
 /**
- * The PUT body checks that need no stored statement, so that they come before the 404 (REFERENCE §7.7: the
+ * The PUT body checks that need no stored statement, so that they come before the 404 (docs/api.md §7.7: the
  * statement body is validated before existence). An `id` may repeat the requested one (its case is settled
  * by the §9.2 redirect) but not name another; the stored property is compared later by replaceStatement.
  */

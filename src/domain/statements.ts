@@ -1,4 +1,4 @@
-// Statements as they arrive in request bodies, creation bodies and patch results (REFERENCE §4.4, §6.2,
+// Statements as they arrive in request bodies, creation bodies and patch results (docs/api.md §4.4, §6.2,
 // §6.3, §10.1, §10.4). Every check reports a Problem at a JSON Pointer below the caller's base path; the
 // caller chooses the public code for its mode (problems.ts).
 import { createHash, randomUUID } from 'node:crypto';
@@ -13,7 +13,7 @@ const RANKS: readonly string[] = ['preferred', 'normal', 'deprecated'] satisfies
 const VALUE_TYPES: readonly string[] = ['value', 'somevalue', 'novalue'];
 const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
-// ---- Ids (REFERENCE §3) ------------------------------------------------------------------------------
+// ---- Ids (docs/api.md §3) ------------------------------------------------------------------------------
 
 const GUID = /^\{?[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12}\}?$/;
 
@@ -21,7 +21,7 @@ export function newStatementId(subjectId: string): string {
   return `${subjectId}$${randomUUID().toUpperCase()}`;
 }
 
-/** REFERENCE §3: the id with its entity prefix upper-cased, plus the subject id, or null when malformed. */
+/** docs/api.md §3: the id with its entity prefix upper-cased, plus the subject id, or null when malformed. */
 export function parseStatementId(raw: string): { id: string; subjectId: string } | null {
   const parts = raw.split('$');
   if (parts.length !== 2 || !GUID.test(parts[1])) return null;
@@ -60,7 +60,7 @@ export function referencedIds(input: unknown): string[] {
   return [...ids];
 }
 
-// ---- Snaks: the property–value pair of a statement, qualifier or reference part (REFERENCE §4.4, §5) ----
+// ---- Snaks: the property–value pair of a statement, qualifier or reference part (docs/api.md §4.4, §5) ----
 
 /** The upper-cased property id of an input's `property.id`, or the raw value when it is not a valid id. */
 function rawPropertyId(input: Record<string, unknown>): unknown {
@@ -116,7 +116,7 @@ function objectAt(input: unknown, path: string): Record<string, unknown> {
   return isPlainObject(input) ? input : problem({ type: 'invalid', path, value: input });
 }
 
-// ---- References (REFERENCE §3 "Reference hash", §4.4) -------------------------------------------------
+// ---- References (docs/api.md §3 "Reference hash", §4.4) -------------------------------------------------
 
 /** JSON with sorted keys, so that the hash depends on content only, never on key order. */
 function canonical(v: unknown): string {
@@ -145,7 +145,7 @@ function parseReference(input: unknown, path: string, lookup: ReferenceLookup): 
   return { hash: referenceHash(parts), parts };
 }
 
-// ---- Statements (REFERENCE §6.3) ----------------------------------------------------------------------
+// ---- Statements (docs/api.md §6.3) ----------------------------------------------------------------------
 
 /** Parses a statement from a request body or patch result; the result gets `id` = opts.id. */
 export function parseStatement(input: unknown, path: string, lookup: ReferenceLookup, opts: { id: string }): Statement {
@@ -213,7 +213,7 @@ export function patchedStatement(original: Statement, patched: unknown, lookup: 
   return parseStatement(statement, '', lookup, { id: original.id });
 }
 
-// ---- Statement maps (REFERENCE §6.2, §10.1 "Statements") ----------------------------------------------
+// ---- Statement maps (docs/api.md §6.2, §10.1 "Statements") ----------------------------------------------
 
 interface MapContext {
   lookup: ReferenceLookup;

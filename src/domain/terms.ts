@@ -1,4 +1,4 @@
-// Term validation (REFERENCE §6.1, §6.2, §10.1–10.3). Every function takes a base JSON Pointer and throws a
+// Term validation (docs/api.md §6.1, §6.2, §10.1–10.3). Every function takes a base JSON Pointer and throws a
 // Problem; the caller decides whether that becomes a body, patch-result or creation error (problems.ts).
 import type { AliasMap, TermMap } from './entity.js';
 import { sameJson } from './entity.js';
@@ -21,7 +21,7 @@ export function trimTerm(value: string): string {
   return value.replace(TRIMMED, '');
 }
 
-/** REFERENCE §6.1 steps 1-6 for one label/description/alias value: returns the trimmed value. */
+/** docs/api.md §6.1 steps 1-6 for one label/description/alias value: returns the trimmed value. */
 export function normaliseTerm(value: unknown, path: string, opts: { propertyLabel?: boolean } = {}): string {
   if (typeof value !== 'string') return problem({ type: 'invalid', path, value });
   // §2.1: strings are NFC-normalised, so stored and compared terms have one spelling.

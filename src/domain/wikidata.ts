@@ -87,7 +87,7 @@ function snak(raw: Json | undefined, report: ConversionReport): Snak | null {
   return content === undefined ? null : { property, value: { type: 'value', content } as Value };
 }
 
-/** REFERENCE §5: the REST content shape of each dump value type. */
+/** docs/api.md §5: the REST content shape of each dump value type. */
 function valueContent(dv: Json | undefined): unknown {
   const v = dv?.value;
   switch (dv?.type) {

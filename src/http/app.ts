@@ -73,7 +73,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
       // A request without Host is refused by the onRequest hook below, in the error table's JSON shape.
       requireHostHeader: false,
     },
-    // Strict shapes: "true" is not a boolean and unknown fields are ignored, not removed (REFERENCE §2.6).
+    // Strict shapes: "true" is not a boolean and unknown fields are ignored, not removed (docs/api.md §2.6).
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     exposeHeadRoutes: true,
     // Parameters are bounded by the header size limit, not by the router: an over-long id is that
@@ -154,7 +154,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
     config,
     schema: body ? { body } : undefined,
     preValidation: async (req) => {
-      // An absent body is checked like an empty object, so a missing payload is missing-field (REFERENCE §7.7).
+      // An absent body is checked like an empty object, so a missing payload is missing-field (docs/api.md §7.7).
       if (route.body && (req.body === undefined || req.body === null)) req.body = {};
       if (services.config.requireUserAgent && !req.headers['user-agent']) fail('missing-user-agent');
     },
@@ -166,7 +166,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
         for (let attempt = 1; ; attempt++) {
           try {
             const result = await route.handler(ctx);
-            // REFERENCE §2.1: success responses name the authenticated user.
+            // docs/api.md §2.1: success responses name the authenticated user.
             if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
             return send(reply, result);
           } catch (e) {
@@ -205,7 +205,7 @@ async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> 
   if (result.headers) reply.headers(result.headers);
   reply.code(result.status ?? 200);
   if (result.body === undefined) return reply.send();
-  // Exactly `application/json`, without a charset (REFERENCE §2.1), so the body is serialised here (a Buffer
+  // Exactly `application/json`, without a charset (docs/api.md §2.1), so the body is serialised here (a Buffer
   // body is JSON already).
   const bytes = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
   reply.header('content-type', 'application/json');

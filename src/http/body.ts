@@ -8,7 +8,7 @@ import { pointer } from '../domain/problems.js';
 import { hasControlCharacter } from '../domain/text.js';
 import { MalformedBody } from './reply-error.js';
 
-/** REFERENCE §7.7 / issue #7: bodies nest no deeper than this. */
+/** docs/api.md §7.7 / issue #7: bodies nest no deeper than this. */
 export const MAX_JSON_DEPTH = 64;
 
 /**

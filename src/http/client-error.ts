@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before Fastify sees them (malformed HTTP, a request line or
-// headers over the size limit, a timeout): answered with the table's JSON error shape (REFERENCE §2.2)
+// headers over the size limit, a timeout): answered with the table's JSON error shape (docs/api.md §2.2)
 // instead of the framework's own body, then the connection is closed.
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';

@@ -1,4 +1,4 @@
-// Conditional requests (REFERENCE §8), shared by every entity route.
+// Conditional requests (docs/api.md §8), shared by every entity route.
 import type { FastifyRequest } from 'fastify';
 import type { Head } from '../store/store.js';
 import { EmptyReply } from './route.js';
@@ -35,7 +35,7 @@ function header(req: { headers: FastifyRequest['headers'] }, name: string): stri
 
 /**
  * Throws EmptyReply(304 | 412) when the request's preconditions fail against the entity's head.
- * Called only when the entity named by the path exists (REFERENCE §8).
+ * Called only when the entity named by the path exists (docs/api.md §8).
  */
 export function checkPreconditions(req: { headers: FastifyRequest['headers'] }, head: Head, isRead: boolean): void {
   const current = String(head.revision);

@@ -1,4 +1,4 @@
-// The write half of every edit route (STYLE "An edit, end to end", steps 5-8): data policy, no-op
+// The write half of every edit route (docs/api.md §7.7, steps 8-9): data policy, no-op
 // detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
 import { entityJson, freezeJson, sameJson, type Entity } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
@@ -13,7 +13,7 @@ export interface EditPlan {
   previous: Found | null;
   next: Entity;
   meta: EditMeta;
-  /** REFERENCE §6.4: PUT of one sitelink reports the conflict without `site_id`. */
+  /** docs/api.md §6.4: PUT of one sitelink reports the conflict without `site_id`. */
   sitelinkConflictContext?: 'full' | 'item-only';
 }
 
@@ -47,7 +47,7 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   }
 }
 
-/** The uniqueness rules apply only to what the edit sets or changes (REFERENCE §6.1, §6.4). */
+/** The uniqueness rules apply only to what the edit sets or changes (docs/api.md §6.1, §6.4). */
 function policyChecks(before: Entity | null, after: Entity): PolicyChecks {
   const labels = changedLanguages(before?.labels ?? {}, after.labels);
   const descriptions = changedLanguages(before?.descriptions ?? {}, after.descriptions);
@@ -62,7 +62,7 @@ function sitelinkTitles(entity: Entity | null): Record<string, string> {
   return out;
 }
 
-/** Items check label = description before duplicates, properties the other way round (REFERENCE §6.1). */
+/** Items check label = description before duplicates, properties the other way round (docs/api.md §6.1). */
 async function checkDataPolicy(ctx: Ctx, next: Entity, checks: PolicyChecks, plan: EditPlan): Promise<void> {
   const before = plan.previous?.entity;
   const changed = [...new Set([
@@ -101,7 +101,7 @@ function violation(v: Violation, plan: EditPlan): never {
   }
 }
 
-/** REFERENCE §6.2: the stored serialisation may not exceed maxEntitySizeKb; creation says so with D7/D8's code (§7.2). */
+/** docs/api.md §6.2: the stored serialisation may not exceed maxEntitySizeKb; creation says so with D7/D8's code (§7.2). */
 function checkSize(ctx: Ctx, entity: Entity, creation: boolean): void {
   const limit = ctx.services.config.maxEntitySizeKb;
   if (Buffer.byteLength(entityJson(entity), 'utf8') <= limit * 1024) return;

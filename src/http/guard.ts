@@ -1,4 +1,4 @@
-// The EditGuard that enforces the security model (README "Security model", REFERENCE §2.5, D9, issue #7):
+// The EditGuard that enforces the security model (README "Security model", docs/api.md §2.5, D9, issue #7):
 // who may edit (403 permission-denied) and how much (429 request-limit-reached).
 import type { Config, Rate } from '../config.js';
 import { fail } from '../domain/errors.js';

@@ -1,5 +1,5 @@
 // Response headers every request gets (issue #7): security headers fit for a JSON API, and CORS
-// (REFERENCE §2.6) that opens reads to every origin and writes only to configured ones.
+// (docs/api.md §2.6) that opens reads to every origin and writes only to configured ones.
 import type { FastifyCorsOptions, FastifyCorsOptionsDelegateCallback } from '@fastify/cors';
 
 /**
@@ -22,7 +22,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-xss-protection': '0',
 });
 
-/** Headers a browser script may read (REFERENCE §2.6). */
+/** Headers a browser script may read (docs/api.md §2.6). */
 export const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Location', 'Content-Language', 'X-Authenticated-User', 'Retry-After'];
 
 const READ_METHODS = new Set(['GET', 'HEAD']);

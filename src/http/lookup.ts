@@ -15,7 +15,7 @@ export async function lookupFor(store: Store, ...inputs: unknown[]): Promise<Ref
 
 /**
  * The badge policy for one request: the configured allow-list plus whether each allowed badge the input
- * names exists (REFERENCE §6.4), from one store query; none when the input names no allowed badge.
+ * names exists (docs/api.md §6.4), from one store query; none when the input names no allowed badge.
  */
 export async function badgePolicyFor(store: Store, policy: BadgePolicy, sitelinks: readonly unknown[]): Promise<BadgePolicy> {
   const ids = badgeIds(sitelinks).filter((id) => policy.allowedBadges.has(id));

@@ -1,4 +1,4 @@
-// Edit metadata: tags, bot, comment (REFERENCE §2.4). Their JSON types are checked by the route's body
+// Edit metadata: tags, bot, comment (docs/api.md §2.4). Their JSON types are checked by the route's body
 // schema; the rules here need configuration (tag allow-list) or byte counting.
 import { fail } from '../domain/errors.js';
 import type { EditMeta } from '../store/store.js';

@@ -1,4 +1,4 @@
-// Request budgets (spec §8, REFERENCE §2.5, issue #7). The interface is async and tiny so that a shared
+// Request budgets (spec §8, docs/api.md §2.5, issue #7). The interface is async and tiny so that a shared
 // implementation (PostgreSQL, Redis) can replace the in-memory one when several processes serve one store.
 import type { Rate } from '../config.js';
 import { EntiaError } from '../domain/errors.js';

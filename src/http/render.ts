@@ -1,4 +1,4 @@
-// Entity documents as the API returns them (REFERENCE §4.1, §4.2): derived sitelink urls added, the
+// Entity documents as the API returns them (docs/api.md §4.1, §4.2): derived sitelink urls added, the
 // property data_type shown only where D2 says so.
 import { freezeJson, type Entity, type Sitelink } from '../domain/entity.js';
 import { sitelinkUrl, type SiteTable } from '../domain/sites.js';

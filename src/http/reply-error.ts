@@ -1,5 +1,5 @@
 // The only place that turns a failure into an HTTP answer: {code, message, context?} with
-// Content-Language: en (REFERENCE §2.2). Anything unexpected is logged and becomes a bare 500.
+// Content-Language: en (docs/api.md §2.2). Anything unexpected is logged and becomes a bare 500.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, EntiaError, isEntiaError, type ErrorCode } from '../domain/errors.js';
 import { kindByName } from '../domain/kinds.js';
@@ -24,7 +24,7 @@ export function errorBody(error: EntiaError): Record<string, unknown> {
 const serialised = new WeakMap<object, Buffer>();
 
 /**
- * A Buffer, because Fastify appends `; charset=utf-8` to string payloads and REFERENCE §2.1 forbids it.
+ * A Buffer, because Fastify appends `; charset=utf-8` to string payloads and docs/api.md §2.1 forbids it.
  * A frozen object is deeply frozen (store.ts ReadResult, render.ts), so its bytes are computed once.
  */
 export function jsonBuffer(value: unknown): Buffer {
@@ -54,7 +54,7 @@ export interface RouteConfig {
 
 /**
  * Marks a body that is not JSON or breaks the input limits; how it is reported depends on the route
- * (REFERENCE §2.6): creation routes collapse it into their invalid-*-data code, others answer `precise`
+ * (docs/api.md §2.6): creation routes collapse it into their invalid-*-data code, others answer `precise`
  * or invalid-value at "".
  */
 export class MalformedBody extends Error {

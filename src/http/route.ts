@@ -19,9 +19,9 @@ export interface Route {
   tag: string;
   /** JSON Schema of the request body's top level: shape only, content is the domain's job. */
   body?: Record<string, unknown> | ((kind: Kind) => Record<string, unknown>);
-  /** Query parameters, for the OpenAPI document (the handler validates them: REFERENCE §10.7 codes). */
+  /** Query parameters, for the OpenAPI document (the handler validates them: docs/api.md §10.7 codes). */
   query?: Record<string, { type: string; required?: boolean; description: string }>;
-  /** Body problems collapse into the kind's invalid-item-data / invalid-property-data (REFERENCE D7/D8). */
+  /** Body problems collapse into the kind's invalid-item-data / invalid-property-data (docs/api.md D7/D8). */
   creation?: boolean;
   /** Success statuses, for the OpenAPI document. */
   success: number[];
@@ -57,14 +57,14 @@ export interface Result {
   status?: number;
   /** Serialised as JSON (a Buffer: JSON already); absent for an empty body. */
   body?: unknown;
-  /** ETag and Last-Modified of the entity concerned (REFERENCE §2.3). */
+  /** ETag and Last-Modified of the entity concerned (docs/api.md §2.3). */
   head?: Head;
   headers?: Record<string, string>;
 }
 
 export type Handler = (ctx: Ctx) => Promise<Result>;
 
-/** Ends a request early with an empty body: 304, 307, 308, 412 (REFERENCE §7.6). */
+/** Ends a request early with an empty body: 304, 307, 308, 412 (docs/api.md §7.6). */
 export class EmptyReply extends Error {
   constructor(readonly status: number, readonly headers: Record<string, string> = {}) {
     super(String(status));

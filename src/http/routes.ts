@@ -12,10 +12,10 @@ import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
 const BOTH = ['item', 'property'] as const;
 const STATEMENT_BODY = payload('statement', 'object');
-/** Properties have no sitelinks (REFERENCE §10.5): these routes do not exist for them. */
+/** Properties have no sitelinks (docs/api.md §10.5): these routes do not exist for them. */
 const ITEMS = ['item'] as const;
 
-/** Labels and descriptions have the same six routes (REFERENCE §10.2), for both kinds. */
+/** Labels and descriptions have the same six routes (docs/api.md §10.2), for both kinds. */
 function textTermRoutes(field: terms.TextField): Route[] {
   const base = `/v1/entities/{entity}/${field}`;
   const one = terms.VALUE_FIELD[field];
@@ -48,7 +48,7 @@ const SEARCH_QUERY: Route['query'] = {
 
 /**
  * Search and suggest (spec §4.7): one declaration, served under /v0 as the spec says and under /v1 as an
- * alias (REFERENCE D3).
+ * alias (docs/api.md D3).
  */
 const SEARCH_ROUTES: Route[] = (['v0', 'v1'] as const).flatMap((version) => [
   { method: 'GET', path: `/${version}/search/{kind}`, kinds: BOTH, tag: 'search', success: [200], returns: 'SearchResults',
@@ -70,7 +70,7 @@ export const ROUTES: Route[] = [
     summary: 'Change an item or property with a JSON Patch', body: PATCH_BODY, handler: entities.patchEntity },
   ...textTermRoutes('labels'),
   ...textTermRoutes('descriptions'),
-  // REFERENCE §10.3: no PUT and no DELETE on aliases; app.ts answers those with 405.
+  // docs/api.md §10.3: no PUT and no DELETE on aliases; app.ts answers those with 405.
   { method: 'GET', path: '/v1/entities/{entity}/aliases', kinds: BOTH, tag: 'aliases', success: [200], returns: 'AliasMap',
     summary: 'Read all aliases of an item or property', handler: terms.getTermMap('aliases') },
   { method: 'GET', path: '/v1/entities/{entity}/aliases/{language_code}', kinds: BOTH, tag: 'aliases', success: [200], returns: 'Aliases', errors: ['aliases-not-defined'],
@@ -80,7 +80,7 @@ export const ROUTES: Route[] = [
   { method: 'PATCH', path: '/v1/entities/{entity}/aliases', kinds: BOTH, tag: 'aliases', success: [200], returns: 'AliasMap',
     summary: 'Change the aliases with a JSON Patch', body: PATCH_BODY, handler: terms.patchTerms('aliases') },
 
-  // Statements (REFERENCE §10.4): one handler per verb serves the entity-scoped and the global paths alike.
+  // Statements (docs/api.md §10.4): one handler per verb serves the entity-scoped and the global paths alike.
   { method: 'GET', path: '/v1/entities/{entity}/statements', kinds: BOTH, tag: 'statements', success: [200], returns: 'StatementMap',
     summary: "An entity's statements, grouped by property", handler: statements.getStatements,
     query: { property: { type: 'string', description: 'Only the statements of this property, e.g. P31' } } },
@@ -103,7 +103,7 @@ export const ROUTES: Route[] = [
   { method: 'DELETE', path: '/v1/statements/{statement_id}', tag: 'statements', success: [200], returns: 'Message',
     summary: 'Remove one statement of any entity', body: META_ONLY, handler: statements.deleteStatement },
 
-  // Sitelinks (REFERENCE §10.5): items only.
+  // Sitelinks (docs/api.md §10.5): items only.
   { method: 'GET', path: '/v1/entities/{entity}/sitelinks', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'SitelinkMap',
     summary: "Read an item's sitelinks", handler: sitelinks.getSitelinks },
   { method: 'PATCH', path: '/v1/entities/{entity}/sitelinks', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'SitelinkMap', errors: ['data-policy-violation'],

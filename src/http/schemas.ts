@@ -11,7 +11,7 @@ export function payload(field: string, type: string | string[] | null): Record<s
   };
 }
 
-/** DELETE bodies are optional and carry edit metadata only (REFERENCE §2.1). */
+/** DELETE bodies are optional and carry edit metadata only (docs/api.md §2.1). */
 export const META_ONLY = { type: 'object', properties: META_SCHEMA };
 
 /** Every PATCH route: `{"patch": [...]}`; the patch document itself is checked by domain/patch.ts. */

@@ -16,7 +16,7 @@ export type Identity =
 export interface EditGuard {
   /** Resolves the request's Authorization header, once per request before its handler. Never throws for a bad token. */
   identify(authorization: string | string[] | undefined): Promise<Identity>;
-  /** REFERENCE §7.7 step 7: may this client edit this entity (null id: create one)? Throws permission-denied. */
+  /** docs/api.md §7.7 step 7: may this client edit this entity (null id: create one)? Throws permission-denied. */
   authorize(ctx: Ctx, entityId: string | null): Promise<void>;
   /** Step 9: counts the edit against the client's budget; throws request-limit-reached. */
   consume(ctx: Ctx, creation: boolean): Promise<void>;

@@ -1,5 +1,5 @@
 // Finding the entity a path names: id parsing (400), preconditions (304/412), existence (404),
-// redirects (308 on reads, 409 on edits). The steps are separate because REFERENCE §7.7 puts other
+// redirects (308 on reads, 409 on edits). The steps are separate because docs/api.md §7.7 puts other
 // request validation between them.
 import { fail } from '../domain/errors.js';
 import { parseIdOfKind, type Kind } from '../domain/kinds.js';
@@ -45,7 +45,7 @@ export function requireFound<F extends { status: 'found' }>(ctx: Ctx, read: Loca
   if (read.status === 'found') return read;
   if (read.status === 'missing') fail(kind.codes.notFound, undefined, { id });
   if (isRead) {
-    // REFERENCE §9.1: same route with the target id, query string kept.
+    // docs/api.md §9.1: same route with the target id, query string kept.
     const location = ctx.services.config.publicUrl + ctx.url.replace(new RegExp(`/${id}(?=/|\\?|$)`, 'i'), `/${read.target}`);
     throw new EmptyReply(308, { location });
   }
@@ -53,7 +53,7 @@ export function requireFound<F extends { status: 'found' }>(ctx: Ctx, read: Loca
 }
 
 /**
- * An edit's first steps, REFERENCE §7.7 1-5: entity id (400) → preconditions (412) → the route's own path
+ * An edit's first steps, docs/api.md §7.7 1-5: entity id (400) → preconditions (412) → the route's own path
  * parameters such as a language code or site id (400) → edit metadata (400).
  */
 export async function beginEdit<P = undefined>(ctx: Ctx, pathParams?: () => P): Promise<{ id: string; read: ReadResult; params: P; meta: EditMeta }> {

@@ -1,4 +1,4 @@
-// One search result entry from a ranked row and the entity's terms (REFERENCE §4.6, §10.7). Pure.
+// One search result entry from a ranked row and the entity's terms (docs/api.md §4.6, §10.7). Pure.
 import type { SearchTermType } from './index-keys.js';
 import { tierOf, type ParsedText, type SearchMode } from './query.js';
 import { rankedPage, type KindCode, type RankRequest, type Ranked, type SearchBackend } from './rank.js';
@@ -51,7 +51,7 @@ export function buildHit(
   const label = firstInChain((lang) => terms.label(lang), req.languages);
   if (ranked.tier === 'id') return { id, displayLabel: label, description, match: { type: 'entityId', text: id } };
   const match = { type: ranked.type, language: ranked.lang, text: matchedText(ranked, terms, req.text, req.mode) };
-  // REFERENCE §10.7: no label in the chain → the matched term is the display label.
+  // docs/api.md §10.7: no label in the chain → the matched term is the display label.
   return { id, displayLabel: label ?? { language: match.language, value: match.text }, description, match };
 }
 

@@ -16,7 +16,7 @@ import { foldText, indexTokens } from './text.js';
 export const PREFIX_INDEX_LENGTH = 6;
 
 export type SearchTermType = 'label' | 'alias';
-/** Label before alias (REFERENCE §10.7), as stored: the type code sorts in ranking order. */
+/** Label before alias (docs/api.md §10.7), as stored: the type code sorts in ranking order. */
 export const TYPE_CODE: Record<SearchTermType, number> = { label: 0, alias: 1 };
 export const TERM_TYPES: readonly SearchTermType[] = ['label', 'alias'];
 

@@ -1,4 +1,4 @@
-// The languages a search looks in and shows, best first (REFERENCE §10.7: "lang, its fallbacks, mul, en").
+// The languages a search looks in and shows, best first (docs/api.md §10.7: "lang, its fallbacks, mul, en").
 import { fallbackChain } from '../domain/languages.js';
 
 /**

@@ -1,4 +1,4 @@
-// What a search text means (REFERENCE §10.7): the folded query, its words, the tokens an index lookup needs,
+// What a search text means (docs/api.md §10.7): the folded query, its words, the tokens an index lookup needs,
 // and the tier a stored term reaches for it. Pure; shared by every backend.
 import { FIRST_WORD, foldText, isUnspacedRun, queryTokensOfWord, wordsOf } from './text.js';
 

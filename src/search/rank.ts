@@ -1,4 +1,4 @@
-// The ranking rules of search and suggest (REFERENCE §10.7; issue #6), shared by every backend. Pure: a
+// The ranking rules of search and suggest (docs/api.md §10.7; issue #6), shared by every backend. Pure: a
 // backend only answers "the next rows of this stream" through SearchBackend; this module decides which
 // streams exist, in which order, which rows count, and when to stop.
 //
@@ -135,7 +135,7 @@ async function streamSource(
   const first = firstWordToken(text);
   if (!first) return null;
   if (tier === 'prefix') {
-    // REFERENCE §10.7 search: the term's first words are the query's words.
+    // docs/api.md §10.7 search: the term's first words are the query's words.
     const rest = requiredTokens({ ...text, words: text.words.slice(1) });
     return { source: await tokenSource(req, lang, [first, ...rest], counts, backend), verify: text.words.length > 1 };
   }

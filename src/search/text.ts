@@ -1,4 +1,4 @@
-// Text folding and tokenisation for search (REFERENCE §10.7 "Text normalisation for matching"). The same
+// Text folding and tokenisation for search (docs/api.md §10.7 "Text normalisation for matching"). The same
 // functions fold stored terms when they are indexed and the query when it is parsed, so both sides always
 // agree. Pure: every backend indexes and queries with exactly these rules.
 

@@ -6,7 +6,7 @@ import type { SearchHit } from '../search/hits.js';
 
 export type { SearchHit };
 
-/** The validators of an entity's latest revision (REFERENCE §2.3). `modified` has one-second resolution. */
+/** The validators of an entity's latest revision (docs/api.md §2.3). `modified` has one-second resolution. */
 export interface Head {
   revision: number;
   modified: Date;
@@ -40,7 +40,7 @@ export interface EditMeta {
   bot: boolean;
 }
 
-/** Uniqueness rules the store enforces atomically with the write (REFERENCE §6.1, §6.4). */
+/** Uniqueness rules the store enforces atomically with the write (docs/api.md §6.1, §6.4). */
 export interface PolicyChecks {
   /** Items: languages whose label or description the edit sets; no other item may have the same pair. */
   labelDescriptionLanguages?: string[];
@@ -88,7 +88,7 @@ export interface RevisionRecord {
   bot: boolean;
 }
 
-/** REFERENCE §2.5, issue #7: who may edit. Bots may flag edits `bot: true`; admins may edit protected entities. */
+/** docs/api.md §2.5, issue #7: who may edit. Bots may flag edits `bot: true`; admins may edit protected entities. */
 export type UserGroup = 'user' | 'bot' | 'admin';
 export const USER_GROUPS: readonly UserGroup[] = ['user', 'bot', 'admin'];
 
@@ -126,7 +126,7 @@ export interface AccountStore {
 }
 
 /**
- * A search or suggest request (REFERENCE §10.7), already parsed by src/search/: the store answers it from its
+ * A search or suggest request (docs/api.md §10.7), already parsed by src/search/: the store answers it from its
  * search index with the shared ranking rules of src/search/rank.ts.
  */
 export interface SearchQuery {
@@ -187,7 +187,7 @@ export interface Store {
    */
   importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void>;
   /**
-   * Turns an item into a redirect to another item, as a merge does (REFERENCE §9.1): its index rows are
+   * Turns an item into a redirect to another item, as a merge does (docs/api.md §9.1): its index rows are
    * dropped (its sitelinks free, its terms no longer found) and a revision records the redirect. The source
    * need not exist yet (imported redirects). The target must be an existing item that is not a redirect.
    */

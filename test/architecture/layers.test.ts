@@ -1,4 +1,4 @@
-// The layer rules of STYLE.md, checked on the real import graph (like Wikibase's ArchitectureTest).
+// The layer rules (README, "Architecture"), checked on the real import graph (like Wikibase's ArchitectureTest).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { it } from 'node:test';

@@ -1,5 +1,5 @@
 // The benchmark's data generator (bench/generate.ts): deterministic, within the measured bounds, and valid
-// for Entia's own validators. No timings are asserted here (STYLE "Benchmarks as ratios").
+// for Entia's own validators. No timings are asserted here.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// docs/errors.md and the error table must say the same thing (STYLE: docs and code checked against each other).
+// docs/errors.md and the error table must say the same thing.
 // (That src/ raises only table codes is enforced by the compiler: `fail` accepts only ErrorCode.)
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -62,7 +62,7 @@ test('fallbackChain is transitive: each fallback brings its own fallbacks', () =
   assert.deepEqual(fallbackChain('be-x-old', 'labels'), ['be-x-old', 'be-tarask', 'mul', 'en']);
 });
 
-test('fallbackChain inserts script variants after the code (REFERENCE §9.3)', () => {
+test('fallbackChain inserts script variants after the code (docs/api.md §9.3)', () => {
   assert.deepEqual(fallbackChain('zh-tw', 'labels'), [
     'zh-tw', 'zh-hant', 'zh-hans', 'zh', 'zh-cn', 'zh-hk', 'zh-sg', 'zh-mo', 'zh-my', 'mul', 'en',
   ]);

@@ -107,7 +107,7 @@ describe('search index keys', () => {
 });
 
 describe('searchLanguages', () => {
-  it('is lang, its fallbacks, mul, en (REFERENCE §10.7)', () => {
+  it('is lang, its fallbacks, mul, en (docs/api.md §10.7)', () => {
     assert.deepEqual(searchLanguages('de-ch'), ['de-ch', 'de', 'mul', 'en']);
     assert.deepEqual(searchLanguages('en'), ['en', 'mul']);
   });

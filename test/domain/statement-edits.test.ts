@@ -1,4 +1,4 @@
-// One statement at a time (REFERENCE §4.4, §9.2, §10.4): lookup by id, add, replace in place, remove.
+// One statement at a time (docs/api.md §4.4, §9.2, §10.4): lookup by id, add, replace in place, remove.
 import assert from 'node:assert/strict';
 import { problemOf } from '../helpers/problems.js';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Statements from bodies, creation and patch results (REFERENCE §4.4, §6.2, §6.3, §10.1, §10.4).
+// Statements from bodies, creation and patch results (docs/api.md §4.4, §6.2, §6.3, §10.1, §10.4).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { problemOf } from '../helpers/problems.js';
@@ -24,7 +24,7 @@ const parse = (input: unknown, path = '/statement') => parseStatement(input, pat
 
 const stringStatement = (content: unknown = 'potato') => ({ property: { id: 'P1' }, value: { type: 'value', content } });
 
-describe('statement ids (REFERENCE §3)', () => {
+describe('statement ids (docs/api.md §3)', () => {
   it('generates the subject id, a dollar and an upper-case UUID v4', () => {
     const id = newStatementId('Q1');
     assert.match(id, NEW_ID);
@@ -169,7 +169,7 @@ describe('qualifiers and references', () => {
   });
 });
 
-describe('replaceStatement (PUT, REFERENCE §10.4)', () => {
+describe('replaceStatement (PUT, docs/api.md §10.4)', () => {
   const existing = parse(stringStatement('old'));
 
   it('keeps the id, with or without the id in the body', () => {
@@ -199,7 +199,7 @@ describe('replaceStatement (PUT, REFERENCE §10.4)', () => {
   });
 });
 
-describe('patchedStatement (PATCH result, REFERENCE §10.4)', () => {
+describe('patchedStatement (PATCH result, docs/api.md §10.4)', () => {
   const original = parse({ ...stringStatement('old'), references: [{ parts: [stringStatement('source')] }] });
   const asJson = (s: Statement) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>;
 
@@ -275,7 +275,7 @@ describe('parseStatementMap on creation', () => {
   }
 });
 
-describe('parseStatementMap on an entity PATCH result (REFERENCE §10.1)', () => {
+describe('parseStatementMap on an entity PATCH result (docs/api.md §10.1)', () => {
   const first = parse(stringStatement('a'));
   const second: Statement = { ...parse(stringStatement('b')), id: 'Q1$00000000-0000-4000-8000-000000000002' };
   const orphan: Statement = { ...parse(stringStatement('c')), id: 'Q1$00000000-0000-4000-8000-000000000003', property: { id: 'P404', 'data-type': null } };

@@ -9,7 +9,7 @@ import {
 test('normaliseTerm trims the PHP trim set and returns the trimmed value', () => {
   assert.equal(normaliseTerm('  potato \t\n\r\0\x0B', '/label'), 'potato');
   assert.equal(normaliseTerm('Jane M. Doe', '/label'), 'Jane M. Doe');
-  assert.equal(normaliseTerm('K\u0061\u0308se', '/label'), 'Käse', 'NFC (REFERENCE §2.1)');
+  assert.equal(normaliseTerm('K\u0061\u0308se', '/label'), 'Käse', 'NFC (docs/api.md §2.1)');
 });
 
 test('normaliseTerm: not a string is invalid with the raw value', () => {

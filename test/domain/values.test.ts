@@ -1,4 +1,4 @@
-// Content rules of every data type (REFERENCE §5): what passes, how it is normalised, and where a failure
+// Content rules of every data type (docs/api.md §5): what passes, how it is normalised, and where a failure
 // is reported.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,7 +106,7 @@ describe('entity-id data types', () => {
   });
 });
 
-describe('time (REFERENCE §5.1)', () => {
+describe('time (docs/api.md §5.1)', () => {
   const GREGORIAN = 'http://www.wikidata.org/entity/Q1985727';
   const time = (t: string, precision = 11, calendarmodel = GREGORIAN) => ({ time: t, precision, calendarmodel });
 
@@ -151,7 +151,7 @@ describe('time (REFERENCE §5.1)', () => {
   });
 });
 
-describe('quantity (REFERENCE §5.2)', () => {
+describe('quantity (docs/api.md §5.2)', () => {
   const UNIT = 'http://www.wikidata.org/entity/Q11573';
 
   it('signs amounts and keeps the unit', () => {
@@ -203,7 +203,7 @@ describe('quantity (REFERENCE §5.2)', () => {
   });
 });
 
-describe('globe-coordinate (REFERENCE §5.3)', () => {
+describe('globe-coordinate (docs/api.md §5.3)', () => {
   const EARTH = 'http://www.wikidata.org/entity/Q2';
   const MOON = 'http://www.wikidata.org/entity/Q405';
 

@@ -1,5 +1,5 @@
 // Fixtures for the statement tests: entities to hang statements on, and the three scopes a statement can be
-// addressed in (REFERENCE §10.4).
+// addressed in (docs/api.md §10.4).
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
 

@@ -1,4 +1,4 @@
-// Aliases of items and properties over real HTTP (REFERENCE §10.3, §6.1): reads, POST (append, 201/200),
+// Aliases of items and properties over real HTTP (docs/api.md §10.3, §6.1): reads, POST (append, 201/200),
 // PATCH, the 405 for PUT and DELETE, for both kinds; a rejected edit changes nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -58,7 +58,7 @@ for (const k of KIND_CASES) {
       assert.deepEqual((await s.get(base(id))).body, { en: ['existing'], de: ['eins', 'zwei', 'Käse'] });
     });
 
-    it('answers 200 when the language had aliases, appending only the new ones (REFERENCE §11)', async () => {
+    it('answers 200 when the language had aliases, appending only the new ones (docs/api.md §11)', async () => {
       const id = await createEntity(s, k, { aliases: { en: ['existing'] } });
       const res = await s.post(`${base(id)}/en`, { aliases: ['next', 'existing'] });
       assert.equal(res.status, 200, res.text);

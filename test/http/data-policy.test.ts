@@ -1,4 +1,4 @@
-// Data policy (422 data-policy-violation, REFERENCE §6.1, §6.4) on every route that can break it today:
+// Data policy (422 data-policy-violation, docs/api.md §6.1, §6.4) on every route that can break it today:
 // creation and PATCH of items and properties. commitEdit (src/http/edit.ts) is the one place the rules
 // run, so routes added later get them by calling it.
 import assert from 'node:assert/strict';
@@ -95,7 +95,7 @@ for (const [route, attempt] of Object.entries(ROUTES)) {
 }
 
 describe('data policy scope', () => {
-  it('checks only the languages an edit sets or changes (REFERENCE §6.1)', async () => {
+  it('checks only the languages an edit sets or changes (docs/api.md §6.1)', async () => {
     // Two items that already share a label+description (an import does not check): editing another
     // language of one of them is not a violation; touching the shared language is.
     await s.store.importEntities([

@@ -255,7 +255,7 @@ function checkResponse(r: FuzzRequest, res: { status: number; text: string; type
   if (!/"code":"(rest-no-match|rest-wrong-method|request-header-too-large|malformed-request)"/.test(res.text)) {
     assert.equal(checkDocumented(r.route, r.method, res.status, res.text), null, where);
   }
-  if (res.status < 400 || (res.status === 412 && res.text === '')) return; // 2xx, 3xx and 412 (REFERENCE §7.6)
+  if (res.status < 400 || (res.status === 412 && res.text === '')) return; // 2xx, 3xx and 412 (docs/api.md §7.6)
   assert.equal(res.type, 'application/json', where);
   const body = JSON.parse(res.text) as { code?: unknown; message?: unknown };
   assert.equal(typeof body.code, 'string', where);

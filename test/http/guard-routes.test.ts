@@ -1,4 +1,4 @@
-// Every write route of the route table goes through the guard (REFERENCE §2.5: 403 and 429 apply to all
+// Every write route of the route table goes through the guard (docs/api.md §2.5: 403 and 429 apply to all
 // writes): one valid request per route, sent as each kind of client that must be refused. The routes come
 // from bindRoutes(ROUTES), so a route added later is covered, or this test says which body it needs.
 import assert from 'node:assert/strict';

@@ -198,7 +198,7 @@ describe('bounded request bodies', () => {
   });
 });
 
-describe('entity size limit (REFERENCE §6.2)', () => {
+describe('entity size limit (docs/api.md §6.2)', () => {
   it('answers resource-too-large on edits and invalid-item-data on creation, writing nothing', async () => {
     const small = await startServer({ config: { maxEntitySizeKb: 1 } });
     try {

@@ -61,7 +61,7 @@ describe('entia import', () => {
   });
 
   it('accepts a PUT of the stored value as a no-op even when that value breaks today\'s rules', async () => {
-    const long = 'x'.repeat(300); // imported data may hold what the API would refuse (REFERENCE §6.1)
+    const long = 'x'.repeat(300); // imported data may hold what the API would refuse (docs/api.md §6.1)
     await s.store.importEntities([{ id: 'Q900000001', type: 'item', labels: { en: long }, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} }],
       { user: 'import', comment: null, tags: [], bot: true });
     const res = await s.put('/v1/entities/items/Q900000001/labels/en', { label: ` ${long} ` });

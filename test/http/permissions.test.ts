@@ -1,4 +1,4 @@
-// Who may edit (spec §5, REFERENCE §2.5, D9, issue #7): the two edit modes, tokens, every 403 reason, the
+// Who may edit (spec §5, docs/api.md §2.5, D9, issue #7): the two edit modes, tokens, every 403 reason, the
 // user recorded on revisions, and the client address (X-Forwarded-For only when trusted).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -28,7 +28,7 @@ describe('ENTIA_EDIT=token', () => {
   });
   after(() => s.close());
 
-  it('refuses anonymous writes with unauthenticated, after validation and existence (REFERENCE §7.7)', async () => {
+  it('refuses anonymous writes with unauthenticated, after validation and existence (docs/api.md §7.7)', async () => {
     assertDenied(await s.post('/v1/entities/items', { item: {} }), 'unauthenticated');
     assertDenied(await s.post('/v1/entities/properties', { property: { data_type: 'string' } }), 'unauthenticated');
     // 400 and 404 come first: permission is step 7.

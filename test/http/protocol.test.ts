@@ -17,7 +17,7 @@ async function newItem(label: string) {
 
 const relabel = (value: string) => ({ patch: [{ op: 'replace', path: '/labels/en', value }] });
 
-describe('conditional requests (REFERENCE §8)', () => {
+describe('conditional requests (docs/api.md §8)', () => {
   it('answers 304 to If-None-Match and If-Modified-Since on reads', async () => {
     const item = await newItem('cond read');
     const path = `/v1/entities/items/${item.id}`;

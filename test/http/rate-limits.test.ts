@@ -1,4 +1,4 @@
-// How much (spec §8, REFERENCE §2.5, issue #7): per-client budgets for creations, other edits and reads,
+// How much (spec §8, docs/api.md §2.5, issue #7): per-client budgets for creations, other edits and reads,
 // answered with 429 request-limit-reached and Retry-After, and reset when the window ends.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -63,7 +63,7 @@ describe('rate limits', () => {
     assertLimited(await s.patch(`/v1/entities/items/${id}`, relabel('d'), alice), 10);
     assert.equal((await s.get(`/v1/entities/items/${id}`)).body.labels.en, 'c');
     assert.equal((await s.store.revisions(id, 100)).length, 4);
-    // A no-op makes no revision and spends nothing (REFERENCE §2.3).
+    // A no-op makes no revision and spends nothing (docs/api.md §2.3).
     assert.equal((await s.patch(`/v1/entities/items/${id}`, relabel('c'), alice)).status, 200);
     // Other checks come first: a 400 is a 400 even over budget.
     assert.equal((await s.patch(`/v1/entities/items/${id}`, { patch: 'x' }, alice)).status, 400);
@@ -85,7 +85,7 @@ describe('rate limits', () => {
     assertLimited(await s.post('/v1/entities/items', { item: {} }, robot), 60);
   });
 
-  it('ranks permission (403) before the limit (429), as REFERENCE §7.7 orders them', async () => {
+  it('ranks permission (403) before the limit (429), as docs/api.md §7.7 orders them', async () => {
     clock.advance(60);
     await s.store.accounts.setBlocked('bob', 'x');
     for (let i = 0; i < 3; i++) assert.equal((await s.post('/v1/entities/items', { item: {} }, bob)).status, 403);

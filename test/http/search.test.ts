@@ -1,4 +1,4 @@
-// Search and suggest over real HTTP (spec §4.7, REFERENCE §10.7, D3, D4, D12): matching, folding, language
+// Search and suggest over real HTTP (spec §4.7, docs/api.md §10.7, D3, D4, D12): matching, folding, language
 // fallback, ranking, paging, id lookup, scripts, freshness after edits, and every 400.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -38,7 +38,7 @@ describe('matching', () => {
     airport = await createItem({ labels: { en: 'Zurich Airport' }, aliases: { en: ['ZRH', 'Kloten Airport'] } });
   });
 
-  it('finds a label, with display label, description and match (REFERENCE §4.6)', async () => {
+  it('finds a label, with display label, description and match (docs/api.md §4.6)', async () => {
     const list = await results('/v0/search/items?q=zurich&lang=en');
     assert.deepEqual(ids(list), [zurich, airport]);
     assert.deepEqual(list[0], {

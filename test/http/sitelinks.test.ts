@@ -1,4 +1,4 @@
-// Sitelinks over real HTTP (REFERENCE §4.5, §6.4, §10.1, §10.5, §10.6): every route with its successes and
+// Sitelinks over real HTTP (docs/api.md §4.5, §6.4, §10.1, §10.5, §10.6): every route with its successes and
 // errors, one item per page (also under concurrent edits), url building per site group, the site-table
 // override, badges, and sitelinks in item creation and item PATCH. A rejected edit changes nothing.
 import assert from 'node:assert/strict';
@@ -77,7 +77,7 @@ describe('GET /v1/entities/items/{item_id}/sitelinks/{site_id}', () => {
     assert.equal(res.headers.get('etag'), (await s.get(`/v1/entities/items/${item.id}`)).headers.get('etag'));
   });
 
-  it('answers invalid-site-id, sitelink-not-defined and the item errors, in REFERENCE §7.7 order', async () => {
+  it('answers invalid-site-id, sitelink-not-defined and the item errors, in docs/api.md §7.7 order', async () => {
     const item = await createItem();
     assertError(await s.get(`${links(item.id)}/nosuchwiki`), 400, 'invalid-site-id', undefined, 'Not a valid site ID: nosuchwiki');
     assertError(await s.get(`${links(item.id)}/ENWIKI`), 400, 'invalid-site-id', undefined, 'Not a valid site ID: ENWIKI');
@@ -180,7 +180,7 @@ describe('PUT /v1/entities/items/{item_id}/sitelinks/{site_id}', () => {
     assert.deepEqual(await snapshot(item.id), before);
   });
 
-  it('answers the path errors in REFERENCE §7.7 order', async () => {
+  it('answers the path errors in docs/api.md §7.7 order', async () => {
     const item = await createItem();
     const body = { sitelink: { title: 'Path errors' } };
     assertError(await s.put(`${links(item.id)}/nosuchwiki`, body), 400, 'invalid-site-id', undefined, 'Not a valid site ID: nosuchwiki');
@@ -205,7 +205,7 @@ describe('PUT /v1/entities/items/{item_id}/sitelinks/{site_id}', () => {
   });
 });
 
-describe('one item per page (REFERENCE §6.4)', () => {
+describe('one item per page (docs/api.md §6.4)', () => {
   it('refuses on PUT a page another item links, naming only the other item', async () => {
     const owner = await createItem({ sitelinks: { enwiki: { title: 'Shared page' } } });
     const other = await createItem();
@@ -375,7 +375,7 @@ describe('PATCH /v1/entities/items/{item_id}/sitelinks', () => {
     assert.deepEqual(await snapshot(item.id), before);
   });
 
-  it('checks in REFERENCE §7.7 order: item id, metadata, patch document, then existence', async () => {
+  it('checks in docs/api.md §7.7 order: item id, metadata, patch document, then existence', async () => {
     assertError(await s.patch(links('X1'), { patch: [] }), 400, 'invalid-item-id');
     assertError(await s.patch(links('Q88888888'), { patch: [] }), 404, 'item-not-found');
     assertError(await s.patch(links('X1'), { patch: 'x' }), 400, 'invalid-item-id');
@@ -621,7 +621,7 @@ describe('badges', () => {
   });
 });
 
-describe('redirected items (REFERENCE §9.1)', () => {
+describe('redirected items (docs/api.md §9.1)', () => {
   it('answers 308 on sitelink reads and 409 redirected-item on sitelink edits', async () => {
     const target = await createItem({ sitelinks: { enwiki: { title: 'Redirect target' } } });
     const source = await createItem();

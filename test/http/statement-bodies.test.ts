@@ -1,4 +1,4 @@
-// Statement bodies over real HTTP: POST/PUT validation with `/statement` paths (REFERENCE §6.3, §7.3), PATCH
+// Statement bodies over real HTTP: POST/PUT validation with `/statement` paths (docs/api.md §6.3, §7.3), PATCH
 // results (§10.4, §7.4), qualifiers and references, somevalue/novalue (§4.4). Every rejected edit is checked
 // to leave the subject's document and revision count as they were.
 import assert from 'node:assert/strict';

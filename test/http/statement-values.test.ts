@@ -1,4 +1,4 @@
-// Every data type over HTTP (REFERENCE §5): one property per type, a valid value that round-trips (normalised
+// Every data type over HTTP (docs/api.md §5): one property per type, a valid value that round-trips (normalised
 // where §5 says so) and invalid values rejected at `/statement/value/content`, in the main snak, in a
 // qualifier, and as a PATCH result.
 import assert from 'node:assert/strict';

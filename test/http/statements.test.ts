@@ -1,4 +1,4 @@
-// Statement routes over real HTTP (REFERENCE §10.4): every verb under items, under properties and on the
+// Statement routes over real HTTP (docs/api.md §10.4): every verb under items, under properties and on the
 // global /v1/statements path; ids, 404s, the case redirect (§9.2), redirected items (§9.1), revisions.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Language fallback reads of labels and descriptions (REFERENCE §9.3) for both kinds, plus the behaviour every
+// Language fallback reads of labels and descriptions (docs/api.md §9.3) for both kinds, plus the behaviour every
 // term route shares with entity routes: conditional requests (§8), item redirects (§9.1), the order of
 // checks (§7.7) and the permission hook.
 import assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ for (const k of KIND_CASES) {
     });
 
     it('answers 307 two steps down the chain, through mul (de-ch → de → mul)', async () => {
-      // REFERENCE §9.3's example: labels {ar, mul}: arz → ar, en → mul.
+      // docs/api.md §9.3's example: labels {ar, mul}: arz → ar, en → mul.
       const id = await createEntity(s, k, { labels: { ar: uniq(), mul: uniq() } });
       assertRedirect(await s.get(fallback(id, 'de-ch')), 307, `/v1/entities/${k.segment}/${id}/labels/mul`);
       assertRedirect(await s.get(fallback(id, 'en')), 307, `/v1/entities/${k.segment}/${id}/labels/mul`);
@@ -97,7 +97,7 @@ for (const k of KIND_CASES) {
   });
 }
 
-describe('conditional requests on term routes (REFERENCE §8)', () => {
+describe('conditional requests on term routes (docs/api.md §8)', () => {
   for (const k of KIND_CASES) {
     it(`${k.segment}: a stale If-Match answers 412 on every term edit and changes nothing`, async () => {
       const id = await createEntity(s, k, { labels: { en: uniq() }, aliases: { en: ['a'] } });
@@ -136,7 +136,7 @@ describe('conditional requests on term routes (REFERENCE §8)', () => {
   }
 });
 
-describe('item redirects on term routes (REFERENCE §9.1)', () => {
+describe('item redirects on term routes (docs/api.md §9.1)', () => {
   it('answers 308 to the target on reads and 409 redirected-item on edits', async () => {
     const target = await createEntity(s, KIND_CASES[0], { labels: { de: uniq() } });
     // No route creates a redirect (they come from merges: `entia redirect`), so the test asks the store.
@@ -157,7 +157,7 @@ describe('item redirects on term routes (REFERENCE §9.1)', () => {
   });
 });
 
-describe('order of checks on term routes (REFERENCE §7.7)', () => {
+describe('order of checks on term routes (docs/api.md §7.7)', () => {
   for (const k of KIND_CASES) {
     it(`${k.segment}: body shape → id → preconditions → language → metadata → value → existence`, async () => {
       const id = await createEntity(s, k, { labels: { en: uniq() } });

@@ -1,4 +1,4 @@
-// Labels and descriptions of items and properties over real HTTP (REFERENCE §10.2, §9.3, §6.1): every route
+// Labels and descriptions of items and properties over real HTTP (docs/api.md §10.2, §9.3, §6.1): every route
 // for both kinds and both fields, success and each error, and the guarantee that a rejected edit changes
 // nothing. Aliases are in aliases.test.ts; cross-cutting term behaviour in term-protocol.test.ts.
 import assert from 'node:assert/strict';
@@ -283,7 +283,7 @@ for (const k of KIND_CASES) {
   }
 }
 
-describe('data policy per kind (REFERENCE §6.1)', () => {
+describe('data policy per kind (docs/api.md §6.1)', () => {
   const [ITEM, PROPERTY] = KIND_CASES;
 
   for (const f of FIELDS) {

@@ -1,4 +1,4 @@
-// The one storage contract every backend must pass, run unchanged against each (STYLE: Hono's common suite).
+// The one storage contract every backend must pass, run unchanged against each.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { emptyEntity, type Entity, type SitelinkMap } from '../../src/domain/entity.js';
@@ -247,7 +247,7 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
         sitelinks: { enwiki: { title: 'Kloten', badges: [] } } }], META);
       assert.deepEqual(await find('kloten', 'search'), ['Q900:label:Kloten', `${a.id}:label:Kloten`]);
 
-      // A redirect is no candidate (REFERENCE §10.7), by text or by id.
+      // A redirect is no candidate (docs/api.md §10.7), by text or by id.
       await store.redirectEntity('Q900', a.id, META);
       assert.deepEqual(await find('kloten', 'search'), [`${a.id}:label:Kloten`]);
       assert.deepEqual(await find('Q900', 'search', { entityId: 900 }), []);

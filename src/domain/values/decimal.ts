@@ -1,4 +1,4 @@
-// Decimal strings for quantities (REFERENCE §5.2): `^[+-]?(0|[1-9]\d*)(\.\d+)?$`, at most 127 characters,
+// Decimal strings for quantities (docs/api.md §5.2): `^[+-]?(0|[1-9]\d*)(\.\d+)?$`, at most 127 characters,
 // always signed on output, zero always `+`. Amounts are compared as strings so no precision is lost.
 
 const DECIMAL = /^([+-]?)(0|[1-9]\d*)(?:\.(\d+))?$/;

@@ -1,9 +1,9 @@
-// Data types whose content names another entity (REFERENCE §5: value type `wikibase-entityid`).
+// Data types whose content names another entity (docs/api.md §5: value type `wikibase-entityid`).
 import { ITEM, PROPERTY, parseIdOfKind, type Kind } from '../kinds.js';
 import { problem } from '../problems.js';
 import type { DataType } from './lookup.js';
 
-/** A valid id of the kind (normalised to upper case, REFERENCE §3) that names an existing entity. */
+/** A valid id of the kind (normalised to upper case, docs/api.md §3) that names an existing entity. */
 function entityIdType(kind: Kind): DataType {
   return {
     valueType: 'wikibase-entityid',

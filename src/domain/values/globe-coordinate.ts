@@ -1,4 +1,4 @@
-// The `globe-coordinate` data type (REFERENCE §5.3).
+// The `globe-coordinate` data type (docs/api.md §5.3).
 import type { DataType } from './lookup.js';
 import { CONCEPT_URI, check, contentObject, requireFields } from './fields.js';
 

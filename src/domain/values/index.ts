@@ -1,4 +1,4 @@
-// Every supported data type, one entry each (REFERENCE §5). GET /v1/property-data-types serves DATA_TYPES;
+// Every supported data type, one entry each (docs/api.md §5). GET /v1/property-data-types serves DATA_TYPES;
 // statements, qualifiers and reference parts validate their content through normaliseContent.
 // entity-schema and the lexeme types are left out: there is no store for the entities they name.
 import type { DataType, ReferenceLookup } from './lookup.js';

@@ -1,5 +1,5 @@
-// The read-only port through which validation asks the store about other entities (STYLE "An edit, end to
-// end", step 5). It lives here, not in statements.ts, so that values/ does not import its own caller.
+// The read-only port through which validation asks the store about other entities (docs/api.md §7.7,
+// step 5). It lives here, not in statements.ts, so that values/ does not import its own caller.
 
 export interface ReferenceLookup {
   /** The property's data type, or undefined when the property does not exist. */
@@ -8,7 +8,7 @@ export interface ReferenceLookup {
   exists(entityId: string): boolean;
 }
 
-/** One data type: the value type it reports (REFERENCE §5 table) and how its content is checked. */
+/** One data type: the value type it reports (docs/api.md §5 table) and how its content is checked. */
 export interface DataType {
   valueType: string;
   /** Returns the normalised content or throws problem() with `path` pointing at the content. */

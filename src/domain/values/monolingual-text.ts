@@ -1,4 +1,4 @@
-// The `monolingualtext` data type (REFERENCE §5 table, Appendix A).
+// The `monolingualtext` data type (docs/api.md §5 table, Appendix A).
 import { isMonolingualLanguage } from '../languages.js';
 import type { DataType } from './lookup.js';
 import { check, contentObject, requireFields } from './fields.js';

@@ -1,4 +1,4 @@
-// The `quantity` data type (REFERENCE §5.2).
+// The `quantity` data type (docs/api.md §5.2).
 import type { DataType } from './lookup.js';
 import { compareDecimals, parseDecimal } from './decimal.js';
 import { CONCEPT_URI, check, contentObject, requireFields } from './fields.js';

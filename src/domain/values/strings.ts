@@ -1,9 +1,9 @@
-// Data types whose content is a JSON string (REFERENCE §5 table, value type `string`).
+// Data types whose content is a JSON string (docs/api.md §5 table, value type `string`).
 import { problem } from '../problems.js';
 import { hasControlCharacter } from '../text.js';
 import type { DataType } from './lookup.js';
 
-// REFERENCE §5 / §11: statement strings are NOT trimmed; whitespace at either end is an error, and so is a
+// docs/api.md §5 / §11: statement strings are NOT trimmed; whitespace at either end is an error, and so is a
 // TAB or any vertical whitespace anywhere (upstream's common string validators).
 const EDGE_SPACE = /^\s|\s$/u;
 const TAB_OR_LINE_BREAK = /[\t\n\r\f\v\x85\u2028\u2029]/u;
@@ -32,13 +32,13 @@ function stringType(max: number, pattern?: RegExp): DataType {
   };
 }
 
-// REFERENCE §5 url: `scheme://` and at least one character outside `[]<>"`, controls, space separators and
+// docs/api.md §5 url: `scheme://` and at least one character outside `[]<>"`, controls, space separators and
 // U+FFFD; `mailto:` needs `x@y`. Schemes compare case-insensitively, as URL schemes do.
 const URL_CHAR = String.raw`[^\[\]<>"\p{Cc}\p{Zs}\uFFFD]`;
 const URL_SCHEMES = 'bzr|cvs|ftp|git|http|https|irc|ircs|ssh|svn|telnet';
 const URL = new RegExp(`^(?:(?:${URL_SCHEMES})://${URL_CHAR}+|mailto:${URL_CHAR}+@${URL_CHAR}+)$`, 'iu');
 
-// REFERENCE §5 commonsMedia: no `# / : [ \ ] { | }`, ends in `.` + 2+ word characters. Whether the file
+// docs/api.md §5 commonsMedia: no `# / : [ \ ] { | }`, ends in `.` + 2+ word characters. Whether the file
 // exists on Commons is not checked (no access to external sites, cf. D14).
 const COMMONS_FILE = /^[^#/:[\\\]{|}]+\.\w{2,}$/u;
 const GEO_SHAPE = /^Data:[^[\]#\\:{|}]+\.map$/u;
@@ -58,7 +58,7 @@ export const STRING_TYPES: Record<string, DataType> = {
   commonsMedia: stringType(240, COMMONS_FILE),
   'geo-shape': stringType(240, GEO_SHAPE),
   'tabular-data': stringType(240, TABULAR_DATA),
-  // REFERENCE §5 upstream extensions: string rules only (upstream also renders them; we do not).
+  // docs/api.md §5 upstream extensions: string rules only (upstream also renders them; we do not).
   math: stringType(400),
   'musical-notation': stringType(400),
 };

@@ -1,4 +1,4 @@
-// The `time` data type (REFERENCE §5.1).
+// The `time` data type (docs/api.md §5.1).
 import type { DataType } from './lookup.js';
 import { CONCEPT_URI, check, contentObject, requireFields } from './fields.js';
 

@@ -1,4 +1,4 @@
-// POST `/{entity}/aliases/{language_code}` (REFERENCE §10.3): adds aliases to one language, for items and
+// POST `/{entity}/aliases/{language_code}` (docs/api.md §10.3): adds aliases to one language, for items and
 // properties alike. Reads and PATCH of aliases are the generic term handlers of terms.ts; there is no PUT
 // or DELETE (those answer 405 from the route table).
 import { BODY, inMode } from '../../domain/problems.js';
@@ -9,7 +9,7 @@ import { beginEdit, requireEditable } from '../subject.js';
 import { pathLanguage, withTerms } from './terms.js';
 
 /**
- * Appends the new aliases after the existing ones, dropping duplicates (REFERENCE §6.1). 201 when the language
+ * Appends the new aliases after the existing ones, dropping duplicates (docs/api.md §6.1). 201 when the language
  * had no aliases before, 200 otherwise; adding only aliases that already exist is a no-op (§2.3).
  */
 export async function addAliases(ctx: Ctx): Promise<Result> {

@@ -19,7 +19,7 @@ const FIELDS: Record<Kind['name'], readonly string[]> = {
   property: ['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements'],
 };
 
-/** REFERENCE §4.1: `_fields` selects top-level keys; `id` is always present. */
+/** docs/api.md §4.1: `_fields` selects top-level keys; `id` is always present. */
 function parseFields(ctx: Ctx): string[] | null {
   const raw = ctx.query._fields;
   if (raw === undefined) return null;
@@ -47,7 +47,7 @@ function renderDocument(id: string, revision: number, json: string, documents: S
   return documents.put(id, revision, bytes, bytes.length);
 }
 
-/** REFERENCE §4.1 `_fields`: the parsed entity, since only some members are wanted. */
+/** docs/api.md §4.1 `_fields`: the parsed entity, since only some members are wanted. */
 async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
   const read = await loadEntity(ctx, id, true);
   const fields = parseFields(ctx)!;

@@ -1,4 +1,4 @@
-// Search and suggest for items and properties (spec §4.7, REFERENCE §10.7, D3, D4, D12): parse the query
+// Search and suggest for items and properties (spec §4.7, docs/api.md §10.7, D3, D4, D12): parse the query
 // parameters (400 invalid-query-parameter), hand a typed query to the store, render the entries (§4.6).
 import { fail } from '../../domain/errors.js';
 import { numericPart, parseIdOfKind } from '../../domain/kinds.js';
@@ -10,7 +10,7 @@ import { foldText, wordsOf } from '../../search/text.js';
 import { hasControlCharacter } from '../../domain/text.js';
 import type { Ctx, Handler, Result } from '../route.js';
 
-/** REFERENCE D12: the /v0 generation allows up to 500 results per page. */
+/** docs/api.md D12: the /v0 generation allows up to 500 results per page. */
 const MAX_LIMIT = 500;
 const DEFAULT_LIMIT = 10;
 const DIGITS = /^[0-9]+$/;
@@ -38,11 +38,11 @@ function parseQ(ctx: Ctx): string {
   return q;
 }
 
-/** REFERENCE D4: `language` is accepted for `lang`, and then names itself in errors. */
+/** docs/api.md D4: `language` is accepted for `lang`, and then names itself in errors. */
 function parseLang(ctx: Ctx): string {
   const name = ctx.query.lang === undefined && ctx.query.language !== undefined ? 'language' : 'lang';
   const lang = single(ctx, name);
-  // REFERENCE §3: `mul` is not a search language.
+  // docs/api.md §3: `mul` is not a search language.
   if (lang === undefined || !isTermLanguage(lang, 'search')) fail('invalid-query-parameter', { parameter: name });
   return lang;
 }
@@ -71,7 +71,7 @@ export function searchTerms(mode: SearchMode): Handler {
       kind: ctx.kind.name, mode, text: parseText(q), entityId: id ? numericPart(id) : null,
       languages: searchLanguages(lang), limit, offset,
     });
-    // REFERENCE §2.3: search responses carry no ETag or Last-Modified.
+    // docs/api.md §2.3: search responses carry no ETag or Last-Modified.
     return { body: { results: hits.map(render) } };
   };
 }

@@ -1,4 +1,4 @@
-// An item's sitelinks (REFERENCE §4.5, §6.4, §10.5): the map, one sitelink, PUT, PATCH and DELETE. Items
+// An item's sitelinks (docs/api.md §4.5, §6.4, §10.5): the map, one sitelink, PUT, PATCH and DELETE. Items
 // only: the routes are registered for the item kind alone, so property paths answer 404 rest-no-match.
 import type { Sitelink, SitelinkMap } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
@@ -11,7 +11,7 @@ import { renderSitelink, renderSitelinks } from '../render.js';
 import type { Ctx, Result } from '../route.js';
 import { beginEdit, beginPatch, findEntity, type Found, loadEntity, pathEntityId, requireEditable, requireFound } from '../subject.js';
 
-/** The path's `{site_id}`: a key of the configured site table, exact match (REFERENCE §3, §7.1). */
+/** The path's `{site_id}`: a key of the configured site table, exact match (docs/api.md §3, §7.1). */
 function pathSite(ctx: Ctx): { siteId: string; site: Site } {
   const siteId = ctx.params.site_id;
   if (!Object.hasOwn(ctx.services.sites, siteId)) fail('invalid-site-id', undefined, { id: siteId });
@@ -44,7 +44,7 @@ export async function getSitelink(ctx: Ctx): Promise<Result> {
 }
 
 /**
- * PUT one sitelink. REFERENCE §7.7: item id → preconditions → site id → metadata → sitelink body → existence
+ * PUT one sitelink. docs/api.md §7.7: item id → preconditions → site id → metadata → sitelink body → existence
  * → permission; the one-item-per-page rule is checked by commitEdit and again inside the store transaction.
  */
 export async function putSitelink(ctx: Ctx): Promise<Result> {
@@ -83,6 +83,6 @@ export async function deleteSitelink(ctx: Ctx): Promise<Result> {
   await ctx.services.guard.authorize(ctx, id);
   const { [siteId]: _removed, ...rest } = sitelinksOf(found);
   const done = await commitEdit(ctx, { previous: found, next: { ...found.entity, sitelinks: rest }, meta });
-  // REFERENCE §2.1, §11: a JSON string with Content-Language: en. The new ETag too, as the term routes send it.
+  // docs/api.md §2.1, §11: a JSON string with Content-Language: en. The new ETag too, as the term routes send it.
   return { body: 'Sitelink deleted', head: done.head, headers: { 'content-language': 'en' } };
 }

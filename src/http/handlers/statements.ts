@@ -1,4 +1,4 @@
-// Statements (REFERENCE §10.4): an entity's statement list, and one statement by id in three scopes — under an
+// Statements (docs/api.md §10.4): an entity's statement list, and one statement by id in three scopes — under an
 // item, under a property, and without naming the entity (/v1/statements/{statement_id}). One resolver turns
 // every single-statement path into (subject, statement id); one check then answers 404 / 308 for all of them.
 import { fail } from '../../domain/errors.js';

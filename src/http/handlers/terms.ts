@@ -1,8 +1,8 @@
-// Labels, descriptions and aliases of items and properties (REFERENCE §10.2, §10.3, §9.3). Every handler is
+// Labels, descriptions and aliases of items and properties (docs/api.md §10.2, §10.3, §9.3). Every handler is
 // made once per term field; the entity kind comes with the route (ctx.kind), so one implementation serves
 // all 32 term routes (Appendix C rows 7-38). The alias-only POST lives in aliases.ts.
 //
-// Order of checks (REFERENCE §7.7): body shape (the route's schema) → entity id → preconditions → language
+// Order of checks (docs/api.md §7.7): body shape (the route's schema) → entity id → preconditions → language
 // code → edit metadata → patch document / term value → existence → term existence → permission → patch
 // application and result → data policy, size and rate limit (commitEdit).
 import type { AliasMap, Entity, TermField, TermMap } from '../../domain/entity.js';
@@ -28,17 +28,17 @@ const NOT_DEFINED = {
 /** The PUT body field: `{"label": …}` / `{"description": …}`. */
 export const VALUE_FIELD = { labels: 'label', descriptions: 'description' } as const satisfies Record<TextField, string>;
 
-/** REFERENCE §11: DELETE answers a JSON string. */
+/** docs/api.md §11: DELETE answers a JSON string. */
 const DELETED = { labels: 'Label deleted', descriptions: 'Description deleted' } as const satisfies Record<TextField, string>;
 
-/** The path's `{language_code}`; 400 invalid-language-code (descriptions also refuse `mul`, REFERENCE §3). */
+/** The path's `{language_code}`; 400 invalid-language-code (descriptions also refuse `mul`, docs/api.md §3). */
 export function pathLanguage(ctx: Ctx, field: TermField): string {
   const code = ctx.params.language_code;
   if (!isTermLanguage(code, field)) fail('invalid-language-code', undefined, { code });
   return code;
 }
 
-/** 404 label-not-defined / description-not-defined / aliases-not-defined, naming the kind (REFERENCE §7.1). */
+/** 404 label-not-defined / description-not-defined / aliases-not-defined, naming the kind (docs/api.md §7.1). */
 function notDefined(kind: Kind, field: TermField, id: string, lang: string): never {
   return fail(NOT_DEFINED[field], undefined, { noun: kind.noun, id, lang });
 }
@@ -70,7 +70,7 @@ export function getTerm(field: TermField): Handler {
 }
 
 /**
- * GET `/{entity}/{field}_with_language_fallback/{language_code}` (REFERENCE §9.3): the first language of the
+ * GET `/{entity}/{field}_with_language_fallback/{language_code}` (docs/api.md §9.3): the first language of the
  * chain with a term wins; the requested language itself answers 200, another one 307 to its plain route.
  * A 307 is a pointer, not a representation, so it carries no ETag (docs/api.md).
  */
@@ -92,7 +92,7 @@ export function getTermWithFallback(field: TextField): Handler {
 /** Steps shared by every term edit: id, entity and preconditions, language (when the path has one), metadata. */
 /**
  * PUT `/{entity}/{field}/{language_code}`: 200 with the stored (trimmed, NFC) string, new or replaced (D11).
- * Setting the current value again is a no-op that commitEdit answers before any policy check (REFERENCE §6.1).
+ * Setting the current value again is a no-op that commitEdit answers before any policy check (docs/api.md §6.1).
  */
 export function putTerm(field: TextField): Handler {
   const valueField = VALUE_FIELD[field];
@@ -100,7 +100,7 @@ export function putTerm(field: TextField): Handler {
     const { id, read, params: lang, meta } = await beginEdit(ctx, () => pathLanguage(ctx, field));
     const propertyLabel = field === 'labels' && ctx.kind.name === 'property';
     const raw = ctx.body[valueField];
-    // REFERENCE §6.1: setting a term to its current value skips all content validation (a no-op 200).
+    // docs/api.md §6.1: setting a term to its current value skips all content validation (a no-op 200).
     const current = read.status === 'found' ? read.entity[field][lang] : undefined;
     if (current !== undefined && typeof raw === 'string' && trimTerm(raw) === current) {
       const found = await requireEditable(ctx, read, id);
@@ -128,14 +128,14 @@ export function deleteTerm(field: TextField): Handler {
   };
 }
 
-/** The patched map, validated with paths relative to it (REFERENCE §10.2, §10.3: `""`, `/en`, `/en/0`). */
+/** The patched map, validated with paths relative to it (docs/api.md §10.2, §10.3: `""`, `/en`, `/en/0`). */
 function parsePatchedMap(field: TermField, kind: Kind, patched: unknown): TermMap | AliasMap {
   return inMode(PATCH, () => (field === 'aliases'
     ? parseAliasMap(patched, '')
     : parseTermMap(patched, '', field, kind.name)));
 }
 
-/** PATCH `/{entity}/{field}`: a JSON Patch on the language map (REFERENCE §10.6); 200 with the whole map. */
+/** PATCH `/{entity}/{field}`: a JSON Patch on the language map (docs/api.md §10.6); 200 with the whole map. */
 export function patchTerms(field: TermField): Handler {
   return async (ctx) => {
     const { found, meta, operations } = await beginPatch(ctx);

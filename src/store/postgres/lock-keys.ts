@@ -20,7 +20,7 @@ export function lockKey(...parts: string[]): bigint {
 export const migrationLockKey = (schema: string): bigint => lockKey('entia', 'migrate', schema);
 
 /**
- * One lock per (kind, language, label) the edit's uniqueness checks look at (REFERENCE §6.1), sorted so that
+ * One lock per (kind, language, label) the edit's uniqueness checks look at (docs/api.md §6.1), sorted so that
  * two transactions always take shared keys in the same order. Two edits that could create the same duplicate
  * share the label, hence the key: the second one's check runs after the first one committed.
  */

@@ -50,7 +50,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX statements_by_upper_id ON statements (upper(id));
 
-  -- The primary key is the "one item per page" rule (REFERENCE §6.4), enforced by the database itself.
+  -- The primary key is the "one item per page" rule (docs/api.md §6.4), enforced by the database itself.
   CREATE TABLE sitelinks (
     site text NOT NULL,
     title text NOT NULL,

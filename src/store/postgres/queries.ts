@@ -139,7 +139,7 @@ export const queries = {
       AND (site, title) IN (SELECT * FROM unnest($2::text[], $3::text[]))`, [itemId, sites, titles]);
   },
   /**
-   * The primary key (site, title) is "one item per page" (REFERENCE §6.4). ON CONFLICT DO NOTHING waits for
+   * The primary key (site, title) is "one item per page" (docs/api.md §6.4). ON CONFLICT DO NOTHING waits for
    * a concurrent inserter of the same page to finish, then skips the row: the rows not returned lost.
    */
   insertSitelinks: (db: Db, sites: string[], titles: string[], itemIds: string[]) => rows<{ site: string; title: string }>(db, `

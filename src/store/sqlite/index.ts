@@ -235,7 +235,7 @@ export class SqliteStore implements Store {
     try {
       this.q.insertSitelink.run(site, title, itemId);
     } catch (e) {
-      // The primary key is the last line of defence for "one item per page" (REFERENCE §6.4).
+      // The primary key is the last line of defence for "one item per page" (docs/api.md §6.4).
       if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
       const owner = this.q.sitelinkOwner.get(site, title);
       throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: site, conflictingId: owner?.item_id ?? '' });

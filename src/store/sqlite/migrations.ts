@@ -49,7 +49,7 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX statements_by_upper_id ON statements (upper(id));
 
-  -- The primary key is the "one item per page" rule (REFERENCE §6.4), enforced by the store itself.
+  -- The primary key is the "one item per page" rule (docs/api.md §6.4), enforced by the store itself.
   CREATE TABLE sitelinks (
     site TEXT NOT NULL,
     title TEXT NOT NULL,
