@@ -60,6 +60,33 @@ export function referencedIds(input: unknown): string[] {
   return [...ids];
 }
 
+/**
+ * docs/api.md §6.2, partial copies: a store that holds part of Wikidata has statements whose item values point
+ * at items it does not hold. The existence check applies to the values an edit introduces or changes, so the
+ * entity ids that `kept` (the statements the edit starts from) already hold as values count as existing, and a
+ * property they use keeps the data type they record when the store does not know it.
+ */
+export function keepingStoredReferences(lookup: ReferenceLookup, kept: readonly Statement[]): ReferenceLookup {
+  const held = new Set<string>();
+  const dataTypes = new Map<string, string>();
+  const visit = (snak: Snak) => {
+    if (snak.property['data-type']) dataTypes.set(snak.property.id, snak.property['data-type']);
+    const content = snak.value.type === 'value' ? snak.value.content : undefined;
+    const id = typeof content === 'string' ? parseEntityId(content) : null;
+    if (id) held.add(id.id);
+  };
+  for (const statement of kept) {
+    visit(statement);
+    statement.qualifiers.forEach(visit);
+    for (const reference of statement.references) reference.parts.forEach(visit);
+  }
+  if (held.size === 0 && dataTypes.size === 0) return lookup;
+  return {
+    dataTypeOf: (id) => lookup.dataTypeOf(id) ?? dataTypes.get(id),
+    exists: (id) => held.has(id) || lookup.exists(id),
+  };
+}
+
 // ---- Snaks: the property–value pair of a statement, qualifier or reference part (docs/api.md §4.4, §5) ----
 
 /** The upper-cased property id of an input's `property.id`, or the raw value when it is not a valid id. */

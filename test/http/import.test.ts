@@ -71,3 +71,42 @@ describe('entia import', () => {
     assert.equal((await s.put('/v1/entities/items/Q900000001/labels/en', { label: 'y'.repeat(300) })).body.code, 'value-too-long');
   });
 });
+
+describe('a partial copy stays editable', () => {
+  /** A statement of Q2682663 whose item value is not in this store (the excerpt holds three items). */
+  async function statementWithMissingValue(): Promise<{ id: string; value: string; statement: any }> {
+    const item = (await s.get('/v1/entities/items/Q2682663')).body;
+    const statement = Object.values<any[]>(item.statements).flat()
+      .find((st) => st.property['data-type'] === 'wikibase-item' && st.value.type === 'value')!;
+    assert.equal((await s.get(`/v1/entities/items/${statement.value.content}`)).status, 404, 'the value is not in the store');
+    return { id: statement.id, value: statement.value.content, statement };
+  }
+
+  it('changes the rank of a statement whose item value the store does not hold (PATCH, PUT, entity PATCH)', async () => {
+    const { id, statement } = await statementWithMissingValue();
+    const patched = await s.patch(`/v1/statements/${encodeURIComponent(id)}`, { patch: [{ op: 'replace', path: '/rank', value: 'preferred' }] });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.body.rank, 'preferred');
+    const { id: _id, ...body } = statement;
+    const put = await s.put(`/v1/statements/${encodeURIComponent(id)}`, { statement: { ...body, rank: 'deprecated' } });
+    assert.equal(put.status, 200, put.text);
+    const item = (await s.get('/v1/entities/items/Q2682663')).body;
+    const [group, index] = Object.entries<any[]>(item.statements).flatMap(([p, list]) => list.map((st, i) => [p, i, st.id] as const))
+      .filter(([, , sid]) => sid === id).map(([p, i]) => [p, i])[0] as [string, number];
+    const whole = await s.patch('/v1/entities/items/Q2682663', { patch: [{ op: 'replace', path: `/statements/${group}/${index}/rank`, value: 'normal' }] });
+    assert.equal(whole.status, 200, whole.text);
+  });
+
+  it('still refuses a value the edit introduces that does not exist', async () => {
+    const { id, statement } = await statementWithMissingValue();
+    const { id: _id, ...body } = statement;
+    const res = await s.put(`/v1/statements/${encodeURIComponent(id)}`,
+      { statement: { ...body, value: { type: 'value', content: 'Q999999999' } } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'referenced-resource-not-found');
+    const patched = await s.patch(`/v1/statements/${encodeURIComponent(id)}`,
+      { patch: [{ op: 'replace', path: '/value/content', value: 'Q999999998' }] });
+    assert.equal(patched.status, 422);
+    assert.equal(patched.body.code, 'patch-result-referenced-resource-not-found');
+  });
+});

@@ -5,6 +5,7 @@ import type { Entity } from '../../domain/entity.js';
 import type { Kind } from '../../domain/kinds.js';
 import type { SiteTable } from '../../domain/sites.js';
 import { applyPatch } from '../../domain/patch.js';
+import { keepingStoredReferences } from '../../domain/statements.js';
 import { inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { commitEdit } from '../edit.js';
 import { badgePolicyFor, lookupFor } from '../lookup.js';
@@ -66,8 +67,10 @@ async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
 async function rulesFor(ctx: Ctx, input: unknown, original?: Entity): Promise<EntityRules> {
   const fields = isPlainObject(input) ? input : {};
   const sitelinks = isPlainObject(fields.sitelinks) ? Object.values(fields.sitelinks) : [];
+  const lookup = await lookupFor(ctx.store, original ? withoutStored(fields.statements, original) : fields.statements);
   return {
-    lookup: await lookupFor(ctx.store, original ? withoutStored(fields.statements, original) : fields.statements),
+    // A patch may change a statement whose values point at entities this store does not hold (§6.2).
+    lookup: original ? keepingStoredReferences(lookup, Object.values(original.statements).flat()) : lookup,
     sites: ctx.services.sites,
     badges: await badgePolicyFor(ctx.store, ctx.services.badges, sitelinks),
   };

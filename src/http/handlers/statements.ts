@@ -10,8 +10,9 @@ import {
   type Located,
 } from '../../domain/statement-edits.js';
 import {
-  newStatementId, parseStatement, parseStatementId, patchedStatement, replaceStatement,
+  keepingStoredReferences, newStatementId, parseStatement, parseStatementId, patchedStatement, replaceStatement,
 } from '../../domain/statements.js';
+import type { Statement } from '../../domain/entity.js';
 import type { ReadResult } from '../../store/store.js';
 import { commitEdit } from '../edit.js';
 import { lookupFor } from '../lookup.js';
@@ -127,6 +128,13 @@ function withStatementId(ctx: Ctx, id: string): string {
   return `${ctx.services.config.publicUrl}${path.slice(0, cut)}${segment}${query.length ? `?${query.join('?')}` : ''}`;
 }
 
+/** The statement a PUT replaces, when the path names one that exists: its values need no existence check. */
+function storedStatement({ target, read }: Opened): Statement[] {
+  if (read.status !== 'found' || target.mismatch) return [];
+  const located = findStatement(read.entity, target.requested);
+  return located ? [located.statement] : [];
+}
+
 export async function getStatement(ctx: Ctx): Promise<Result> {
   const opened = await openStatement(ctx, true);
   const { subject, statement } = requireStatement(ctx, opened);
@@ -136,7 +144,7 @@ export async function getStatement(ctx: Ctx): Promise<Result> {
 export async function putStatement(ctx: Ctx): Promise<Result> {
   const opened = await openStatement(ctx, false);
   const input = ctx.body.statement;
-  const lookup = await lookupFor(ctx.store, input);
+  const lookup = keepingStoredReferences(await lookupFor(ctx.store, input), storedStatement(opened));
   inMode(BODY, () => checkReplacement(input, '/statement', lookup, opened.target.requested));
   const meta = parseMeta(ctx);
   const { subject, statement: stored } = requireStatement(ctx, opened);
@@ -155,7 +163,7 @@ export async function patchStatement(ctx: Ctx): Promise<Result> {
   await ctx.services.guard.authorize(ctx, subject.entity.id);
   // §10.6: the document is the statement as GET returns it.
   const patched = applyPatch(stored, operations);
-  const lookup = await lookupFor(ctx.store, patched);
+  const lookup = keepingStoredReferences(await lookupFor(ctx.store, patched), [stored]);
   const statement = inMode(PATCH, () => patchedStatement(stored, patched, lookup));
   const done = await commitEdit(ctx, { previous: subject, next: withReplacedStatement(subject.entity, statement), meta });
   return { body: statement, head: done.head };
