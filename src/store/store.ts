@@ -185,7 +185,14 @@ export interface Store {
    * `meta`, in large transactions; raises the id counters past the highest imported id. Existing entities
    * with the same id are replaced. Skips the data-policy checks: the source is trusted.
    */
-  importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void>;
+  importEntities(entities: readonly Entity[], meta: EditMeta, extras?: ImportExtras): Promise<void>;
+  /** For `entia import --mode`: what the store holds of these ids, and what an earlier import wrote. */
+  importStates(ids: readonly string[]): Promise<Map<string, ImportState>>;
+  /** The item holding each (site, title) that some item links, keyed `site + "\u0000" + title`. */
+  sitelinkOwners(links: readonly (readonly [site: string, title: string])[]): Promise<Map<string, string>>;
+  /** The checkpoint an importEntities call saved under `key`, or null. */
+  importCheckpoint(key: string): Promise<string | null>;
+  clearImportCheckpoint(key: string): Promise<void>;
   /**
    * Turns an item into a redirect to another item, as a merge does (docs/api.md §9.1): its index rows are
    * dropped (its sitelinks free, its terms no longer found) and a revision records the redirect. The source
@@ -202,6 +209,23 @@ export interface Store {
    */
   probe(): Promise<StoreProbe>;
   close(): Promise<void>;
+}
+
+/** Written with an import batch, in its transaction. */
+export interface ImportExtras {
+  /** Each entity's revision in the source dump (its `lastrevid`; 0 when unknown or a placeholder). */
+  sourceRevisions?: readonly (readonly [id: string, revision: number])[];
+  /** Where the input stands once this batch is written, so that an interrupted import can go on from there. */
+  checkpoint?: { key: string; value: string };
+}
+
+export interface ImportState {
+  /** The current revision; null for a redirect. */
+  head: number | null;
+  /** The local revision the last import of this entity wrote, or null if none did. */
+  importedAs: number | null;
+  /** The source revision that import carried. */
+  sourceRevision: number | null;
 }
 
 export interface StoreProbe {

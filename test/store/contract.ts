@@ -276,6 +276,33 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       await store.close();
     });
 
+    it('keeps an import\'s bookkeeping in the batch\'s transaction: source revisions, local edits, checkpoints', async () => {
+      const store = await open();
+      const base = 800_000_000 + Math.floor(Math.random() * 1_000_000);
+      const [a, b] = [`Q${base}`, `Q${base + 1}`];
+      const item = (id: string, title: string): Entity => ({ ...emptyEntity(id, 'item'), sitelinks: { enwiki: { title, badges: [] } } });
+      await store.importEntities([item(a, `Page ${base}`), item(b, `Other ${base}`)], { ...META, user: 'import' },
+        { sourceRevisions: [[a, 101], [b, 102]], checkpoint: { key: `import:test:${base}`, value: '{"line":2}' } });
+      let states = await store.importStates([a, b, 'Q1999999999']);
+      assert.equal(states.size, 2);
+      const stateA = states.get(a)!;
+      assert.equal(stateA.sourceRevision, 101);
+      assert.equal(stateA.importedAs, stateA.head, 'not edited since the import');
+      assert.equal(await store.importCheckpoint(`import:test:${base}`), '{"line":2}');
+      // A local edit moves the head away from what the import wrote.
+      const read = await store.readEntity(a, 'edit');
+      assert.equal(read.status, 'found');
+      if (read.status !== 'found') return;
+      await store.applyEdit({ entity: { ...read.entity, labels: { en: 'edited here' } }, previous: read, meta: META, checks: {} });
+      states = await store.importStates([a]);
+      assert.notEqual(states.get(a)!.head, states.get(a)!.importedAs);
+      const owners = await store.sitelinkOwners([['enwiki', `Page ${base}`], ['enwiki', `Nobody ${base}`]]);
+      assert.deepEqual([...owners], [[`enwiki\u0000Page ${base}`, a]]);
+      await store.clearImportCheckpoint(`import:test:${base}`);
+      assert.equal(await store.importCheckpoint(`import:test:${base}`), null);
+      await store.close();
+    });
+
     accountsContract(open);
   });
 }

@@ -7,12 +7,12 @@ import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow,
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
-import { counterQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
+import { counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
 import { inTransaction, isRetryable } from './transaction.js';
 
@@ -155,14 +155,42 @@ export class PostgresStore implements Store {
     }
   }
 
-  async importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void> {
-    if (entities.length === 0) return;
+  async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
+    if (entities.length === 0 && !extras.checkpoint) return;
     await inTransaction(this.pool, async (db) => {
-      for (const batch of distinctIdBatches(entities)) await this.importBatch(db, batch, meta);
+      for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(db, batch, meta);
       const highest: Record<KindName, number> = { item: 0, property: 0 };
       for (const e of entities) highest[e.type] = Math.max(highest[e.type], Number(e.id.slice(1)));
       for (const kind of ['item', 'property'] as const) if (highest[kind] > 0) await q.raiseId(db, kind, highest[kind]);
+      const sources = extras.sourceRevisions ?? [];
+      if (sources.length) await importQueries.recordSources(db, sources.map(([id]) => id), sources.map(([, rev]) => rev));
+      if (extras.checkpoint) await importQueries.setMeta(db, extras.checkpoint.key, extras.checkpoint.value);
     });
+  }
+
+  async importStates(ids: readonly string[]): Promise<Map<string, ImportState>> {
+    const found = await importQueries.states(this.pool, [...new Set(ids)]);
+    const num = (v: string | null) => (v === null ? null : Number(v));
+    return new Map(found.map((r) => [r.id, {
+      head: r.redirect_to === null ? num(r.head_rev) : null, importedAs: num(r.local_rev), sourceRevision: num(r.source_rev),
+    }]));
+  }
+
+  async sitelinkOwners(links: readonly (readonly [string, string])[]): Promise<Map<string, string>> {
+    const owners = new Map<string, string>();
+    if (links.length === 0) return owners;
+    for (const r of await importQueries.sitelinkOwners(this.pool, links.map(([site]) => site), links.map(([, title]) => title))) {
+      owners.set(`${r.site}\u0000${r.title}`, r.item_id);
+    }
+    return owners;
+  }
+
+  async importCheckpoint(key: string): Promise<string | null> {
+    return (await importQueries.getMeta(this.pool, key))?.value ?? null;
+  }
+
+  async clearImportCheckpoint(key: string): Promise<void> {
+    await importQueries.deleteMeta(this.pool, key);
   }
 
   /** Writes a batch of entities with distinct ids in a handful of statements, replacing their index rows. */

@@ -146,4 +146,13 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL
     ON CONFLICT DO NOTHING;
   `,
+  // 7: what `entia import` wrote, so that a later import can tell a newer dump from a local edit
+  // (docs/api.md Part 2, "Importing"): each entity's revision in the source and the local revision the import made.
+  `
+  CREATE TABLE import_sources (
+    entity_id text PRIMARY KEY,
+    source_rev bigint NOT NULL,
+    local_rev bigint NOT NULL
+  );
+  `,
 ];

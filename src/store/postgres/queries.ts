@@ -329,3 +329,23 @@ function searchColumns(r: SearchRow[]): unknown[] {
   return [r.map((x) => x.kind), r.map((x) => x.lang), r.map((x) => x.key), r.map((x) => x.type), r.map((x) => x.rank),
     r.map((x) => x.entity)];
 }
+
+/** `entia import`'s bookkeeping: source revisions, the sitelinks a batch would take, checkpoints. */
+export const importQueries = {
+  recordSources: (db: Db, ids: string[], sourceRevisions: number[]) => db.query(`
+    INSERT INTO import_sources (entity_id, source_rev, local_rev)
+    SELECT e.id, s.rev, e.head_rev FROM unnest($1::text[], $2::bigint[]) AS s(id, rev)
+    JOIN entities e ON e.id = s.id AND e.head_rev IS NOT NULL
+    ON CONFLICT (entity_id) DO UPDATE SET source_rev = EXCLUDED.source_rev, local_rev = EXCLUDED.local_rev`,
+  [ids, sourceRevisions]),
+  states: (db: Db, ids: string[]) => rows<{ id: string; head_rev: string | null; redirect_to: string | null; source_rev: string | null; local_rev: string | null }>(db, `
+    SELECT e.id, e.head_rev, e.redirect_to, s.source_rev, s.local_rev FROM entities e
+    LEFT JOIN import_sources s ON s.entity_id = e.id WHERE e.id = ANY($1::text[])`, [ids]),
+  sitelinkOwners: (db: Db, sites: string[], titles: string[]) => rows<{ site: string; title: string; item_id: string }>(db, `
+    SELECT l.site, l.title, l.item_id FROM sitelinks l
+    JOIN unnest($1::text[], $2::text[]) AS w(site, title) ON l.site = w.site AND l.title = w.title`, [sites, titles]),
+  setMeta: (db: Db, key: string, value: string) => db.query(`
+    INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [key, value]),
+  getMeta: (db: Db, key: string) => first<{ value: string }>(db, 'SELECT value FROM meta WHERE key = $1', [key]),
+  deleteMeta: (db: Db, key: string) => db.query('DELETE FROM meta WHERE key = $1', [key]),
+};

@@ -4,7 +4,7 @@
 // prepares the next, and commits the batch while the caller reads and parses the next one. Each batch is
 // still one transaction, written or not as a whole; batches are written in the order they are given.
 import { Worker } from 'node:worker_threads';
-import { PolicyViolation, type Violation } from '../store.js';
+import { PolicyViolation, type ImportExtras, type Violation } from '../store.js';
 import type { ImportRevision, PreparedImport } from './prepared-import.js';
 import type { SqliteOptions } from './index.js';
 
@@ -12,7 +12,8 @@ export type ImportMessage =
   | { type: 'begin'; batch: number; revision: ImportRevision }
   | { type: 'slice'; batch: number; prepared: PreparedImport }
   /** `abort`: preparing failed on this side; roll back whatever was written. */
-  | { type: 'commit' | 'abort'; batch: number }
+  | { type: 'commit'; batch: number; extras: ImportExtras }
+  | { type: 'abort'; batch: number }
   | { type: 'close' };
 
 /** The outcome of one batch; `error` as plain data, since error objects lose their class crossing threads. */
@@ -47,7 +48,7 @@ export class ImportThread {
   }
 
   /** Writes the slices as one transaction; resolves once it is committed. Preparing happens here, on demand. */
-  write(revision: ImportRevision, slices: Iterable<PreparedImport>): Promise<void> {
+  write(revision: ImportRevision, slices: Iterable<PreparedImport>, extras: ImportExtras = {}): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     const batch = ++this.batches;
     const written = new Promise<void>((resolve, reject) => this.waiting.set(batch, { resolve, reject }));
@@ -60,7 +61,7 @@ export class ImportThread {
       written.catch(() => {}); // the rollback's reply; the caller gets the error that stopped the preparing
       return Promise.reject(e);
     }
-    this.post({ type: 'commit', batch });
+    this.post({ type: 'commit', batch, extras });
     return written;
   }
 

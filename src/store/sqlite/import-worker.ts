@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { describeError, type ImportMessage, type ImportReply } from './import-thread.js';
 import { openSqliteStore, type SqliteOptions } from './index.js';
 import type { ImportRevision } from './prepared-import.js';
+import type { ImportExtras } from '../store.js';
 
 const port = parentPort!;
 const store = openSqliteStore(workerData as SqliteOptions);
@@ -22,9 +23,10 @@ function attempt(write: () => void): void {
   }
 }
 
-function finish(commit: boolean): void {
+function finish(commit: boolean, extras: ImportExtras = {}): void {
   if (!current) return;
   const { batch } = current;
+  if (commit) attempt(() => store.writeImportExtras(extras));
   if (commit) attempt(() => store.q.commit.run());
   const failed = current.failed ?? (commit ? null : new Error('import aborted'));
   if (store.db.inTransaction) store.q.rollback.run();
@@ -42,8 +44,10 @@ port.on('message', (message: ImportMessage) => {
       attempt(() => store.writePrepared(message.prepared, current!.revision));
       return;
     case 'commit':
+      finish(true, message.extras);
+      return;
     case 'abort':
-      finish(message.type === 'commit');
+      finish(false);
       return;
     case 'close':
       void store.close().then(() => port.close());

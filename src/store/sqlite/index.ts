@@ -9,7 +9,7 @@ import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
   type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
@@ -242,14 +242,51 @@ export class SqliteStore implements Store {
     }
   }
 
-  async importEntities(entities: readonly Entity[], meta: EditMeta): Promise<void> {
+  async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     const revision: ImportRevision = { user: meta.user, comment: meta.comment, tags: JSON.stringify(meta.tags),
       bot: meta.bot, timestamp: Math.floor(Date.now() / 1000) };
     const slices = preparedSlices(entities);
-    if (this.importThread) return this.importThread.write(revision, slices);
+    if (this.importThread) return this.importThread.write(revision, slices, extras);
     this.db.transaction(() => {
       for (const prepared of slices) this.writePrepared(prepared, revision);
+      this.writeImportExtras(extras);
     }).immediate();
+  }
+
+  /** The import's bookkeeping, inside the batch's transaction (here, or on the import thread). */
+  writeImportExtras({ sourceRevisions = [], checkpoint }: ImportExtras): void {
+    const record = this.db.prepare<[number, string]>(`INSERT OR REPLACE INTO import_sources (entity_id, source_rev, local_rev)
+      SELECT id, ?, head_rev FROM entities WHERE id = ? AND head_rev IS NOT NULL`);
+    for (const [id, sourceRevision] of sourceRevisions) record.run(sourceRevision, id);
+    if (checkpoint) this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(checkpoint.key, checkpoint.value);
+  }
+
+  async importStates(ids: readonly string[]): Promise<Map<string, ImportState>> {
+    const rows = this.db.prepare<[string], { id: string; head_rev: number | null; redirect_to: string | null; source_rev: number | null; local_rev: number | null }>(`
+      SELECT e.id, e.head_rev, e.redirect_to, s.source_rev, s.local_rev FROM entities e
+      LEFT JOIN import_sources s ON s.entity_id = e.id
+      WHERE e.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify([...new Set(ids)]));
+    return new Map(rows.map((r) => [r.id, {
+      head: r.redirect_to === null ? r.head_rev : null, importedAs: r.local_rev, sourceRevision: r.source_rev,
+    }]));
+  }
+
+  async sitelinkOwners(links: readonly (readonly [string, string])[]): Promise<Map<string, string>> {
+    const owners = new Map<string, string>();
+    if (links.length === 0) return owners;
+    const rows = this.db.prepare<[string], { site: string; title: string; item_id: string }>(`
+      SELECT site, title, item_id FROM sitelinks
+      WHERE (site, title) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`).all(JSON.stringify(links));
+    for (const r of rows) owners.set(`${r.site}\u0000${r.title}`, r.item_id);
+    return owners;
+  }
+
+  async importCheckpoint(key: string): Promise<string | null> {
+    return this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null;
+  }
+
+  async clearImportCheckpoint(key: string): Promise<void> {
+    this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
   }
 
   /** Writes one prepared slice of an import inside the caller's transaction (here, or on the import thread). */

@@ -145,4 +145,13 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM search_tokens;
   INSERT OR IGNORE INTO search_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
   `,
+  // 7: what `entia import` wrote, so that a later import can tell a newer dump from a local edit
+  // (docs/api.md Part 2, "Importing"): each entity's revision in the source and the local revision the import made.
+  `
+  CREATE TABLE import_sources (
+    entity_id TEXT PRIMARY KEY,
+    source_rev INTEGER NOT NULL,
+    local_rev INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
