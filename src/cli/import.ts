@@ -1,22 +1,23 @@
-// `entia import FILE|-`: loads Wikidata dump data (one entity per line as in latest-all.json or the
-// line-per-entity stream, a single Special:EntityData document, or .bz2 of either) into the store.
-// Properties that statements use but the data does not define are created as placeholders with the
-// data type their snaks declare, so later edits of those statements validate.
-import { spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+// `entia import`: loads a Wikidata dump into the store (docs/api.md Part 2, "Importing"). It streams the input
+// (dump-reader.ts), filters and converts each entity (domain/wikidata.ts), decides per entity what the update
+// mode allows, settles sitelinks that two items claim, adds placeholder properties for the properties the
+// statements use, and writes batches, each with a checkpoint in the same transaction: an import stopped at any
+// point (kill -9 included) goes on from its last committed batch when the same command runs again.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { emptyEntity, type Entity } from '../domain/entity.js';
 import type { SiteTable } from '../domain/sites.js';
-import { fromWikidata, newReport, type ConversionReport } from '../domain/wikidata.js';
-import type { EditMeta, Store } from '../store/store.js';
+import { fromWikidata, newReport, passesFilter, type DumpFilter } from '../domain/wikidata.js';
+import type { EditMeta, ImportExtras, ImportState, Store } from '../store/store.js';
+import { checkReadable, openDump } from './dump-reader.js';
+import { CliError } from './errors.js';
 
 /**
- * Entities per importEntities call, each one transaction. Every batch adds rows at random places of the term,
- * statement and search indexes, so its commit writes out most of their pages whatever its size: fewer, larger
- * batches write them fewer times (issue #8, with the cache below: 1,037 entities/s into 100,000 items against
- * 568 with batches of 2,000 and a 256 MB cache; bench/notes-bulk.md). A batch's parsed entities are held in
- * memory until it is handed over, a few hundred MB at 5,000.
+ * Entities per batch, each one transaction. Every batch adds rows at random places of the term, statement and
+ * search indexes, so its commit writes out most of their pages whatever its size: fewer, larger batches write
+ * them fewer times (issue #8, with the cache below: 1,037 entities/s into 100,000 items against 568 with batches
+ * of 2,000 and a 256 MB cache; bench/notes-bulk.md). A batch's parsed entities are held in memory until it is
+ * handed over, a few hundred MB at 5,000.
  */
 export const IMPORT_BATCH = 5000;
 
@@ -33,17 +34,53 @@ export const IMPORT_BATCH = 5000;
  */
 export const IMPORT_TUNING = { pageCacheMb: 1024, checkpointMb: 1024, importThread: true } as const;
 
+/** What a re-import does with an entity the store holds already. */
+export const IMPORT_MODES = ['newer', 'skip-existing', 'overwrite'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+export interface ImportOptions {
+  mode: ImportMode;
+  filter: DumpFilter;
+  /** A malformed line stops the import instead of being skipped and counted. */
+  strict: boolean;
+  batchSize: number;
+  /** Start from the beginning even if an earlier run of the same input left a checkpoint. */
+  restart: boolean;
+  /** Called after each batch is handed over and every few thousand lines. */
+  onProgress?: (summary: ImportSummary, read: { read: number; total: number | null }) => void;
+  /** Called with a note for the operator (resuming, a malformed line). */
+  onNote?: (note: string) => void;
+}
+
+export interface ImportSummary {
+  imported: number;
+  placeholders: number;
+  /** Entities of the input not written, by reason. */
+  skipped: { existing: number; editedLocally: number; notNewer: number; filteredOut: number; notStorable: number };
+  malformedLines: number;
+  /** Sitelinks left out because another item holds (or, in the dump, claims with a newer revision) that page. */
+  sitelinkConflicts: number;
+  droppedTerms: number;
+  droppedSitelinks: number;
+  droppedStatements: number;
+  /** Entities read from the input (this run and the runs it continues). */
+  read: number;
+  /** The line this run started after (0: the beginning). */
+  resumedAfterLine: number;
+  seconds: number;
+}
+
 /**
  * Hands batches to `write` without waiting for each to be written: the next batch is read and parsed while the
  * last one is written (on SQLite's import thread). A batch is handed over only once the one before it is
  * written, so the first batch that fails stops the import with nothing after it written.
  */
-export class BatchWriter {
+export class BatchWriter<B = Entity[]> {
   private last: Promise<void> = Promise.resolve();
 
-  constructor(private readonly write: (batch: Entity[]) => Promise<void>) {}
+  constructor(private readonly write: (batch: B) => Promise<void>) {}
 
-  async add(batch: Entity[]): Promise<void> {
+  async add(batch: B): Promise<void> {
     await this.last;
     const written = this.write(batch);
     written.catch(() => {}); // a failure is seen by the next add() or by finish()
@@ -56,69 +93,193 @@ export class BatchWriter {
   }
 }
 
-export interface ImportResult extends ConversionReport {
-  entities: number;
-  placeholders: number;
-  skipped: number;
+interface Candidate {
+  entity: Entity;
+  /** The dump's `lastrevid`; 0 when it has none. */
+  sourceRevision: number;
 }
 
-function open(path: string): Readable {
-  if (path === '-') return process.stdin;
-  if (!path.endsWith('.bz2')) return createReadStream(path);
-  const child = spawn('bzcat', [path], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return child.stdout;
+interface Checkpoint {
+  /** The input file's size and modification time: a checkpoint of another file is not used. */
+  file: { size: number; mtimeMs: number };
+  line: number;
+  summary: ImportSummary;
 }
 
-/** Yields the JSON objects of a dump: one per line, or the entities of one whole document. */
-async function* entitiesIn(input: Readable): AsyncGenerator<Record<string, unknown>> {
-  let whole = '';
-  let lineMode: boolean | null = null;
-  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
-    const line = raw.trim().replace(/,$/, '');
-    if (lineMode === null && line !== '' && line !== '[') {
-      lineMode = line.startsWith('{"type"') || line.startsWith('{"pageid"') || line.startsWith('{"id"');
-      if (lineMode) whole = ''; // only the opening '[' of a latest-all.json layout was buffered
-    }
-    if (lineMode) {
-      if (line === '' || line === '[' || line === ']') continue;
-      yield JSON.parse(line);
-    } else {
-      whole += raw + '\n';
+function emptySummary(): ImportSummary {
+  return { imported: 0, placeholders: 0, malformedLines: 0, sitelinkConflicts: 0, droppedTerms: 0, droppedSitelinks: 0,
+    droppedStatements: 0, read: 0, resumedAfterLine: 0, seconds: 0,
+    skipped: { existing: 0, editedLocally: 0, notNewer: 0, filteredOut: 0, notStorable: 0 } };
+}
+
+/** The update mode's decision for one entity the store may hold: write it, or why not. */
+export function decide(mode: ImportMode, state: ImportState | undefined, sourceRevision: number):
+  'write' | 'existing' | 'editedLocally' | 'notNewer' {
+  if (!state || mode === 'overwrite') return 'write';
+  if (mode === 'skip-existing') return 'existing';
+  // newer: never over a local edit (or an entity no import wrote), and only a later revision of the source.
+  if (state.importedAs === null || state.head !== state.importedAs) return 'editedLocally';
+  return sourceRevision > (state.sourceRevision ?? 0) ? 'write' : 'notNewer';
+}
+
+const linkKey = (site: string, title: string) => `${site}\u0000${title}`;
+
+export async function importDump(store: Store, path: string, sites: SiteTable, meta: EditMeta, options: ImportOptions): Promise<ImportSummary> {
+  const started = Date.now();
+  const key = path === '-' ? null : `import:${resolve(path)}`;
+  if (path !== '-') await checkReadable(path); // fails here, with the file's name, if it cannot be read
+  const file = path === '-' ? null : fileIdentity(path);
+  let summary = emptySummary();
+  if (key && file && !options.restart) {
+    const saved = await store.importCheckpoint(key);
+    const checkpoint = saved ? (JSON.parse(saved) as Checkpoint) : null;
+    if (checkpoint && checkpoint.file.size === file.size && checkpoint.file.mtimeMs === file.mtimeMs) {
+      summary = { ...checkpoint.summary, resumedAfterLine: checkpoint.line };
+      options.onNote?.(`resuming ${path} after line ${checkpoint.line} (${checkpoint.summary.imported} entities imported by an earlier run)`);
+    } else if (checkpoint) {
+      options.onNote?.(`${path} changed since an earlier, unfinished import of it: starting from the beginning`);
     }
   }
-  if (whole.trim()) {
-    const doc = JSON.parse(whole);
-    if (doc.entities) yield* Object.values<Record<string, unknown>>(doc.entities);
-    else if (Array.isArray(doc)) yield* doc;
-    else yield doc;
-  }
-}
-
-export async function importDump(store: Store, path: string, sites: SiteTable, meta: EditMeta): Promise<ImportResult> {
+  const input = await openDump(path, summary.resumedAfterLine);
   const report = newReport();
-  const result: ImportResult = { ...report, entities: 0, placeholders: 0, skipped: 0 };
-  const imported = new Set<string>();
-  let batch: Entity[] = [];
-  const writer = new BatchWriter((entities) => store.importEntities(entities, meta));
+  const placeholdersMade = new Set<string>();
+  /** Sitelinks of the batch handed over last, which may still be being written. */
+  let inFlight = new Map<string, string>();
+  const writer = new BatchWriter<{ entities: Entity[]; extras: ImportExtras }>(
+    ({ entities, extras }) => store.importEntities(entities, meta, extras));
+
+  let batch: Candidate[] = [];
+  let line = summary.resumedAfterLine;
+  /** False once the input yields entities that share a line (a whole document): no checkpoint can name a place in it. */
+  let resumable = true;
   const flush = async () => {
-    if (batch.length === 0) return;
-    await writer.add(batch);
-    result.entities += batch.length;
+    const { entities, sources } = await settleBatch(store, batch, options.mode, summary, inFlight);
+    const placeholders = await placeholdersFor(store, entities, placeholdersMade);
+    summary.imported += entities.length;
+    summary.placeholders += placeholders.length;
+    Object.assign(summary, { droppedTerms: summary.droppedTerms + report.droppedTerms,
+      droppedSitelinks: summary.droppedSitelinks + report.droppedSitelinks,
+      droppedStatements: summary.droppedStatements + report.droppedStatements });
+    Object.assign(report, { droppedTerms: 0, droppedSitelinks: 0, droppedStatements: 0 });
+    summary.seconds = (Date.now() - started) / 1000;
+    const checkpoint = key && file && resumable ? { key, value: JSON.stringify({ file, line, summary } satisfies Checkpoint) } : undefined;
+    await writer.add({ entities: [...entities, ...placeholders],
+      extras: { sourceRevisions: [...sources, ...placeholders.map((p) => [p.id, 0] as const)], checkpoint } });
+    inFlight = new Map(entities.flatMap((e) => Object.entries(e.sitelinks ?? {}).map(([site, l]) => [linkKey(site, l.title), e.id])));
     batch = [];
+    options.onProgress?.(summary, input.progress());
   };
-  for await (const raw of entitiesIn(open(path))) {
-    const entity = fromWikidata(raw, sites, report);
-    if (!entity) { result.skipped++; continue; }
-    imported.add(entity.id);
-    batch.push(entity);
-    if (batch.length >= IMPORT_BATCH) await flush();
+
+  for await (const item of input.lines) {
+    line = item.line;
+    resumable &&= item.resumable;
+    if (item.malformed) {
+      if (options.strict) throw new CliError(`${item.malformed} (the import stops here: --strict)`);
+      summary.malformedLines++;
+      if (summary.malformedLines <= 10) options.onNote?.(`skipped malformed ${item.malformed}`);
+      continue;
+    }
+    summary.read++;
+    const raw = item.entity!;
+    if (!passesFilter(raw, options.filter)) { summary.skipped.filteredOut++; continue; }
+    const entity = fromWikidata(raw, sites, report, options.filter);
+    if (!entity) { summary.skipped.notStorable++; continue; }
+    batch.push({ entity, sourceRevision: Number.isSafeInteger(raw.lastrevid) ? Number(raw.lastrevid) : 0 });
+    if (batch.length >= options.batchSize) await flush();
+    else if (summary.read % 2000 === 0) options.onProgress?.(summary, input.progress());
   }
   await flush();
   await writer.finish();
-  const missing = [...report.propertyTypes.keys()].filter((p) => !imported.has(p));
-  const existing = await store.lookupEntities(missing);
-  const placeholders = missing.filter((p) => !existing.has(p))
-    .map((p) => emptyEntity(p, 'property', report.propertyTypes.get(p)));
-  if (placeholders.length) await store.importEntities(placeholders, meta);
-  return { ...result, ...report, placeholders: placeholders.length };
+  if (key) await store.clearImportCheckpoint(key);
+  summary.seconds = (Date.now() - started) / 1000;
+  return summary;
+}
+
+function fileIdentity(path: string): Checkpoint['file'] {
+  const stat = statSync(path);
+  return { size: stat.size, mtimeMs: stat.mtimeMs };
+}
+
+/**
+ * The batch as it will be written: what the update mode lets through (the last of an id the batch holds twice),
+ * with sitelinks that another item holds, or that a newer revision in the same batch claims, left out.
+ */
+async function settleBatch(store: Store, batch: Candidate[], mode: ImportMode, summary: ImportSummary,
+  inFlight: Map<string, string>): Promise<{ entities: Entity[]; sources: [string, number][] }> {
+  const latest = new Map<string, Candidate>();
+  for (const c of batch) latest.set(c.entity.id, c);
+  const states = await store.importStates([...latest.keys()]);
+  const kept: Candidate[] = [];
+  for (const c of latest.values()) {
+    const decision = decide(mode, states.get(c.entity.id), c.sourceRevision);
+    if (decision === 'write') kept.push(c);
+    else summary.skipped[decision]++;
+  }
+  // Claims in this batch: the newest revision of the source keeps a page two items link (a dump is written
+  // over hours, and a sitelink that moved meanwhile appears on both).
+  const claims = new Map<string, Candidate>();
+  for (const c of kept) {
+    for (const [site, link] of Object.entries(c.entity.sitelinks ?? {})) {
+      const key = linkKey(site, link.title);
+      const other = claims.get(key);
+      if (!other || c.sourceRevision > other.sourceRevision) claims.set(key, c);
+    }
+  }
+  const links = [...claims.keys()].map((k) => k.split('\u0000') as [string, string]);
+  const owners = await store.sitelinkOwners(links);
+  for (const [k, id] of inFlight) if (claims.has(k)) owners.set(k, id);
+  const rewritten = new Set(kept.map((c) => c.entity.id));
+  for (const c of kept) {
+    const sitelinks = c.entity.sitelinks;
+    if (!sitelinks) continue;
+    for (const [site, link] of Object.entries(sitelinks)) {
+      const key = linkKey(site, link.title);
+      const owner = owners.get(key);
+      // Taken by an item this batch does not rewrite (a rewritten one lets go of it unless it claims it again).
+      const heldElsewhere = owner !== undefined && owner !== c.entity.id && !rewritten.has(owner);
+      if (claims.get(key) !== c || heldElsewhere) {
+        delete sitelinks[site];
+        summary.sitelinkConflicts++;
+      }
+    }
+  }
+  return { entities: kept.map((c) => c.entity), sources: kept.map((c) => [c.entity.id, c.sourceRevision]) };
+}
+
+/**
+ * Properties the batch's statements use that neither the store nor the import holds: created empty, with the
+ * data type the snaks declare, so that later edits of those statements validate. A property the dump defines
+ * later replaces its placeholder (a placeholder counts as source revision 0).
+ */
+async function placeholdersFor(store: Store, entities: Entity[], made: Set<string>): Promise<Entity[]> {
+  const used = new Map<string, string>();
+  const inBatch = new Set(entities.map((e) => e.id));
+  for (const e of entities) {
+    for (const statement of Object.values(e.statements).flat()) {
+      for (const snak of [statement, ...statement.qualifiers, ...statement.references.flatMap((r) => r.parts)]) {
+        const { id, 'data-type': type } = snak.property;
+        if (type && !inBatch.has(id) && !made.has(id)) used.set(id, type);
+      }
+    }
+  }
+  if (used.size === 0) return [];
+  const existing = await store.lookupEntities([...used.keys()]);
+  const placeholders: Entity[] = [];
+  for (const [id, type] of used) {
+    made.add(id);
+    if (!existing.has(id)) placeholders.push(emptyEntity(id, 'property', type));
+  }
+  return placeholders;
+}
+
+/** The one line `entia import` ends with. */
+export function summaryLine(s: ImportSummary): string {
+  const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
+  const rate = s.seconds > 0 ? Math.round(s.imported / s.seconds) : s.imported;
+  return `imported ${s.imported} entities (+${s.placeholders} placeholder properties) in ${s.seconds.toFixed(1)} s (${rate}/s)`
+    + `${s.resumedAfterLine ? `, resumed after line ${s.resumedAfterLine}` : ''}; `
+    + `skipped ${skipped} (${s.skipped.existing} existing, ${s.skipped.editedLocally} edited locally, `
+    + `${s.skipped.notNewer} not newer, ${s.skipped.filteredOut} filtered out, ${s.skipped.notStorable} not storable); `
+    + `${s.malformedLines} malformed lines; ${s.sitelinkConflicts} sitelink conflicts; `
+    + `dropped ${s.droppedTerms} terms, ${s.droppedSitelinks} sitelinks, ${s.droppedStatements} statements Entia cannot store`;
 }

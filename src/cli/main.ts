@@ -14,7 +14,9 @@ import type { Store } from '../store/store.js';
 import { buildServices } from '../http/services.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
-import { IMPORT_TUNING, importDump } from './import.js';
+import cliProgress from 'cli-progress';
+import type { DumpFilter } from '../domain/wikidata.js';
+import { IMPORT_BATCH, IMPORT_MODES, IMPORT_TUNING, importDump, summaryLine, type ImportMode, type ImportOptions, type ImportSummary } from './import.js';
 import { checkStoreLocation, describeStore, isPostgresUrl, openStore } from './open-store.js';
 import { protectCommand } from './protect.js';
 import { userCommand, USER_USAGE } from './user.js';
@@ -67,19 +69,87 @@ async function serve(config: Config): Promise<void> {
   }
 }
 
-async function importCommand(config: Config, path: string): Promise<void> {
+async function importCommand(config: Config, path: string, values: Record<string, unknown>): Promise<void> {
+  const options = importOptions(values);
   const store = await openStore(config, IMPORT_TUNING);
-  console.error(`entia: importing ${path === '-' ? 'standard input' : path} into ${describeStore(config.db)}`);
+  console.error(`entia: importing ${path === '-' ? 'standard input' : path} into ${describeStore(config.db)} (mode ${options.mode})`);
+  const bar = process.stderr.isTTY ? importProgressBar() : null;
   try {
-    const started = Date.now();
-    const result = await importDump(store, path, loadSites(config), { user: 'import', comment: `import ${path}`, tags: [], bot: true });
-    const seconds = (Date.now() - started) / 1000;
-    console.log(`imported ${result.entities} entities (+${result.placeholders} placeholder properties) in ${seconds.toFixed(1)} s; ` +
-      `skipped ${result.skipped}; dropped ${result.droppedTerms} terms, ${result.droppedSitelinks} sitelinks, ` +
-      `${result.droppedStatements} statements Entia cannot store`);
+    const summary = await importDump(store, path, loadSites(config), { user: 'import', comment: `import ${path}`, tags: [], bot: true }, {
+      ...options,
+      onNote: (note) => (bar ? bar.log(`entia: ${note}\n`) : console.error(`entia: ${note}`)),
+      onProgress: bar ? (s, read) => bar.update(s, read) : undefined,
+    });
+    bar?.stop();
+    console.log(summaryLine(summary));
   } finally {
+    bar?.stop();
     await store.close();
   }
+}
+
+function listOption(values: Record<string, unknown>, name: string): Set<string> | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? new Set(v.split(',').map((x) => x.trim()).filter(Boolean)) : undefined;
+}
+
+/** `--has P31=Q5` (a statement with that value) or `--has P625` (any value); repeatable: any of them. */
+function hasOption(raw: unknown): DumpFilter['has'] {
+  const list = Array.isArray(raw) ? raw as string[] : [];
+  return list.map((text) => {
+    const m = /^(P[1-9][0-9]*)(?:=(.+))?$/i.exec(text.trim());
+    if (!m) throw new CliError(`--has ${text}: expected PROPERTY=VALUE (e.g. P31=Q5) or PROPERTY`, 2);
+    return { property: m[1].toUpperCase(), value: m[2] ?? null };
+  });
+}
+
+function importOptions(values: Record<string, unknown>): Omit<ImportOptions, 'onNote' | 'onProgress'> {
+  const mode = (values.mode ?? 'newer') as ImportMode;
+  if (!IMPORT_MODES.includes(mode)) throw new CliError(`--mode must be one of ${IMPORT_MODES.join(', ')}`, 2);
+  const types = listOption(values, 'types');
+  for (const t of types ?? []) if (t !== 'item' && t !== 'property') throw new CliError(`--types: '${t}' is not item or property`, 2);
+  if (values['no-sitelinks'] && values.sites !== undefined) throw new CliError('--sites and --no-sitelinks exclude each other', 2);
+  let ids: Set<string> | undefined;
+  if (typeof values.ids === 'string') {
+    try {
+      ids = new Set(readFileSync(values.ids, 'utf8').split(/\s+/).filter(Boolean).map((id) => id.toUpperCase()));
+    } catch (e) {
+      throw new CliError(`--ids ${values.ids}: ${(e as Error).message}`);
+    }
+  }
+  const batchSize = values['batch-size'] === undefined ? IMPORT_BATCH : Number(values['batch-size']);
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new CliError('--batch-size must be a positive integer', 2);
+  return {
+    mode, strict: values.strict === true, restart: values.restart === true, batchSize,
+    filter: { types, ids, has: hasOption(values.has), languages: listOption(values, 'languages'),
+      sites: values['no-sitelinks'] ? 'none' : listOption(values, 'sites') },
+  };
+}
+
+/** The terminal's progress display: bytes of the input read, entities, rate and time left. */
+function importProgressBar() {
+  const bar = new cliProgress.SingleBar({
+    format: 'importing [{bar}] {percentage}% of the input | {imported} entities | {rate}/s | ETA {eta_formatted}',
+    hideCursor: true, etaBuffer: 50,
+  }, cliProgress.Presets.shades_classic);
+  let started = false;
+  const at = Date.now();
+  return {
+    update(s: ImportSummary, read: { read: number; total: number | null }) {
+      const payload = { imported: s.imported, rate: Math.round(s.imported / Math.max(0.001, (Date.now() - at) / 1000)) };
+      if (!started) { bar.start(read.total ?? 1, 0, payload); started = true; }
+      bar.update(read.total === null ? 0 : read.read, payload);
+    },
+    log(text: string) {
+      if (started) bar.stop();
+      process.stderr.write(text);
+      started = false;
+    },
+    stop() {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
 }
 
 /** `entia redirect Q1 Q2`: Q1 becomes a redirect to Q2, as after a merge (docs/api.md "Redirects"). */
@@ -120,10 +190,31 @@ const COMMANDS: Record<string, Command> = {
     run: (config) => serve(config),
   },
   import: {
-    args: 'FILE|-', summary: 'load Wikidata JSON dump data (.json, .json.bz2, or - for standard input) into ENTIA_DB',
+    args: 'FILE|- [options]', summary: 'load a Wikidata dump (.json, .json.gz, .json.bz2, or - for standard input) into ENTIA_DB',
     positionals: [1, 1],
-    help: 'Reads the one-entity-per-line dump layout (latest-all.json) or one Special:EntityData document.',
-    run: (config, [path]) => importCommand(config, path),
+    options: {
+      mode: { type: 'string' }, languages: { type: 'string' }, sites: { type: 'string' }, 'no-sitelinks': { type: 'boolean' },
+      types: { type: 'string' }, has: { type: 'string', multiple: true }, ids: { type: 'string' }, strict: { type: 'boolean' },
+      restart: { type: 'boolean' }, 'batch-size': { type: 'string' },
+    },
+    help: `Reads latest-all.json's layout (one entity per line in an array), the one-entity-per-line stream, or one
+Special:EntityData document. Run again after an interruption (Ctrl-C, kill, a crash), the same command goes on
+after the last batch it wrote.
+
+  --mode newer|skip-existing|overwrite
+                      what to do with an entity the store holds already. newer (the default): replace it only
+                      with a later revision of the source, and never after a local edit; skip-existing: leave
+                      it; overwrite: replace it, local edits included
+  --languages en,de   keep terms in these languages only
+  --sites enwiki,…    keep sitelinks to these sites only;  --no-sitelinks: none
+  --types item,property
+                      keep these kinds of entity only
+  --has P31=Q5        keep entities with this statement value (or --has P625: any value); repeatable: any of them
+  --ids FILE          keep only the ids listed in FILE (whitespace-separated)
+  --strict            stop at the first malformed line instead of skipping and counting it
+  --restart           ignore what an earlier, unfinished run of the same input did and start from the beginning
+  --batch-size N      entities per transaction (default ${IMPORT_BATCH})`,
+    run: (config, [path], values) => importCommand(config, path, values),
   },
   redirect: {
     args: 'FROM_ITEM TO_ITEM', summary: 'make an item a redirect to another (as after a merge)', positionals: [2, 2],

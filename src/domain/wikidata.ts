@@ -22,15 +22,46 @@ export function newReport(): ConversionReport {
 
 type Json = Record<string, any>;
 
+/**
+ * What `entia import` keeps of a dump (docs/api.md Part 2, "Importing"): entities of these types, with these
+ * ids, having any of these statements (a property with a given item id or string value, or with any value),
+ * and of those only the terms in these languages and the sitelinks to these sites (or none).
+ */
+export interface DumpFilter {
+  types?: ReadonlySet<string>;
+  ids?: ReadonlySet<string>;
+  has?: readonly { property: string; value: string | null }[];
+  languages?: ReadonlySet<string>;
+  sites?: ReadonlySet<string> | 'none';
+}
+
+/** Whether the dump entity passes the filter's entity conditions (types, ids, statements). */
+export function passesFilter(raw: Json, filter: DumpFilter): boolean {
+  if (filter.types && !filter.types.has(String(raw.type))) return false;
+  if (filter.ids && !filter.ids.has(String(raw.id).toUpperCase())) return false;
+  if (filter.has && filter.has.length > 0) return filter.has.some((wanted) => hasStatement(raw, wanted.property, wanted.value));
+  return true;
+}
+
+function hasStatement(raw: Json, property: string, value: string | null): boolean {
+  const claims: Json[] = Array.isArray(raw.claims?.[property]) ? raw.claims[property] : [];
+  if (value === null) return claims.length > 0;
+  return claims.some((claim) => {
+    const v = claim?.mainsnak?.datavalue?.value;
+    return typeof v === 'string' ? v === value : typeof v?.id === 'string' && v.id.toUpperCase() === value.toUpperCase();
+  });
+}
+
 /** Converts one dump entity, or returns null for what Entia does not store (lexemes, media info, redirects). */
-export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionReport): Entity | null {
+export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionReport, filter: DumpFilter = {}): Entity | null {
   const parsed = typeof raw?.id === 'string' ? parseEntityId(raw.id) : null;
   if (!parsed || (raw.type !== 'item' && raw.type !== 'property')) return null;
   if (raw.type === 'property' && !isDataType(raw.datatype)) return null;
   const entity = emptyEntity(parsed.id, parsed.kind.name, raw.type === 'property' ? raw.datatype : undefined);
-  entity.labels = terms(raw.labels, 'labels', report);
-  entity.descriptions = terms(raw.descriptions, 'descriptions', report);
+  entity.labels = terms(raw.labels, 'labels', report, filter.languages);
+  entity.descriptions = terms(raw.descriptions, 'descriptions', report, filter.languages);
   for (const [lang, list] of Object.entries<Json[]>(raw.aliases ?? {})) {
+    if (filter.languages && !filter.languages.has(lang)) continue;
     if (!isTermLanguage(lang, 'aliases')) { report.droppedTerms += list.length; continue; }
     const values = [...new Set(list.map((a) => String(a.value)))];
     if (values.length) entity.aliases[lang] = values;
@@ -39,8 +70,9 @@ export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionRepo
     const group = claims.map((c) => statement(c, report)).filter((s): s is Statement => s !== null);
     if (group.length) entity.statements[pid] = group;
   }
-  if (entity.type === 'item') {
+  if (entity.type === 'item' && filter.sites !== 'none') {
     for (const [site, link] of Object.entries<Json>(raw.sitelinks ?? {})) {
+      if (filter.sites && !filter.sites.has(site)) continue;
       if (!Object.hasOwn(sites, site)) { report.droppedSitelinks++; continue; }
       entity.sitelinks![site] = { title: String(link.title), badges: Array.isArray(link.badges) ? link.badges : [] };
     }
@@ -48,9 +80,11 @@ export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionRepo
   return entity;
 }
 
-function terms(map: Json | undefined, field: 'labels' | 'descriptions', report: ConversionReport): Record<string, string> {
+function terms(map: Json | undefined, field: 'labels' | 'descriptions', report: ConversionReport,
+  languages?: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [lang, term] of Object.entries<Json>(map ?? {})) {
+    if (languages && !languages.has(lang)) continue;
     if (isTermLanguage(lang, field)) out[lang] = String(term.value);
     else report.droppedTerms++;
   }

@@ -1,0 +1,148 @@
+// Reads a Wikidata dump as a stream of entities: `.json`, `.json.bz2` (through bzcat), `.json.gz`, or standard
+// input; the latest-all.json array layout (`[`, one entity per line ending in `,`, `]`), the one-entity-per-line
+// stream, or one whole document (Special:EntityData's `{"entities": {…}}`, an array, one entity). The layout is
+// recognised from the JSON itself. Every failure names the file, and the line where there is one.
+import { spawn } from 'node:child_process';
+import { createReadStream, promises as fs } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { PassThrough, type Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { CliError } from './errors.js';
+
+export interface DumpLine {
+  /** 1-based line number in the (decompressed) input. */
+  line: number;
+  /** The entity, or why this line is not one. */
+  entity?: Record<string, unknown>;
+  malformed?: string;
+  /**
+   * Whether reading can go on after this line on a later run: true for one entity per line, false for the
+   * entities of a whole document, which share their line numbers.
+   */
+  resumable: boolean;
+}
+
+export interface DumpInput {
+  /** Entities in input order; a line-mode input also yields its malformed lines. */
+  lines: AsyncGenerator<DumpLine>;
+  /** Bytes of the file read so far (compressed bytes for an archive), and its size; null for standard input. */
+  progress: () => { read: number; total: number | null };
+}
+
+/** Opens the input; missing, unreadable and empty-named files fail here, before anything is imported. */
+export async function openDump(path: string, skipLines = 0): Promise<DumpInput> {
+  let read = 0;
+  let total: number | null = null;
+  let source: Readable;
+  if (path === '-') {
+    source = process.stdin;
+  } else {
+    total = await checkReadable(path);
+    const file = createReadStream(path);
+    file.on('data', (chunk) => { read += chunk.length; });
+    source = decompressed(path, file);
+  }
+  return { lines: entities(source, path, skipLines), progress: () => ({ read, total }) };
+}
+
+/** The file's size; a CliError naming the file when it is missing, not a file, or not readable. */
+export async function checkReadable(path: string): Promise<number> {
+  try {
+    const stat = await fs.stat(path);
+    if (!stat.isFile()) throw new CliError(`${path}: not a file`);
+    await fs.access(path, fs.constants.R_OK);
+    return stat.size;
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    const code = (e as { code?: string }).code;
+    throw new CliError(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+  }
+}
+
+function decompressed(path: string, file: Readable): Readable {
+  if (path.endsWith('.gz')) {
+    const gunzip = createGunzip();
+    const out = new PassThrough();
+    gunzip.on('error', (e) => out.destroy(new CliError(`${path}: not a valid gzip file (${e.message})`)));
+    file.pipe(gunzip).pipe(out);
+    return out;
+  }
+  if (!path.endsWith('.bz2')) return file;
+  // bzip2 has no decoder in Node itself; bzcat is everywhere bzip2 is, and runs on a core of its own.
+  const child = spawn('bzcat', [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const out = new PassThrough();
+  let stderr = '';
+  child.stderr.on('data', (c) => { stderr += c; });
+  child.on('error', (e) => out.destroy(new CliError((e as { code?: string }).code === 'ENOENT'
+    ? `${path}: reading .bz2 needs bzcat (install bzip2)` : `${path}: ${e.message}`)));
+  child.on('close', (code) => {
+    if (code !== 0) out.destroy(new CliError(`${path}: not a valid bzip2 file (${stderr.trim().split('\n').pop() ?? `bzcat exited ${code}`})`));
+  });
+  file.pipe(child.stdin);
+  child.stdin.on('error', () => {}); // bzcat gave up early; its exit status says why
+  child.stdout.pipe(out, { end: false });
+  child.stdout.on('end', () => child.once('close', (code) => { if (code === 0) out.end(); }));
+  return out;
+}
+
+/** A line of the array layout or the stream: one entity, with the array's `[`, `]` and trailing `,` around it. */
+function entityText(raw: string): string | null {
+  const line = raw.trim();
+  if (line === '' || line === '[' || line === ']') return null;
+  return line.endsWith(',') ? line.slice(0, -1) : line;
+}
+
+async function* entities(input: Readable, path: string, skipLines: number): AsyncGenerator<DumpLine> {
+  let lineNo = 0;
+  let whole: string[] | null = null; // a multi-line document, read whole
+  let mode: 'lines' | 'document' | null = null;
+  const where = (n: number) => `${path === '-' ? 'standard input' : path}:${n}`;
+  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
+    lineNo++;
+    if (mode === 'document') { whole!.push(raw); continue; }
+    if (lineNo <= skipLines) continue;
+    const text = entityText(raw);
+    if (text === null) continue;
+    if (mode === null) {
+      // The first entity line decides: a line that is a whole JSON object is the line layout.
+      let parsed: unknown;
+      try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        mode = 'lines';
+        yield* documentEntities(parsed as Record<string, unknown>, lineNo);
+        continue;
+      }
+      mode = 'document';
+      whole = [raw];
+      continue;
+    }
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
+      yield { line: lineNo, entity: parsed as Record<string, unknown>, resumable: true };
+    } catch (e) {
+      yield { line: lineNo, malformed: `${where(lineNo)}: ${(e as Error).message}`, resumable: true };
+    }
+  }
+  if (mode !== 'document') return;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(whole!.join('\n'));
+  } catch (e) {
+    throw new CliError(`${where(lineNo)}: not a JSON document nor one entity per line (${(e as Error).message})`);
+  }
+  if (Array.isArray(doc)) {
+    for (const e of doc) yield { line: lineNo, entity: e as Record<string, unknown>, resumable: false };
+  } else {
+    yield* documentEntities(doc as Record<string, unknown>, lineNo);
+  }
+}
+
+/** A Special:EntityData document holds its entities under `entities`; anything else is one entity. */
+function* documentEntities(doc: Record<string, unknown>, line: number): Generator<DumpLine> {
+  if (doc.entities && typeof doc.entities === 'object' && !('type' in doc)) {
+    for (const e of Object.values(doc.entities as Record<string, Record<string, unknown>>)) yield { line, entity: e, resumable: false };
+  } else {
+    yield { line, entity: doc, resumable: true };
+  }
+}

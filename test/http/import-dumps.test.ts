@@ -1,0 +1,246 @@
+// `entia import` as an operator runs it, as a child process against a fresh database of the test backend:
+// update modes, filters, every input layout and compression, bad input, sitelinks two items claim, and an
+// import killed with SIGKILL that the same command then finishes, ending with exactly the store an
+// uninterrupted import makes.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import type { Store } from '../../src/store/store.js';
+import { createTestDb, openTestStore, type TestDb } from '../helpers/store.js';
+
+const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+const FIXTURE = readFileSync(new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
+const dbs: TestDb[] = [];
+after(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  for (const db of dbs) await db.drop();
+});
+
+async function freshDb(): Promise<string> {
+  const db = await createTestDb();
+  dbs.push(db);
+  return db.location;
+}
+
+interface Run { code: number; stdout: string; stderr: string }
+
+function entia(db: string, args: string[], stdin?: string): Promise<Run> {
+  return new Promise((done) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ENTIA_DB: db }, maxBuffer: 1 << 26 },
+      (error, stdout, stderr) => done({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+    if (stdin !== undefined) child.stdin!.end(stdin);
+  });
+}
+
+/** A dump entity made from a real one (the fixture's first item), with another id, label, revision and sitelinks. */
+function entity(n: number, opts: { lastrevid?: number; label?: string; sitelink?: string; claims?: Record<string, unknown> } = {}) {
+  const base = structuredClone(FIXTURE[1]);
+  const claims = structuredClone(opts.claims ?? base.claims ?? {}) as Record<string, any[]>;
+  // Statement ids name their entity: each copy gets its own.
+  let statement = 0;
+  for (const list of Object.values(claims)) {
+    for (const claim of list) claim.id = `Q${n}$00000000-0000-4000-8000-${String(++statement).padStart(12, '0')}`;
+  }
+  return {
+    ...base, id: `Q${n}`, title: `Q${n}`, lastrevid: opts.lastrevid ?? 1000 + n, claims,
+    labels: { en: { language: 'en', value: opts.label ?? `entity ${n}` }, de: { language: 'de', value: `Ding ${n}` } },
+    descriptions: { en: { language: 'en', value: `made for the import test ${n}` } },
+    sitelinks: opts.sitelink ? { enwiki: { site: 'enwiki', title: opts.sitelink, badges: [] } } : {},
+  };
+}
+
+function dumpFile(name: string, entities: unknown[], layout: 'lines' | 'array' = 'lines'): string {
+  const lines = entities.map((e) => JSON.stringify(e));
+  const text = layout === 'array' ? `[\n${lines.join(',\n')}\n]\n` : `${lines.join('\n')}\n`;
+  const path = join(dir, name);
+  writeFileSync(path, name.endsWith('.gz') ? gzipSync(text) : text);
+  return path;
+}
+
+async function withStore<T>(db: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openTestStore(db);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function label(db: string, id: string): Promise<string | undefined> {
+  return withStore(db, async (store) => {
+    const read = await store.readEntity(id);
+    return read.status === 'found' ? read.entity.labels.en : undefined;
+  });
+}
+
+describe('entia import: update modes', () => {
+  it('newer (the default) takes a later revision, never overwrites a local edit; overwrite does; skip-existing skips', async () => {
+    const db = await freshDb();
+    assert.equal((await entia(db, ['import', dumpFile('v1.jsonl', [entity(501, { lastrevid: 10 }), entity(502, { lastrevid: 10 })])])).code, 0);
+    await withStore(db, async (store) => {
+      const read = await store.readEntity('Q502', 'edit');
+      assert.equal(read.status, 'found');
+      if (read.status !== 'found') return;
+      await store.applyEdit({ entity: { ...read.entity, labels: { ...read.entity.labels, en: 'edited locally' } }, previous: read,
+        meta: { user: 'alice', comment: null, tags: [], bot: false }, checks: {} });
+    });
+    const v2 = dumpFile('v2.jsonl', [entity(501, { lastrevid: 20, label: 'v2' }), entity(502, { lastrevid: 20, label: 'v2' })]);
+    const newer = await entia(db, ['import', v2]);
+    assert.equal(newer.code, 0, newer.stderr);
+    assert.match(newer.stdout, /imported 1 entities .*skipped 1 \(0 existing, 1 edited locally, 0 not newer/);
+    assert.equal(await label(db, 'Q501'), 'v2');
+    assert.equal(await label(db, 'Q502'), 'edited locally');
+    const again = await entia(db, ['import', v2]);
+    assert.match(again.stdout, /imported 0 entities .*1 edited locally, 1 not newer/);
+    const skip = await entia(db, ['import', dumpFile('v3.jsonl', [entity(501, { lastrevid: 30, label: 'v3' }), entity(503)]), '--mode', 'skip-existing']);
+    assert.match(skip.stdout, /imported 1 entities .*skipped 1 \(1 existing/);
+    assert.equal(await label(db, 'Q501'), 'v2');
+    const overwrite = await entia(db, ['import', v2, '--mode', 'overwrite']);
+    assert.match(overwrite.stdout, /imported 2 entities/);
+    assert.equal(await label(db, 'Q502'), 'v2');
+    assert.equal((await entia(db, ['import', v2, '--mode', 'sometimes'])).code, 2);
+  });
+});
+
+describe('entia import: filters', () => {
+  it('keeps only the languages, sites, types, statements and ids asked for', async () => {
+    const human = { P31: [{ mainsnak: { snaktype: 'value', property: 'P31', datatype: 'wikibase-item',
+      datavalue: { type: 'wikibase-entityid', value: { 'entity-type': 'item', id: 'Q5', 'numeric-id': 5 } } }, type: 'statement', rank: 'normal' }] };
+    const source = dumpFile('filters.jsonl', [entity(601, { sitelink: 'Six hundred one', claims: human }), entity(602, { sitelink: 'Six hundred two', claims: {} }),
+      entity(603, { claims: human })]);
+    const db = await freshDb();
+    const run = await entia(db, ['import', source, '--languages', 'de', '--no-sitelinks', '--has', 'P31=Q5', '--types', 'item']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /imported 2 entities .*1 filtered out/);
+    await withStore(db, async (store) => {
+      const read = await store.readEntity('Q601');
+      assert.equal(read.status, 'found');
+      if (read.status !== 'found') return;
+      assert.deepEqual(read.entity.labels, { de: 'Ding 601' });
+      assert.deepEqual(read.entity.descriptions, {});
+      assert.deepEqual(read.entity.sitelinks, {});
+      assert.equal((await store.readEntity('Q602')).status, 'missing');
+    });
+    const ids = join(dir, 'ids.txt');
+    writeFileSync(ids, 'Q602\nq603\n');
+    const db2 = await freshDb();
+    const byIds = await entia(db2, ['import', source, '--ids', ids, '--sites', 'enwiki']);
+    assert.match(byIds.stdout, /imported 2 entities .*1 filtered out/);
+    assert.equal(await label(db2, 'Q601'), undefined);
+    assert.equal((await entia(db2, ['import', source, '--has', 'nonsense'])).code, 2);
+  });
+});
+
+describe('entia import: inputs', () => {
+  it('reads the array layout, gzip, standard input, and lines whose first key is not type or id', async () => {
+    const db = await freshDb();
+    assert.match((await entia(db, ['import', dumpFile('array.json', [entity(701), entity(702)], 'array')])).stdout, /imported 2 entities/);
+    assert.match((await entia(db, ['import', dumpFile('lines.json.gz', [entity(703)])])).stdout, /imported 1 entities/);
+    const nsFirst = JSON.stringify({ ns: 0, ...entity(704) });
+    assert.match((await entia(db, ['import', '-'], `${nsFirst}\n`)).stdout, /imported 1 entities/);
+    for (const id of ['Q701', 'Q702', 'Q703', 'Q704']) assert.equal(await label(db, id), `entity ${id.slice(1)}`);
+  });
+
+  it('skips and counts a malformed line, or stops at it with --strict naming the file and line', async () => {
+    const db = await freshDb();
+    const path = join(dir, 'broken.jsonl');
+    writeFileSync(path, `${JSON.stringify(entity(801))}\n{"id": "Q802", "type": "it\n${JSON.stringify(entity(803))}\n`);
+    const lenient = await entia(db, ['import', path]);
+    assert.equal(lenient.code, 0);
+    assert.match(lenient.stdout, /imported 2 entities .*1 malformed lines/);
+    assert.match(lenient.stderr, /broken\.jsonl:2/);
+    const strict = await entia(await freshDb(), ['import', path, '--strict']);
+    assert.equal(strict.code, 1);
+    assert.match(strict.stderr, /broken\.jsonl:2: .*--strict/);
+  });
+
+  it('fails with one clear line and a non-zero status for a missing, corrupt or unreadable input', async () => {
+    const db = await freshDb();
+    const cases: [string, RegExp][] = [
+      [join(dir, 'missing.json.bz2'), /missing\.json\.bz2: no such file/],
+      [(() => { const p = join(dir, 'corrupt.json.bz2'); writeFileSync(p, 'not bzip2'); return p; })(), /not a valid bzip2 file/],
+      [(() => { const p = join(dir, 'corrupt.json.gz'); writeFileSync(p, 'not gzip'); return p; })(), /not a valid gzip file/],
+      [dir, /not a file/],
+    ];
+    for (const [path, message] of cases) {
+      const run = await entia(db, ['import', path]);
+      assert.equal(run.code, 1, path);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+});
+
+describe('entia import: sitelinks two items claim', () => {
+  it('never aborts: the newer revision keeps the page, and a page another item holds stays with it', async () => {
+    const db = await freshDb();
+    const run = await entia(db, ['import', dumpFile('conflict.jsonl', [
+      entity(901, { lastrevid: 5, sitelink: 'Contested page' }), entity(902, { lastrevid: 9, sitelink: 'Contested page' })])]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /imported 2 entities .*1 sitelink conflicts/);
+    await withStore(db, async (store) => {
+      assert.deepEqual([...await store.sitelinkOwners([['enwiki', 'Contested page']])], [['enwiki\u0000Contested page', 'Q902']]);
+    });
+    const later = await entia(db, ['import', dumpFile('conflict2.jsonl', [entity(903, { sitelink: 'Contested page' })])]);
+    assert.match(later.stdout, /imported 1 entities .*1 sitelink conflicts/);
+    await withStore(db, async (store) => {
+      assert.deepEqual([...await store.sitelinkOwners([['enwiki', 'Contested page']])], [['enwiki\u0000Contested page', 'Q902']]);
+    });
+  });
+});
+
+describe('entia import: interrupted and resumed', () => {
+  /** Every entity's document and revision count, for comparing two stores. */
+  async function contents(db: string, ids: string[]): Promise<string> {
+    return withStore(db, async (store) => {
+      const out: unknown[] = [];
+      for (const id of ids) {
+        const read = await store.readEntity(id);
+        out.push([id, read.status === 'found' ? read.entity : read.status, (await store.revisions(id, 10)).length]);
+      }
+      return JSON.stringify(out);
+    });
+  }
+
+  it('a kill -9 mid-import loses nothing committed, and the same command finishes it: the store an uninterrupted import makes', async () => {
+    const entities = Array.from({ length: 3000 }, (_, i) => entity(10_000 + i, { sitelink: `Resumable page ${i}` }));
+    const path = dumpFile('big.jsonl', entities);
+    const ids = entities.map((e) => e.id);
+    const reference = await freshDb();
+    assert.equal((await entia(reference, ['import', path, '--batch-size', '100'])).code, 0);
+
+    const db = await freshDb();
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'import', path, '--batch-size', '100'], { env: { ...process.env, ENTIA_DB: db } });
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    const key = `import:${resolve(path)}`;
+    const watcher = await openTestStore(db);
+    let killedAt: string | null = null;
+    try {
+      for (let i = 0; i < 2000 && killedAt === null; i++) {
+        const checkpoint = await watcher.importCheckpoint(key).catch(() => null);
+        if (checkpoint && JSON.parse(checkpoint).line >= 300) {
+          child.kill('SIGKILL');
+          killedAt = checkpoint;
+        } else {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+    } finally {
+      await watcher.close();
+    }
+    await exited;
+    assert.ok(killedAt, 'the import was killed after a few batches');
+    assert.ok(JSON.parse(killedAt!).line < 3000, 'and before its end');
+    const resumed = await entia(db, ['import', path, '--batch-size', '100']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /resuming .*big\.jsonl after line \d+/);
+    assert.match(resumed.stdout, /imported 3000 entities .*resumed after line/);
+    assert.equal(await contents(db, ids), await contents(reference, ids));
+    await withStore(db, async (store) => assert.equal(await store.importCheckpoint(key), null));
+  });
+});
