@@ -10,6 +10,7 @@ import { generateAll } from '../../bench/generate.js';
 import type { Entity } from '../../src/domain/entity.js';
 import { parseText } from '../../src/search/query.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { decodeDocument } from '../../src/store/sqlite/documents.js';
 import { PolicyViolation, type EditMeta } from '../../src/store/store.js';
 
 const META: EditMeta = { user: 'u', comment: null, tags: [], bot: true };
@@ -27,7 +28,9 @@ const TABLES: Record<string, string> = {
   search_tokens: 'SELECT * FROM search_tokens ORDER BY 1, 2, 3, 4, 5, 6',
 };
 
-const dump = (store: SqliteStore, table: string) => store.db.prepare(TABLES[table]).all();
+/** The rows of one table; a head's document as JSON text, whichever form it is stored in (compressed or text). */
+const dump = (store: SqliteStore, table: string) => store.db.prepare(TABLES[table]).all()
+  .map((row) => (table === 'heads' ? { ...(row as object), content: decodeDocument((row as { content: string | Buffer }).content) } : row));
 
 /** A new version of an entity: one label changed, aliases and sitelinks gone, a statement group dropped. */
 function changed(entity: Entity): Entity {

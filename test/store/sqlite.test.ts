@@ -36,3 +36,36 @@ it('sqlite: indexes for search the entities of a database from before the search
   assert.deepEqual(store.db.prepare('SELECT count(*) AS n FROM search_backlog').get(), { n: 0 });
   await store.close();
 });
+
+// Items are kept compressed, properties as JSON text, and documents stored as text before compression still read.
+it('sqlite: bulk-loaded item documents are compressed, property and single-edit documents text; all read alike', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
+  dirs.push(dir);
+  const path = join(dir, 'docs.db');
+  const store = openSqliteStore({ path });
+  const meta = { user: 'u', comment: null, tags: [], bot: false };
+  const labels = Object.fromEntries(['en', 'de', 'fr', 'nl', 'it'].map((l) => [l, `a label in ${l} that repeats itself`]));
+  const item = { id: 'Q77', type: 'item' as const, labels, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} };
+  const property = { id: 'P77', type: 'property' as const, data_type: 'string', labels: {}, descriptions: {}, aliases: {}, statements: {} };
+  await store.importEntities([item, property], meta);
+  const edited = { id: await store.allocateId('item'), type: 'item' as const, labels, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} };
+  await store.applyEdit({ entity: edited, previous: null, meta, checks: {} });
+  const stored = (id: string) => store.db.prepare('SELECT r.content FROM revisions r JOIN entities e ON e.head_rev = r.rev_id WHERE e.id = ?')
+    .get(id) as { content: unknown };
+  const itemContent = stored(item.id).content;
+  assert.ok(Buffer.isBuffer(itemContent), 'an item is a BLOB');
+  assert.ok((itemContent as Buffer).length < JSON.stringify(item).length / 2);
+  assert.equal(typeof stored(property.id).content, 'string');
+  assert.equal(typeof stored(edited.id).content, 'string');
+  assert.equal((await store.lookupEntities([property.id])).get(property.id), 'string', 'SQL still reads a property\'s data type');
+  // A document written as text (before compression) reads as before.
+  store.db.prepare('UPDATE revisions SET content = ? WHERE rev_id = (SELECT head_rev FROM entities WHERE id = ?)')
+    .run(JSON.stringify({ ...item, labels: { en: 'old text form' } }), item.id);
+  await store.close();
+  const reopened = openSqliteStore({ path });
+  const read = await reopened.readEntity(item.id);
+  assert.equal(read.status === 'found' && read.entity.labels.en, 'old text form');
+  const doc = await reopened.readDocument(item.id);
+  assert.match(doc.status === 'found' ? doc.json() : '', /old text form/);
+  await reopened.close();
+});

@@ -2,6 +2,7 @@
 // each entity derived as if it were new, as plain data that can cross to the import thread (import-thread.ts).
 // Preparing is the JavaScript half of an import, about as costly as parsing the documents; writing them is
 // SQLite's half (SqliteStore.writePrepared), which uses the rows only when none of the entities exists yet.
+import { encodeDocument } from './documents.js';
 import type { Entity, KindName } from '../../domain/entity.js';
 import { indexRows, popularity, visitSearchRows, type SearchTable } from '../index-rows.js';
 import { RowGroups } from './write-order.js';
@@ -10,7 +11,8 @@ export interface PreparedEntity {
   id: string;
   type: KindName;
   /** The revision's document: JSON of the entity. */
-  content: string;
+  /** The document as stored (documents.ts): compressed bytes for an item, JSON text for a property. */
+  content: string | Uint8Array;
   sitelinks: number;
   statements: number;
 }
@@ -50,7 +52,7 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
   const prepared: PreparedEntity[] = [];
   for (const entity of entities) {
     const { id, type } = entity;
-    prepared.push({ id, type, content: JSON.stringify(entity), ...popularity(entity) });
+    prepared.push({ id, type, content: encodeDocument(JSON.stringify(entity), type), ...popularity(entity) });
     visitSearchRows(entity, (table, kind, lang, key, termType, rank, number) => {
       search[table].of(lang).push(kind, lang, key, termType, rank, number);
     });

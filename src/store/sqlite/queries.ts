@@ -47,7 +47,7 @@ export function prepareQueries(db: Database.Database) {
     readHead: db.prepare<[string], HeadRow>(`
       SELECT r.rev_id, r.timestamp, e.redirect_to
       FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ?`),
-    readContent: db.prepare<[number], { content: string }>('SELECT content FROM revisions WHERE rev_id = ?'),
+    readContent: db.prepare<[number], { content: string | Buffer }>('SELECT content FROM revisions WHERE rev_id = ?'),
     // One query for every id a validation needs (statements name many): data types without parsing documents.
     lookupEntities: db.prepare<[string], { id: string; data_type: string | null }>(`
       SELECT e.id, CASE WHEN e.kind = 'property' THEN json_extract(r.content, '$.data_type') END AS data_type
@@ -67,7 +67,7 @@ export function prepareQueries(db: Database.Database) {
       INSERT INTO entities (id, kind, head_rev, redirect_to) VALUES (?, 'item', ?, ?)
       ON CONFLICT (id) DO UPDATE SET head_rev = excluded.head_rev, redirect_to = excluded.redirect_to,
         sitelink_count = 0, statement_count = 0`),
-    insertRevision: db.prepare<[string, number, string, string | null, string, number, string], { rev_id: number }>(`
+    insertRevision: db.prepare<[string, number, string, string | null, string, number, string | Uint8Array], { rev_id: number }>(`
       INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content)
       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING rev_id`),
     insertEntity: db.prepare<[string, string, number, number, number]>(
