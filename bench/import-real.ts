@@ -38,12 +38,13 @@ async function writeData(): Promise<void> {
   const lines = sampleLines();
   const out = createWriteStream(data);
   for (let n = 0; n < items; n++) {
-    const source = lines[n % lines.length];
-    const entity = JSON.parse(source);
+    const copy = JSON.parse(lines[n % lines.length]);
     const id = `Q${900_000_000 + n}`;
-    const text = source.replaceAll(`"${entity.id}$`, `"${id}$`).replaceAll(`"id":"${entity.id}"`, `"id":"${id}"`);
-    const copy = JSON.parse(text);
+    copy.id = id;
     copy.title = id;
+    for (const claims of Object.values<any[]>(copy.claims ?? {})) {
+      for (const claim of claims) if (typeof claim.id === 'string') claim.id = claim.id.replace(/^[^$]*/, id);
+    }
     for (const link of Object.values<any>(copy.sitelinks ?? {})) link.title = `${link.title} (${n})`;
     if (!out.write(`${JSON.stringify(copy)}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
   }

@@ -17,21 +17,23 @@ export interface SitelinkRow {
   title: string;
 }
 
+/**
+ * The rows an entity adds to the term and sitelink tables. Statements have none: a statement id names its
+ * entity (`Q42$…`), so the entity's document is where a statement is found (ADR 0005).
+ */
 export interface IndexRows {
   terms: TermRow[];
-  statements: string[];
   sitelinks: SitelinkRow[];
 }
 
 export function indexRows(entity: Entity | null): IndexRows {
-  if (!entity) return { terms: [], statements: [], sitelinks: [] };
+  if (!entity) return { terms: [], sitelinks: [] };
   const terms: TermRow[] = [];
   for (const [lang, text] of Object.entries(entity.labels)) terms.push({ type: 'label', lang, text });
   for (const [lang, text] of Object.entries(entity.descriptions)) terms.push({ type: 'description', lang, text });
   for (const [lang, list] of Object.entries(entity.aliases)) for (const text of list) terms.push({ type: 'alias', lang, text });
-  const statements = Object.values(entity.statements).flatMap((group) => group.map((s) => s.id));
   const sitelinks = Object.entries(entity.sitelinks ?? {}).map(([site, link]) => ({ site, title: link.title }));
-  return { terms, statements, sitelinks };
+  return { terms, sitelinks };
 }
 
 export interface RowDiff<T> {
@@ -50,7 +52,6 @@ function diff<T>(before: T[], after: T[], key: (row: T) => string): RowDiff<T> {
 
 export interface IndexDiff {
   terms: RowDiff<TermRow>;
-  statements: RowDiff<string>;
   sitelinks: RowDiff<SitelinkRow>;
 }
 
@@ -62,7 +63,6 @@ export function diffIndexRows(before: Entity | null, after: Entity): IndexDiff {
   const b = indexRows(before ? withoutShared(after, before) : after);
   return {
     terms: diff(a.terms, b.terms, (t) => `${t.type}\u0000${t.lang}\u0000${t.text}`),
-    statements: diff(a.statements, b.statements, (s) => s),
     sitelinks: diff(a.sitelinks, b.sitelinks, (s) => `${s.site}\u0000${s.title}`),
   };
 }

@@ -176,8 +176,6 @@ export interface Store {
   applyEdit(edit: EditInput): Promise<Head>;
   /** Read-only check of the same rules applyEdit enforces, so callers can report violations in spec order. */
   findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null>;
-  /** The entity holding a statement, found through the statement index (case-insensitive id match). */
-  statementSubject(statementId: string): Promise<{ subjectId: string; statementId: string } | null>;
   /** For each id that exists: its data type for properties, null for items. Missing ids are absent. */
   lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>>;
   /**

@@ -54,7 +54,6 @@ describe('index-row diff', () => {
   it('adds every row of a new entity', () => {
     const d = diffIndexRows(null, before);
     assert.equal(d.terms.added.length, 5);
-    assert.deepEqual(d.statements.added, ['Q1$A', 'Q1$B', 'Q1$C']);
     assert.deepEqual(d.sitelinks.added, [{ site: 'enwiki', title: 'One' }]);
   });
 });

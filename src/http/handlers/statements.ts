@@ -80,10 +80,9 @@ async function resolveTarget(ctx: Ctx): Promise<Target> {
   if (pathEntity !== null) {
     return { subjectId: pathEntity, subjectKind: ctx.kind, requested, isLong, mismatch: parsed.subjectId !== pathEntity };
   }
-  // The index knows which entity holds the statement (case-insensitively); one it does not know is looked
-  // for under its prefix, where it will not be found either, so that a bad body still answers 400 first.
-  const indexed = await ctx.store.statementSubject(requested);
-  const subjectId = indexed?.subjectId ?? parsed.subjectId;
+  // A statement id names the entity that holds it (§3); the entity's document is searched for it, also in
+  // another letter case (§9.2).
+  const { subjectId } = parsed;
   return { subjectId, subjectKind: parseEntityId(subjectId)!.kind, requested, isLong, mismatch: false };
 }
 

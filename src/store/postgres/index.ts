@@ -130,8 +130,6 @@ export class PostgresStore implements Store {
     const id = after.id;
     if (d.terms.removed.length) await q.deleteTerms(db, id, termColumns(id, after.type, d.terms.removed));
     if (d.terms.added.length) await q.insertTerms(db, termColumns(id, after.type, d.terms.added));
-    if (d.statements.removed.length) await q.deleteStatements(db, id, d.statements.removed);
-    if (d.statements.added.length) await q.insertStatements(db, d.statements.added, d.statements.added.map(() => id));
     if (d.sitelinks.removed.length) {
       await q.deleteSitelinks(db, id, d.sitelinks.removed.map((s) => s.site), d.sitelinks.removed.map((s) => s.title));
     }
@@ -205,16 +203,13 @@ export class PostgresStore implements Store {
     await q.upsertEntities(db, ids, batch.map((e) => e.type), revIds, counts.map((c) => c.sitelinks), counts.map((c) => c.statements));
     await q.deleteIndexRowsOf(db, ids);
     const terms: TermColumns = { entityIds: [], kinds: [], types: [], langs: [], texts: [] };
-    const statements: { ids: string[]; entityIds: string[] } = { ids: [], entityIds: [] };
     const sitelinks: { link: SitelinkRow; itemId: string }[] = [];
     for (const entity of batch) {
       const rows = indexRows(entity);
       appendTerms(terms, entity.id, entity.type, rows.terms);
-      for (const s of rows.statements) { statements.ids.push(s); statements.entityIds.push(entity.id); }
       for (const link of rows.sitelinks) sitelinks.push({ link, itemId: entity.id });
     }
     if (terms.entityIds.length) await q.insertTerms(db, terms);
-    if (statements.ids.length) await q.insertStatements(db, statements.ids, statements.entityIds);
     await this.insertSitelinks(db, sitelinks);
   }
 
@@ -265,10 +260,6 @@ export class PostgresStore implements Store {
     return null;
   }
 
-  async statementSubject(statementId: string): Promise<{ subjectId: string; statementId: string } | null> {
-    const row = await q.statementSubject(this.pool, statementId);
-    return row ? { subjectId: row.entity_id, statementId: row.id } : null;
-  }
 
   async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
     const found = new Map<string, string | null>();

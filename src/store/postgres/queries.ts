@@ -127,12 +127,6 @@ export const queries = {
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
     [t.entityIds, t.kinds, t.types, t.langs, t.texts]);
   },
-  deleteStatements: async (db: Db, entityId: string, ids: string[]) => {
-    await db.query('DELETE FROM statements WHERE entity_id = $1 AND id = ANY($2::text[])', [entityId, ids]);
-  },
-  insertStatements: async (db: Db, ids: string[], entityIds: string[]) => {
-    await db.query('INSERT INTO statements (id, entity_id) SELECT * FROM unnest($1::text[], $2::text[])', [ids, entityIds]);
-  },
   deleteSitelinks: async (db: Db, itemId: string, sites: string[], titles: string[]) => {
     await db.query(`
       DELETE FROM sitelinks WHERE item_id = $1
@@ -161,8 +155,6 @@ export const queries = {
       LIMIT 1`, [lang, label, description, exceptId]))?.entity_id ?? null,
 
   /** Exact id first, else a case-insensitive match (through the upper(id) index). */
-  statementSubject: (db: Db, statementId: string) => first<{ id: string; entity_id: string }>(db, `
-    SELECT id, entity_id FROM statements WHERE upper(id) = upper($1) ORDER BY id = $1 DESC, id LIMIT 1`, [statementId]),
 
   revisionsOf: (db: Db, entityId: string, limit: number) => rows<RevisionRow>(db, `
     SELECT rev_id, entity_id, "timestamp", user_name, comment, tags, bot FROM revisions
@@ -189,7 +181,6 @@ export const queries = {
   },
   deleteIndexRowsOf: async (db: Db, ids: string[]) => {
     await db.query('DELETE FROM terms WHERE entity_id = ANY($1::text[])', [ids]);
-    await db.query('DELETE FROM statements WHERE entity_id = ANY($1::text[])', [ids]);
     await db.query('DELETE FROM sitelinks WHERE item_id = ANY($1::text[])', [ids]);
   },
 };

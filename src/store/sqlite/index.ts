@@ -228,8 +228,6 @@ export class SqliteStore implements Store {
     const id = after.id;
     for (const t of d.terms.removed) this.q.deleteTerm.run(id, t.type, t.lang, t.text);
     for (const t of d.terms.added) this.q.insertTerm.run(id, after.type, t.type, t.lang, t.text);
-    for (const s of d.statements.removed) this.q.deleteStatement.run(s);
-    for (const s of d.statements.added) this.q.insertStatement.run(s, id);
     for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
     for (const s of d.sitelinks.added) this.insertSitelink(s.site, s.title, id);
   }
@@ -327,7 +325,6 @@ export class SqliteStore implements Store {
     }
     this.searchIndex.insertNew(rows.search);
     this.q.insertTerms(rows.terms);
-    this.q.insertStatements(rows.statements);
     // One by one: a taken page must be reported with its owner (insertSitelink).
     for (const [site, title, itemId] of rows.sitelinks) this.insertSitelink(site, title, itemId);
   }
@@ -399,10 +396,6 @@ export class SqliteStore implements Store {
     return null;
   }
 
-  async statementSubject(statementId: string): Promise<{ subjectId: string; statementId: string } | null> {
-    const row = this.q.statementById.get(statementId) ?? this.q.statementByUpperId.get(statementId);
-    return row ? { subjectId: row.entity_id, statementId: row.id } : null;
-  }
 
   async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
     const found = new Map<string, string | null>();

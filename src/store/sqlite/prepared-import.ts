@@ -24,7 +24,6 @@ export interface PreparedRows {
   /** entity_id, kind, type, lang, text */
   terms: unknown[][];
   /** id, entity_id */
-  statements: unknown[][];
   /** site, title, item_id, by site. */
   sitelinks: [string, string, string][];
 }
@@ -47,7 +46,6 @@ export interface ImportRevision {
 export function prepareImport(entities: readonly Entity[]): PreparedImport {
   const search = { terms: new RowGroups(), prefixes: new RowGroups(), tokens: new RowGroups() };
   const terms = new RowGroups();
-  const statements: string[] = [];
   const sitelinks: [string, string, string][] = [];
   const prepared: PreparedEntity[] = [];
   for (const entity of entities) {
@@ -58,7 +56,6 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
     });
     const rows = indexRows(entity);
     for (const t of rows.terms) terms.of(t.lang).push(id, type, t.type, t.lang, t.text);
-    for (const s of rows.statements) statements.push(s, id);
     for (const s of rows.sitelinks) sitelinks.push([s.site, s.title, id]);
   }
   // Stable: of two entities given the same page, the first keeps it and the second is refused.
@@ -68,7 +65,6 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
     rows: {
       search: { terms: search.terms.inOrder(), prefixes: search.prefixes.inOrder(), tokens: search.tokens.inOrder() },
       terms: terms.inOrder(),
-      statements: [statements],
       sitelinks,
     },
   };

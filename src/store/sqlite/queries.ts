@@ -79,13 +79,6 @@ export function prepareQueries(db: Database.Database) {
     insertTerms: rowInserter(db, 'INSERT INTO terms (entity_id, kind, type, lang, text) VALUES', 5),
     deleteTerm: db.prepare<[string, string, string, string]>(
       'DELETE FROM terms WHERE entity_id = ? AND type = ? AND lang = ? AND text = ?'),
-    insertStatement: db.prepare<[string, string]>('INSERT INTO statements (id, entity_id) VALUES (?, ?)'),
-    insertStatements: rowInserter(db, 'INSERT INTO statements (id, entity_id) VALUES', 2),
-    deleteStatement: db.prepare<[string]>('DELETE FROM statements WHERE id = ?'),
-    statementById: db.prepare<[string], { id: string; entity_id: string }>(
-      'SELECT id, entity_id FROM statements WHERE id = ?'),
-    statementByUpperId: db.prepare<[string], { id: string; entity_id: string }>(
-      'SELECT id, entity_id FROM statements WHERE upper(id) = upper(?) LIMIT 1'),
     insertSitelink: db.prepare<[string, string, string]>('INSERT INTO sitelinks (site, title, item_id) VALUES (?, ?, ?)'),
     deleteSitelink: db.prepare<[string, string, string]>(
       'DELETE FROM sitelinks WHERE site = ? AND title = ? AND item_id = ?'),
