@@ -1,10 +1,10 @@
 // `entia import` of real Wikidata entities, as an operator runs it (the CLI, in a child process), against a
-// one-thread loop that only reads and JSON.parses the same lines, in the same run. The input is the real
-// samples (CC0, one entity per line: short_stream.json.bz2 and sample_wikidata_items.json.bz2) replicated under
-// fresh ids up to --items, in the dump's own format; prints entities/s, the ratio, and the store's size against
-// the input's.
+// one-thread loop that only reads and JSON.parses the same lines, in the same run. The input is real samples
+// (CC0, one entity per line; by default short_stream.json.bz2, 635 items of many kinds) replicated under fresh
+// ids up to --items, in the dump's own format; prints entities/s, the ratio, and the store's size against the
+// input's. `--files a.json.bz2,b.json.bz2` picks other sample files of the same folder.
 //
-//   node --import tsx bench/import-real.ts [--items 20000] [--samples DIR] [--db FILE|postgres://…] [--keep]
+//   node --import tsx bench/import-real.ts [--items 20000] [--samples DIR] [--files …] [--db FILE|postgres://…] [--keep]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,13 +16,14 @@ const { value, num } = flagReader(process.argv.slice(2));
 const items = num('items', 20_000);
 const samples = value('samples') ?? process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../shared/data/wikidata');
 const db = value('db') ?? join(RESULTS_DIR, `import-real-${items}.db`);
-const data = join(RESULTS_DIR, 'data', `real-${items}.jsonl`);
+const files = (value('files') ?? 'short_stream.json.bz2').split(',');
+const data = join(RESULTS_DIR, 'data', `real-${files.map((f) => f.replace(/\..*$/, '')).join('+')}-${items}.jsonl`);
 const log = (m: string) => console.error(`[import-real ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
 /** The sample entities, one dump line each. */
 function sampleLines(): string[] {
   const out: string[] = [];
-  for (const file of ['short_stream.json.bz2', 'sample_wikidata_items.json.bz2']) {
+  for (const file of files) {
     const text = execFileSync('bzcat', [join(samples, file)], { maxBuffer: 1 << 30 }).toString();
     for (const raw of text.split('\n')) {
       const line = raw.trim().replace(/,$/, '');
