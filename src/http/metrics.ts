@@ -33,24 +33,16 @@ export class Metrics {
   /** Gauges read when scraped: the store's pool and caches, and the rendered-document cache of this process. */
   watch(store: Store, documents: RevisionCache<Buffer>): void {
     const registers = [this.registry];
-    new Gauge({
-      name: 'entia_cache_hits', help: 'Lookups answered from memory since start, by cache',
-      labelNames: ['cache'] as const, registers,
+    const cacheGauge = (name: string, help: string, count: 'hits' | 'misses') => new Gauge({
+      name, help, labelNames: ['cache'] as const, registers,
       async collect() {
-        this.set({ cache: 'rendered_documents' }, documents.stats.hits);
+        this.set({ cache: 'rendered_documents' }, documents.stats[count]);
         const probe = await store.probe().catch(() => null);
-        if (probe?.entityCache) this.set({ cache: 'entities' }, probe.entityCache.hits);
+        if (probe?.entityCache) this.set({ cache: 'entities' }, probe.entityCache[count]);
       },
     });
-    new Gauge({
-      name: 'entia_cache_misses', help: 'Lookups not found in memory since start, by cache',
-      labelNames: ['cache'] as const, registers,
-      async collect() {
-        this.set({ cache: 'rendered_documents' }, documents.stats.misses);
-        const probe = await store.probe().catch(() => null);
-        if (probe?.entityCache) this.set({ cache: 'entities' }, probe.entityCache.misses);
-      },
-    });
+    cacheGauge('entia_cache_hits', 'Lookups answered from memory since start, by cache', 'hits');
+    cacheGauge('entia_cache_misses', 'Lookups not found in memory since start, by cache', 'misses');
     new Gauge({
       name: 'entia_db_pool_connections', help: 'PostgreSQL connections of this process, by state (total, idle, waiting clients)',
       labelNames: ['state'] as const, registers,
