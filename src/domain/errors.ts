@@ -32,6 +32,8 @@ export const ERRORS = {
   'description-not-defined': row(404, '{noun} with the ID {id} does not have a description in the language: {lang}', []),
   'aliases-not-defined': row(404, '{noun} with the ID {id} does not have aliases in the language: {lang}', []),
   'sitelink-not-defined': row(404, 'No sitelink found for the ID: {id} for the site {site_id}', []),
+  'invalid-revision-id': row(400, 'Not a valid revision ID: {id}', []),
+  'revision-not-found': row(404, 'Could not find a revision with the ID {id} of {entity}', []),
 
   // Creation bodies (spec §7; docs/api.md D7/D8)
   'invalid-item-data': row(400, 'The provided item data is invalid', []),

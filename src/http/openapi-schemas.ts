@@ -77,6 +77,17 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     } } },
   },
   DataTypes: { type: 'object', additionalProperties: string, description: 'data type → value type' },
+  History: {
+    type: 'object', required: ['revisions', 'next'], additionalProperties: false,
+    properties: {
+      revisions: { type: 'array', items: {
+        type: 'object', required: ['id', 'timestamp', 'user', 'comment', 'tags', 'bot', 'size'], additionalProperties: false,
+        properties: { id: { type: 'integer' }, timestamp: string, user: string, comment: { type: ['string', 'null'] },
+          tags: { type: 'array', items: string }, bot: { type: 'boolean' }, size: { type: 'integer' } },
+      } },
+      next: { type: ['string', 'null'], description: 'The `before` of the next page, or null on the last' },
+    },
+  },
   OpenApi: { type: 'object', required: ['openapi', 'info', 'paths'] },
   Error: {
     type: 'object', required: ['code', 'message'], additionalProperties: false,
@@ -89,4 +100,4 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
-  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi';
+  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History';

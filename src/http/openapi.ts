@@ -12,6 +12,7 @@ const PARAM_DESCRIPTIONS: Record<string, string> = {
   language_code: 'Term language code, e.g. en',
   site_id: 'Site id, e.g. enwiki',
   statement_id: 'Statement id, <entity id>$<GUID>',
+  revision_id: 'Revision id, a positive integer (an ETag without its quotes)',
 };
 
 const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
@@ -69,7 +70,7 @@ function operation(b: BoundRoute): Record<string, unknown> {
         content: { 'application/json': { schema: successSchema(route.returns, b) } } };
   }
   if (hasEntity) {
-    if (isRead && b.path.includes('{item_id}')) responses['308'] = EMPTY('The item is a redirect: the same route for its target', LOCATION);
+    if (isRead && b.path.includes('{item_id}')) responses['308'] = EMPTY('The item is a redirect (or, for a revision, that revision made it one): the route for its target', LOCATION);
     if (b.path.includes('{statement_id}')) responses['308'] = EMPTY('The statement id differs only in letter case: the stored id', LOCATION);
     if (isRead) responses['304'] = EMPTY('Not modified (If-None-Match / If-Modified-Since)', { ETag: REVISION_HEADERS.ETag });
     responses['412'] = EMPTY('A precondition (If-Match, If-None-Match, If-Unmodified-Since) failed; nothing was changed');

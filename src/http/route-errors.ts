@@ -12,6 +12,7 @@ const PARAMETER_ERRORS: Record<string, readonly ErrorCode[]> = {
   statement_id: ['invalid-statement-id', 'statement-not-found'],
   language_code: ['invalid-language-code'],
   site_id: ['invalid-site-id'],
+  revision_id: ['invalid-revision-id', 'revision-not-found'],
 };
 
 /** Any request: an internal failure, and the User-Agent rule when it is switched on. */

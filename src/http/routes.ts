@@ -7,6 +7,7 @@ import { addAliases } from './handlers/aliases.js';
 import * as statements from './handlers/statements.js';
 import * as sitelinks from './handlers/sitelinks.js';
 import { searchTerms } from './handlers/search.js';
+import * as history from './handlers/history.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
@@ -115,6 +116,17 @@ export const ROUTES: Route[] = [
     handler: sitelinks.putSitelink },
   { method: 'DELETE', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'Message', errors: ['sitelink-not-defined'],
     summary: "Remove an item's sitelink to one site", body: META_ONLY, handler: sitelinks.deleteSitelink },
+
+  // History (docs/api.md §10.9): the revisions of an entity, one revision's document, a revert.
+  { method: 'GET', path: '/v1/entities/{entity}/history', kinds: BOTH, tag: 'history', success: [200], returns: 'History',
+    summary: 'The revisions of an item or property, newest first', handler: history.getHistory,
+    query: { limit: { type: 'integer', description: 'Revisions per page, 1..500 (default 50)' },
+      before: { type: 'integer', description: 'Only revisions older than this revision id (the `next` of the page before)' } } },
+  { method: 'GET', path: '/v1/entities/{entity}/revisions/{revision_id}', kinds: BOTH, tag: 'history', success: [200],
+    returns: 'Entity', summary: 'An item or property as it was after one of its revisions', handler: history.getRevision },
+  { method: 'POST', path: '/v1/entities/{entity}/revert', kinds: BOTH, tag: 'history', success: [200], returns: 'Entity',
+    errors: ['revision-not-found', 'data-policy-violation'], body: payload('revision', 'integer'),
+    summary: 'Make an earlier revision the current one, as a new revision', handler: history.revertEntity },
 
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200], returns: 'DataTypes',
     summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },

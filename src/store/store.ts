@@ -86,7 +86,14 @@ export interface RevisionRecord {
   comment: string | null;
   tags: string[];
   bot: boolean;
+  /** Bytes of the entity's JSON document after this revision. */
+  size: number;
 }
+
+/** One revision of an entity as it was: its document, or the target for a revision that made it a redirect. */
+export type RevisionContent =
+  | { kind: 'entity'; entity: Entity; head: Head }
+  | { kind: 'redirect'; target: string; head: Head };
 
 /** docs/api.md §2.5, issue #7: who may edit. Bots may flag edits `bot: true`; admins may edit protected entities. */
 export type UserGroup = 'user' | 'bot' | 'admin';
@@ -199,8 +206,10 @@ export interface Store {
   redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void>;
   /** Entries offset .. offset+limit of the ranked matches; each entity at most once. */
   search(query: SearchQuery): Promise<SearchHit[]>;
-  /** Newest first. */
-  revisions(entityId: string, limit: number): Promise<RevisionRecord[]>;
+  /** Newest first; `before`: only revisions older than that one (paging backwards through history). */
+  revisions(entityId: string, limit: number, before?: number): Promise<RevisionRecord[]>;
+  /** The entity as it was after one of its revisions; null when the entity has no such revision. */
+  readRevision(entityId: string, revision: number): Promise<RevisionContent | null>;
   /**
    * One round trip to the database (GET /ready), with the figures GET /metrics reports; rejects when the
    * database cannot be reached. Migrations run when a store opens, so an open store has its schema.

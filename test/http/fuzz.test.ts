@@ -177,6 +177,7 @@ function paramValue(name: string): fc.Arbitrary<string> {
     statement_id: () => ids.statement.map((id) => id.replace('$', '%24')),
     language_code: () => ['en', 'de', 'fr', 'mul'],
     site_id: () => ['enwiki', 'dewiki', 'frwiki'],
+    revision_id: () => ['1', '2', '3', '5', '8'],
   };
   const known = real[name];
   return known ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...known()) }, { weight: 1, arbitrary: junk }) : junk;

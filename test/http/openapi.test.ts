@@ -53,6 +53,7 @@ function validBody(b: BoundRoute): unknown {
   if (p.endsWith('/labels') || p.endsWith('/descriptions')) return { patch: [{ op: 'add', path: '/de', value: `de ${++pageNumber}` }] };
   if (p.endsWith('/aliases')) return { patch: [{ op: 'add', path: '/de', value: ['de alias'] }] };
   if (p.endsWith('/sitelinks')) return { patch: [{ op: 'add', path: '/dewiki', value: { title: `De page ${++pageNumber}` } }] };
+  if (p.endsWith('/revert')) return { revision: 'REVISION' }; // the subject's own revision, filled in by exercise()
   return { patch: [{ op: 'add', path: '/labels/fr', value: `fr ${++pageNumber}` }] };
 }
 
@@ -62,7 +63,7 @@ async function pathFor(b: BoundRoute, override: Record<string, string> = {}): Pr
   const fresh = needsSubject ? await subject(kind) : { id: '', statement: '' };
   const values: Record<string, string> = {
     item_id: fresh.id, property_id: fresh.id, statement_id: encodeURIComponent(fresh.statement),
-    language_code: 'en', site_id: 'enwiki', ...override,
+    language_code: 'en', site_id: 'enwiki', revision_id: 'REVISION', ...override,
   };
   let path = b.path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name]);
   if (b.path.includes('/search/') || b.path.includes('/suggest/')) path += '?q=openapi&lang=en';
@@ -70,6 +71,13 @@ async function pathFor(b: BoundRoute, override: Record<string, string> = {}): Pr
 }
 
 async function exercise(b: BoundRoute, path: string, body?: unknown, headers?: Record<string, string>) {
+  // A revert or a revision route names one of the subject's revisions: its current one.
+  const needsRevision = (body as { revision?: unknown } | undefined)?.revision === 'REVISION' || path.includes('/revisions/REVISION');
+  const revision = needsRevision ? await currentRevision(path) : null;
+  if (revision !== null) {
+    path = path.replace('/revisions/REVISION', `/revisions/${revision}`);
+    if ((body as { revision?: unknown } | undefined)?.revision === 'REVISION') body = { revision };
+  }
   const res = await fetch(s.url + path, {
     method: b.route.method, redirect: 'manual',
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -78,6 +86,13 @@ async function exercise(b: BoundRoute, path: string, body?: unknown, headers?: R
   const text = await res.text();
   const problem = check(b.path, b.route.method, res.status, text);
   return { status: res.status, text, problem };
+}
+
+/** The current revision of the entity a path names (0 when it has none, so that the route answers 404). */
+async function currentRevision(path: string): Promise<number> {
+  const entity = /^\/v1\/entities\/(items|properties)\/([^/]+)/.exec(path);
+  const res = entity ? await s.get(`/v1/entities/${entity[1]}/${entity[2]}`) : null;
+  return res?.status === 200 ? Number(res.headers.get('etag')!.replaceAll('"', '')) : 999_999_999;
 }
 
 const bound = bindRoutes(ROUTES);
@@ -100,7 +115,7 @@ describe('every route answers as its OpenAPI operation says', () => {
         assert.ok(malformed.status >= 400, `${label}: ${malformed.status}`);
         assert.equal(malformed.problem, null);
         const missing = { item_id: 'Q999999999', property_id: 'P999999999', statement_id: 'Q999999999%24F078E5B3-F9A8-480E-B7AC-D97778CBBEF9',
-          language_code: 'de', site_id: 'dewiki' }[params[0]]!;
+          language_code: 'de', site_id: 'dewiki', revision_id: '999999999' }[params[0]]!;
         const absent = await exercise(b, await pathFor(b, { [params[0]]: missing }), body);
         assert.equal(absent.problem, null, `${label}: ${absent.status} ${absent.text}`);
       });

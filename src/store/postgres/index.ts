@@ -7,12 +7,13 @@ import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow,
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
 import { counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
+import { revisionContent } from '../revision-content.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
 import { inTransaction, isRetryable } from './transaction.js';
 
@@ -270,11 +271,16 @@ export class PostgresStore implements Store {
     return found;
   }
 
-  async revisions(entityId: string, limit: number): Promise<RevisionRecord[]> {
-    return (await q.revisionsOf(this.pool, entityId, limit)).map((r) => ({
+  async revisions(entityId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<RevisionRecord[]> {
+    return (await q.revisionsOf(this.pool, entityId, limit, before)).map((r) => ({
       revision: Number(r.rev_id), entityId: r.entity_id, timestamp: r.timestamp, user: r.user_name,
-      comment: r.comment, tags: r.tags, bot: r.bot,
+      comment: r.comment, tags: r.tags, bot: r.bot, size: Number(r.size),
     }));
+  }
+
+  async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
+    const row = await q.revisionOf(this.pool, entityId, revision);
+    return row ? revisionContent(row.content, { revision: Number(row.rev_id), modified: row.timestamp }) : null;
   }
 
   async countHit(key: string, windowSeconds: number): Promise<CounterHit> {

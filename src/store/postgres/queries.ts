@@ -42,6 +42,7 @@ const ID_SEQUENCE: Record<KindName, { next: string; raise: string }> = {
 export interface EntityRow { content: string | null; rev_id: string | null; timestamp: Date | null; redirect_to: string | null }
 export interface RevisionRow {
   rev_id: string; entity_id: string; timestamp: Date; user_name: string; comment: string | null; tags: string[]; bot: boolean;
+  size: number;
 }
 export interface Counts { sitelinks: number; statements: number }
 export interface TermColumns { entityIds: string[]; kinds: string[]; types: string[]; langs: string[]; texts: string[] }
@@ -156,9 +157,11 @@ export const queries = {
 
   /** Exact id first, else a case-insensitive match (through the upper(id) index). */
 
-  revisionsOf: (db: Db, entityId: string, limit: number) => rows<RevisionRow>(db, `
-    SELECT rev_id, entity_id, "timestamp", user_name, comment, tags, bot FROM revisions
-    WHERE entity_id = $1 ORDER BY rev_id DESC LIMIT $2`, [entityId, limit]),
+  revisionsOf: (db: Db, entityId: string, limit: number, before: number) => rows<RevisionRow>(db, `
+    SELECT rev_id, entity_id, "timestamp", user_name, comment, tags, bot, octet_length(content) AS size FROM revisions
+    WHERE entity_id = $1 AND rev_id < $3 ORDER BY rev_id DESC LIMIT $2`, [entityId, limit, before]),
+  revisionOf: (db: Db, entityId: string, revision: number) => first<{ rev_id: string; timestamp: Date; content: string }>(db, `
+    SELECT rev_id, "timestamp", content FROM revisions WHERE entity_id = $1 AND rev_id = $2`, [entityId, revision]),
 
   // Bulk import (importEntities): one statement per table for a whole batch of entities.
   nextRevisionIds: async (db: Db, count: number) =>

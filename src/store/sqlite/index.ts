@@ -5,12 +5,13 @@ import Database from 'better-sqlite3';
 import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
 import { decodeDocument } from './documents.js';
+import { revisionContent } from '../revision-content.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
   type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
@@ -407,11 +408,17 @@ export class SqliteStore implements Store {
     return this.searchIndex.search(query);
   }
 
-  async revisions(entityId: string, limit: number): Promise<RevisionRecord[]> {
-    return this.q.revisionsOf.all(entityId, limit).map((r) => ({
+  async revisions(entityId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<RevisionRecord[]> {
+    return this.q.revisionsOf.all(entityId, before, limit).map((r) => ({
       revision: r.rev_id, entityId: r.entity_id, timestamp: new Date(r.timestamp * 1000), user: r.user,
       comment: r.comment, tags: JSON.parse(r.tags) as string[], bot: r.bot === 1,
+      size: Buffer.byteLength(decodeDocument(r.content)),
     }));
+  }
+
+  async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
+    const row = this.q.revisionOf.get(entityId, revision);
+    return row ? revisionContent(decodeDocument(row.content), toHead(row.rev_id, row.timestamp)) : null;
   }
 
   async countHit(key: string, windowSeconds: number): Promise<CounterHit> {

@@ -5,6 +5,7 @@ import type { SearchTable } from '../index-rows.js';
 interface HeadRow { rev_id: number | null; timestamp: number; redirect_to: string | null }
 interface RevisionRow {
   rev_id: number; entity_id: string; timestamp: number; user: string; comment: string | null; tags: string; bot: number;
+  content: string | Buffer;
 }
 
 interface UserRow { name: string; user_group: string; token_hash: string | null; block_reason: string | null; created: number }
@@ -92,9 +93,12 @@ export function prepareQueries(db: Database.Database) {
       JOIN terms d ON d.entity_id = l.entity_id AND d.type = 'description' AND d.lang = l.lang
       WHERE l.kind = 'item' AND l.type = 'label' AND l.lang = ? AND l.text = ? AND d.text = ? AND l.entity_id <> ?
       LIMIT 1`),
-    revisionsOf: db.prepare<[string, number], RevisionRow>(`
-      SELECT rev_id, entity_id, timestamp, user, comment, tags, bot FROM revisions
-      WHERE entity_id = ? ORDER BY rev_id DESC LIMIT ?`),
+    revisionsOf: db.prepare<[string, number, number], RevisionRow>(`
+      SELECT rev_id, entity_id, timestamp, user, comment, tags, bot, content FROM revisions
+      WHERE entity_id = ? AND rev_id < ? ORDER BY rev_id DESC LIMIT ?`),
+    revisionOf: db.prepare<[string, number], RevisionRow>(`
+      SELECT rev_id, entity_id, timestamp, user, comment, tags, bot, content FROM revisions
+      WHERE entity_id = ? AND rev_id = ?`),
     ...accountQueries(db),
     // Times in milliseconds. A window that has ended starts again with this hit.
     countHit: db.prepare<[{ key: string; now: number; window: number }], { count: number; reset_at: number }>(`

@@ -1,0 +1,81 @@
+// An entity's history (docs/api.md §10.9): the list of its revisions, newest first and paged backwards, one
+// revision's document as it was, and a revert, which is an edit like any other (every rule of §7 applies) whose
+// new content is an earlier revision's.
+import { fail } from '../../domain/errors.js';
+import type { Entity } from '../../domain/entity.js';
+import type { RevisionRecord } from '../../store/store.js';
+import { commitEdit } from '../edit.js';
+import { parseMeta } from '../meta.js';
+import { renderEntity } from '../render.js';
+import { EmptyReply, type Ctx, type Result } from '../route.js';
+import { loadEntity, pathEntityId, requireFound } from '../subject.js';
+
+const HISTORY_LIMIT = { default: 50, max: 500 } as const;
+const POSITIVE = /^[1-9][0-9]{0,15}$/;
+
+function positiveQuery(ctx: Ctx, name: string): number | undefined {
+  const raw = ctx.query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !POSITIVE.test(raw)) fail('invalid-query-parameter', { parameter: name });
+  return Number(raw);
+}
+
+function renderRevision(r: RevisionRecord): Record<string, unknown> {
+  return { id: r.revision, timestamp: r.timestamp.toISOString().replace('.000Z', 'Z'), user: r.user, comment: r.comment,
+    tags: r.tags, bot: r.bot, size: r.size };
+}
+
+/** The history of an entity, a redirect's included (its own revisions; no 308: the history is the page's). */
+export async function getHistory(ctx: Ctx): Promise<Result> {
+  const id = pathEntityId(ctx);
+  const limit = positiveQuery(ctx, 'limit') ?? HISTORY_LIMIT.default;
+  if (limit > HISTORY_LIMIT.max) fail('invalid-query-parameter', { parameter: 'limit' });
+  const before = positiveQuery(ctx, 'before');
+  const read = await ctx.store.readEntity(id);
+  if (read.status === 'missing') fail(ctx.kind.codes.notFound, undefined, { id });
+  const page = await ctx.store.revisions(id, limit + 1, before);
+  const shown = page.slice(0, limit);
+  const next = page.length > limit ? String(shown[shown.length - 1].revision) : null;
+  return { body: { revisions: shown.map(renderRevision), next } };
+}
+
+function revisionId(raw: string | undefined): number {
+  if (raw === undefined || !POSITIVE.test(raw)) return fail('invalid-revision-id', undefined, { id: String(raw) });
+  return Number(raw);
+}
+
+/** One revision's document, as GET of the entity returned it then; a revision that made a redirect: 308 to its target. */
+export async function getRevision(ctx: Ctx): Promise<Result> {
+  const id = pathEntityId(ctx);
+  const revision = revisionId(ctx.params.revision_id);
+  const found = await ctx.store.readRevision(id, revision);
+  if (!found) {
+    if ((await ctx.store.readEntity(id)).status === 'missing') fail(ctx.kind.codes.notFound, undefined, { id });
+    return fail('revision-not-found', undefined, { id: String(revision), entity: id });
+  }
+  if (found.kind === 'redirect') {
+    throw new EmptyReply(308, { location: `${ctx.services.config.publicUrl}/v1/entities/${ctx.kind.segment}/${found.target}` });
+  }
+  return { body: renderEntity(found.entity, ctx.services.sites, false), head: found.head };
+}
+
+/**
+ * A new revision whose content is an earlier one's: labels, statements with their ids, sitelinks… Checked as
+ * any edit is: preconditions, metadata, existence, permission, data policy (a sitelink another item has taken
+ * since is a 422), size, rate. Reverting to what the entity already is writes nothing.
+ */
+export async function revertEntity(ctx: Ctx): Promise<Result> {
+  const id = pathEntityId(ctx);
+  const read = await loadEntity(ctx, id, false);
+  const meta = parseMeta(ctx);
+  const revision = ctx.body.revision;
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) fail('invalid-value', { path: '/revision' });
+  const found = requireFound(ctx, read, id, false);
+  const target = await ctx.store.readRevision(id, revision);
+  if (!target) return fail('revision-not-found', undefined, { id: String(revision), entity: id });
+  if (target.kind === 'redirect') fail('invalid-value', { path: '/revision' });
+  await ctx.services.guard.authorize(ctx, id);
+  const next: Entity = { ...target.entity, id };
+  const done = await commitEdit(ctx, { previous: found, next, meta });
+  return { body: renderEntity(done.entity, ctx.services.sites, true), head: done.head };
+}
