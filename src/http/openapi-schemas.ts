@@ -77,6 +77,17 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     } } },
   },
   DataTypes: { type: 'object', additionalProperties: string, description: 'data type → value type' },
+  Changes: {
+    type: 'object', required: ['changes', 'next'], additionalProperties: false,
+    properties: {
+      changes: { type: 'array', items: {
+        type: 'object', required: ['cursor', 'entity', 'type', 'revision', 'timestamp', 'user', 'comment'], additionalProperties: false,
+        properties: { cursor: string, entity: string, type: { enum: ['create', 'edit', 'redirect', 'revert'] },
+          revision: { type: 'integer' }, timestamp: string, user: string, comment: { type: ['string', 'null'] } },
+      } },
+      next: { type: 'string', description: 'The `since` of the next page; the same position when nothing was new' },
+    },
+  },
   History: {
     type: 'object', required: ['revisions', 'next'], additionalProperties: false,
     properties: {
@@ -100,4 +111,4 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
-  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History';
+  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes';

@@ -8,6 +8,7 @@ import * as statements from './handlers/statements.js';
 import * as sitelinks from './handlers/sitelinks.js';
 import { searchTerms } from './handlers/search.js';
 import * as history from './handlers/history.js';
+import { getChanges } from './handlers/changes.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
@@ -127,6 +128,15 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/v1/entities/{entity}/revert', kinds: BOTH, tag: 'history', success: [200], returns: 'Entity',
     errors: ['revision-not-found', 'data-policy-violation'], body: payload('revision', 'integer'),
     summary: 'Make an earlier revision the current one, as a new revision', handler: history.revertEntity },
+
+  { method: 'GET', path: '/v1/changes', tag: 'changes', success: [200], returns: 'Changes',
+    summary: 'Every revision the store commits, in commit order, after a cursor', handler: getChanges,
+    query: {
+      since: { type: 'string', description: 'The `next` (or a `cursor`) of an earlier page; absent or 0: the first change' },
+      limit: { type: 'integer', description: 'Changes per page, 1..1000 (default 100)' },
+      entity: { type: 'string', description: 'Comma-separated entity ids: only their changes' },
+      types: { type: 'string', description: 'item, property, or item|property' },
+    } },
 
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200], returns: 'DataTypes',
     summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },

@@ -38,6 +38,28 @@ export interface EditMeta {
   comment: string | null;
   tags: string[];
   bot: boolean;
+  /** What the change feed calls a revision that is neither a creation nor a plain edit. */
+  action?: 'revert' | 'redirect';
+}
+
+/** One entry of the change feed (docs/api.md §10.10). */
+export interface Change {
+  /** Opaque, and valid forever: the position of this revision in the store's commit order. */
+  cursor: string;
+  entity: string;
+  type: 'create' | 'edit' | 'redirect' | 'revert';
+  revision: number;
+  timestamp: Date;
+  user: string;
+  comment: string | null;
+}
+
+export interface ChangeQuery {
+  /** A cursor of an earlier page, or null for the first change. */
+  since: string | null;
+  limit: number;
+  entities?: readonly string[];
+  kinds?: readonly KindName[];
 }
 
 /** Uniqueness rules the store enforces atomically with the write (docs/api.md §6.1, §6.4). */
@@ -65,6 +87,9 @@ export interface EditInput {
 }
 
 /** The entity's head moved since `previous` was read: the caller re-reads and decides again. */
+/** A `since` that is not a cursor of this store. */
+export class InvalidCursor extends Error {}
+
 export class EditConflict extends Error {
   constructor(readonly entityId: string) {
     super(`concurrent edit of ${entityId}`);
@@ -208,6 +233,11 @@ export interface Store {
   search(query: SearchQuery): Promise<SearchHit[]>;
   /** Newest first; `before`: only revisions older than that one (paging backwards through history). */
   revisions(entityId: string, limit: number, before?: number): Promise<RevisionRecord[]>;
+  /**
+   * Revisions in commit order after `since`: every committed revision exactly once, across pages, processes and
+   * concurrent writers. Throws InvalidCursor for a cursor this store never handed out.
+   */
+  changes(query: ChangeQuery): Promise<Change[]>;
   /** The entity as it was after one of its revisions; null when the entity has no such revision. */
   readRevision(entityId: string, revision: number): Promise<RevisionContent | null>;
   /**

@@ -67,7 +67,7 @@ export async function getRevision(ctx: Ctx): Promise<Result> {
 export async function revertEntity(ctx: Ctx): Promise<Result> {
   const id = pathEntityId(ctx);
   const read = await loadEntity(ctx, id, false);
-  const meta = parseMeta(ctx);
+  const meta = { ...parseMeta(ctx), action: 'revert' as const };
   const revision = ctx.body.revision;
   if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) fail('invalid-value', { path: '/revision' });
   const found = requireFound(ctx, read, id, false);

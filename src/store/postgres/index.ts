@@ -7,13 +7,13 @@ import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow,
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, InvalidCursor,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
-import { counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
-import { revisionContent } from '../revision-content.js';
+import { changeQueries, counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
+import { changeOf, revisionContent } from '../revision-content.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
 import { inTransaction, isRetryable } from './transaction.js';
 
@@ -226,7 +226,7 @@ export class PostgresStore implements Store {
         const entity = JSON.parse(source.content) as Entity;
         await this.writeIndexRows(db, entity, { ...entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
       }
-      await q.insertRevision(db, revision, sourceId, meta, JSON.stringify({ id: sourceId, redirect: targetId }));
+      await q.insertRevision(db, revision, sourceId, { ...meta, action: 'redirect' }, JSON.stringify({ id: sourceId, redirect: targetId }));
     });
   }
 
@@ -276,6 +276,16 @@ export class PostgresStore implements Store {
       revision: Number(r.rev_id), entityId: r.entity_id, timestamp: r.timestamp, user: r.user_name,
       comment: r.comment, tags: r.tags, bot: r.bot, size: Number(r.size),
     }));
+  }
+
+  async changes(query: ChangeQuery): Promise<Change[]> {
+    const m = query.since === null ? ['', '0', '0'] : /^([0-9]{1,20})\.([0-9]{1,16})$/.exec(query.since);
+    if (!m && query.since !== '0') throw new InvalidCursor(String(query.since));
+    const [xid, rev] = m ? [m[1], Number(m[2])] : ['0', 0];
+    const kinds = query.kinds ?? [];
+    const found = await changeQueries.after(this.pool, xid, rev, query.limit, query.entities ? [...query.entities] : null,
+      kinds.length ? kinds.map((k) => (k === 'item' ? 'Q' : 'P')) : null);
+    return found.map((r) => changeOf(`${r.xid}.${r.rev_id}`, Number(r.rev_id), r.entity_id, r.timestamp, r.user_name, r.comment, r.action, r.first));
   }
 
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {

@@ -161,4 +161,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP TABLE statements;
   `,
+  // 9: the change feed (docs/api.md §10.10): what a revision did when that is not create or edit, and the
+  // writing transaction's id. Revision ids are taken before their transaction commits, so two writers can
+  // commit them out of order; the feed reads in transaction order and only below the oldest transaction still
+  // running, so a revision that commits late is never skipped (ADR 0006).
+  `
+  ALTER TABLE revisions ADD COLUMN action text;
+  ALTER TABLE revisions ADD COLUMN xid xid8 NOT NULL DEFAULT pg_current_xact_id();
+  CREATE INDEX revisions_in_commit_order ON revisions (xid, rev_id);
+  `,
 ];

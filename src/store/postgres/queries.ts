@@ -113,9 +113,9 @@ export const queries = {
   /** The revision's time is the database's clock, so every process stamps from one clock (1 s resolution). */
   insertRevision: async (db: Db, revId: number, entityId: string, meta: EditMeta, content: string) =>
     (await first<{ timestamp: Date }>(db, `
-      INSERT INTO revisions (rev_id, entity_id, "timestamp", user_name, comment, tags, bot, content)
-      VALUES ($1, $2, date_trunc('second', statement_timestamp()), $3, $4, $5, $6, $7) RETURNING "timestamp"`,
-    [revId, entityId, meta.user, meta.comment, meta.tags, meta.bot, content]))!.timestamp,
+      INSERT INTO revisions (rev_id, entity_id, "timestamp", user_name, comment, tags, bot, content, action)
+      VALUES ($1, $2, date_trunc('second', statement_timestamp()), $3, $4, $5, $6, $7, $8) RETURNING "timestamp"`,
+    [revId, entityId, meta.user, meta.comment, meta.tags, meta.bot, content, meta.action ?? null]))!.timestamp,
 
   deleteTerms: async (db: Db, entityId: string, t: Pick<TermColumns, 'types' | 'langs' | 'texts'>) => {
     await db.query(`
@@ -342,4 +342,21 @@ export const importQueries = {
     INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [key, value]),
   getMeta: (db: Db, key: string) => first<{ value: string }>(db, 'SELECT value FROM meta WHERE key = $1', [key]),
   deleteMeta: (db: Db, key: string) => db.query('DELETE FROM meta WHERE key = $1', [key]),
+};
+
+/**
+ * The change feed: revisions in the order of their transactions' ids, and only those of transactions older
+ * than every transaction still running (pg_snapshot_xmin), so that one committing late cannot be skipped by a
+ * reader that has already moved past its revision id (ADR 0006).
+ */
+export const changeQueries = {
+  after: (db: Db, xid: string, rev: number, limit: number, entities: string[] | null, prefixes: string[] | null) =>
+    rows<{ rev_id: string; xid: string; entity_id: string; timestamp: Date; user_name: string; comment: string | null; action: string | null; first: boolean }>(db, `
+      SELECT r.rev_id, r.xid::text AS xid, r.entity_id, r."timestamp", r.user_name, r.comment, r.action,
+        NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
+      FROM revisions r
+      WHERE (r.xid, r.rev_id) > ($1::xid8, $2::bigint) AND r.xid < pg_snapshot_xmin(pg_current_snapshot())
+        AND ($4::text[] IS NULL OR r.entity_id = ANY($4::text[]))
+        AND ($5::text[] IS NULL OR left(r.entity_id, 1) = ANY($5::text[]))
+      ORDER BY r.xid, r.rev_id LIMIT $3`, [xid, rev, limit, entities, prefixes]),
 };

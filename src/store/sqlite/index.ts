@@ -5,13 +5,13 @@ import Database from 'better-sqlite3';
 import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
 import { decodeDocument } from './documents.js';
-import { revisionContent } from '../revision-content.js';
+import { changeOf, revisionContent, type ChangeRow } from '../revision-content.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
   type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, InvalidCursor,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
@@ -214,7 +214,7 @@ export class SqliteStore implements Store {
     // ADR 0005), and bulk loads, which write almost all of a large store, compress theirs (prepared-import.ts).
     const content = entityJson(entity);
     const { rev_id } = this.q.insertRevision.get(entity.id, timestamp, meta.user, meta.comment,
-      JSON.stringify(meta.tags), meta.bot ? 1 : 0, content)!;
+      JSON.stringify(meta.tags), meta.bot ? 1 : 0, content, meta.action ?? null)!;
     const pop = popularity(entity);
     if (current) this.q.updateHead.run(rev_id, pop.sitelinks, pop.statements, entity.id);
     else this.q.insertEntity.run(entity.id, entity.type, rev_id, pop.sitelinks, pop.statements);
@@ -312,7 +312,7 @@ export class SqliteStore implements Store {
 
   private insertImportRevision(id: string, content: string | Uint8Array, revision: ImportRevision): number {
     return this.q.insertRevision.get(id, revision.timestamp, revision.user, revision.comment, revision.tags,
-      revision.bot ? 1 : 0, content)!.rev_id;
+      revision.bot ? 1 : 0, content, null)!.rev_id;
   }
 
   /**
@@ -365,7 +365,7 @@ export class SqliteStore implements Store {
       if (source.status === 'found') this.writeIndexRows(source.entity, { ...source.entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
       const timestamp = Math.floor(Date.now() / 1000);
       const { rev_id } = this.q.insertRevision.get(sourceId, timestamp, meta.user, meta.comment, JSON.stringify(meta.tags),
-        meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }))!;
+        meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }), 'redirect')!;
       this.q.upsertRedirect.run(sourceId, rev_id, targetId);
     }).immediate();
   }
@@ -414,6 +414,22 @@ export class SqliteStore implements Store {
       comment: r.comment, tags: JSON.parse(r.tags) as string[], bot: r.bot === 1,
       size: Buffer.byteLength(decodeDocument(r.content)),
     }));
+  }
+
+  async changes(query: ChangeQuery): Promise<Change[]> {
+    const since = query.since === null ? 0 : /^(0|[1-9][0-9]{0,15})$/.test(query.since) ? Number(query.since) : null;
+    if (since === null) throw new InvalidCursor(String(query.since));
+    const kinds = query.kinds ?? [];
+    const rows = this.db.prepare<[{ since: number; entities: string | null; kinds: string | null; limit: number }], ChangeRow>(`
+      SELECT r.rev_id, r.entity_id, r.timestamp, r.user, r.comment, r.action,
+        NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
+      FROM revisions r
+      WHERE r.rev_id > @since
+        AND (@entities IS NULL OR r.entity_id IN (SELECT value FROM json_each(@entities)))
+        AND (@kinds IS NULL OR substr(r.entity_id, 1, 1) IN (SELECT value FROM json_each(@kinds)))
+      ORDER BY r.rev_id LIMIT @limit`).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
+      kinds: kinds.length ? JSON.stringify(kinds.map((k) => (k === 'item' ? 'Q' : 'P'))) : null, limit: query.limit });
+    return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
   }
 
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {

@@ -160,4 +160,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP TABLE statements;
   `,
+  // 9: the change feed (docs/api.md §10.10): what a revision did when that is not create or edit.
+  `
+  ALTER TABLE revisions ADD COLUMN action TEXT;
+  `,
 ];

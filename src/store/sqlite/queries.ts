@@ -68,9 +68,9 @@ export function prepareQueries(db: Database.Database) {
       INSERT INTO entities (id, kind, head_rev, redirect_to) VALUES (?, 'item', ?, ?)
       ON CONFLICT (id) DO UPDATE SET head_rev = excluded.head_rev, redirect_to = excluded.redirect_to,
         sitelink_count = 0, statement_count = 0`),
-    insertRevision: db.prepare<[string, number, string, string | null, string, number, string | Uint8Array], { rev_id: number }>(`
-      INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content)
-      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING rev_id`),
+    insertRevision: db.prepare<[string, number, string, string | null, string, number, string | Uint8Array, string | null], { rev_id: number }>(`
+      INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content, action)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rev_id`),
     insertEntity: db.prepare<[string, string, number, number, number]>(
       'INSERT INTO entities (id, kind, head_rev, sitelink_count, statement_count) VALUES (?, ?, ?, ?, ?)'),
     updateHead: db.prepare<[number, number, number, string]>(

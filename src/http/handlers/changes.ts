@@ -1,0 +1,63 @@
+// The change feed (docs/api.md §10.10): every revision the store commits, in commit order, paged by a cursor
+// that stays valid forever, so that a copy elsewhere can follow this store without missing or repeating one.
+import { fail } from '../../domain/errors.js';
+import type { KindName } from '../../domain/entity.js';
+import { parseEntityId } from '../../domain/kinds.js';
+import { InvalidCursor, type Change } from '../../store/store.js';
+import type { Ctx, Result } from '../route.js';
+
+const LIMIT = { default: 100, max: 1000 } as const;
+const MAX_ENTITIES = 500;
+
+function text(ctx: Ctx, name: string): string | undefined {
+  const raw = ctx.query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw === '') fail('invalid-query-parameter', { parameter: name });
+  return raw;
+}
+
+function limitOf(ctx: Ctx): number {
+  const raw = text(ctx, 'limit');
+  if (raw === undefined) return LIMIT.default;
+  const n = /^[1-9][0-9]{0,3}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n <= LIMIT.max)) fail('invalid-query-parameter', { parameter: 'limit' });
+  return n;
+}
+
+/** `entity=Q1,P31`: only these entities' changes. */
+function entitiesOf(ctx: Ctx): string[] | undefined {
+  const raw = text(ctx, 'entity');
+  if (raw === undefined) return undefined;
+  const ids = raw.split(',').map((part) => parseEntityId(part.trim())?.id ?? fail('invalid-query-parameter', { parameter: 'entity' }));
+  if (ids.length > MAX_ENTITIES) fail('invalid-query-parameter', { parameter: 'entity' });
+  return ids;
+}
+
+/** `types=item|property` (or with commas). */
+function kindsOf(ctx: Ctx): KindName[] | undefined {
+  const raw = text(ctx, 'types');
+  if (raw === undefined) return undefined;
+  const kinds = raw.split(/[|,]/);
+  if (kinds.some((k) => k !== 'item' && k !== 'property')) fail('invalid-query-parameter', { parameter: 'types' });
+  return kinds as KindName[];
+}
+
+export function renderChange(c: Change): Record<string, unknown> {
+  return { cursor: c.cursor, entity: c.entity, type: c.type, revision: c.revision,
+    timestamp: c.timestamp.toISOString().replace('.000Z', 'Z'), user: c.user, comment: c.comment };
+}
+
+export async function getChanges(ctx: Ctx): Promise<Result> {
+  const since = text(ctx, 'since') ?? null;
+  const query = { since: since === '0' ? null : since, limit: limitOf(ctx), entities: entitiesOf(ctx), kinds: kindsOf(ctx) };
+  let changes: Change[];
+  try {
+    changes = await ctx.store.changes(query);
+  } catch (e) {
+    if (e instanceof InvalidCursor) fail('invalid-query-parameter', { parameter: 'since' });
+    throw e;
+  }
+  // An empty page keeps the position: polling with `next` again returns what committed since.
+  const next = changes.length ? changes[changes.length - 1].cursor : since ?? '0';
+  return { body: { changes: changes.map(renderChange), next } };
+}

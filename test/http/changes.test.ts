@@ -1,0 +1,112 @@
+// The change feed over real HTTP: types, paging by cursor, filters, bad input; and on PostgreSQL, concurrent
+// writers on three server processes with one follower that must see every revision exactly once.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, startServerProcess, type ServerProcess } from '../helpers/process.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { createTestDb, postgresSkipReason, postgresUrl, testBackend, type TestDb } from '../helpers/store.js';
+
+let s: TestServer;
+before(async () => { s = await startServer(); });
+after(async () => { await s.close(); });
+
+const rev = (res: { headers: Headers }) => Number(res.headers.get('etag')!.replaceAll('"', ''));
+
+async function follow(get: (path: string) => Promise<{ status: number; body: any }>, since: string, query = ''): Promise<{ changes: any[]; next: string }> {
+  const changes: any[] = [];
+  let next = since;
+  for (;;) {
+    const page = await get(`/v1/changes?since=${next}&limit=7${query}`);
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    changes.push(...page.body.changes);
+    if (page.body.changes.length === 0) return { changes, next };
+    next = page.body.next;
+  }
+}
+
+describe('GET /v1/changes', () => {
+  it('lists creations, edits and reverts in commit order, paged by cursor, with nothing missing or repeated', async () => {
+    const start = (await follow((p) => s.get(p), '0')).next;
+    const created = await s.post('/v1/entities/items', { item: { labels: { en: 'followed' } }, comment: 'new' });
+    const id = created.body.id;
+    const edited = await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'followed twice' });
+    const reverted = await s.post(`/v1/entities/items/${id}/revert`, { revision: rev(created) });
+    const property = await s.post('/v1/entities/properties', { property: { data_type: 'string' } });
+    const { changes, next } = await follow((p) => s.get(p), start);
+    assert.deepEqual(changes.map((c) => [c.entity, c.type, c.revision]), [
+      [id, 'create', rev(created)], [id, 'edit', rev(edited)], [id, 'revert', rev(reverted)], [property.body.id, 'create', rev(property)],
+    ]);
+    assert.equal(changes[0].comment, 'new');
+    assert.equal(changes[0].user, '127.0.0.1');
+    assert.match(changes[0].timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // An empty page keeps the position.
+    assert.deepEqual((await s.get(`/v1/changes?since=${next}`)).body, { changes: [], next });
+    // Filters.
+    const items = await follow((p) => s.get(p), start, '&types=item');
+    assert.deepEqual(items.changes.map((c) => c.entity), [id, id, id]);
+    const one = await follow((p) => s.get(p), start, `&entity=${property.body.id}`);
+    assert.deepEqual(one.changes.map((c) => c.entity), [property.body.id]);
+  });
+
+  it('answers 400 for a cursor it never handed out and bad parameters', async () => {
+    for (const q of ['since=abc', 'since=-1', 'limit=0', 'limit=1001', 'entity=X1', 'types=lexeme', 'since=']) {
+      const res = await s.get(`/v1/changes?${q}`);
+      assert.equal(res.status, 400, q);
+      assert.equal(res.body.code, 'invalid-query-parameter', q);
+    }
+  });
+});
+
+if (testBackend !== 'postgres' || !postgresUrl) {
+  it('change feed across server processes', { skip: testBackend !== 'postgres' ? 'PostgreSQL run only' : postgresSkipReason! }, () => {});
+} else {
+  describe('change feed across server processes (PostgreSQL)', () => {
+    let db: TestDb;
+    let servers: ServerProcess[] = [];
+    before(async () => {
+      db = await createTestDb('postgres');
+      servers = await Promise.all([0, 1, 2].map(() => startServerProcess({ ENTIA_DB: db.location, ENTIA_PG_POOL: '4' })));
+    });
+    after(async () => {
+      await Promise.all(servers.map((p) => p.stop()));
+      await db?.drop();
+    });
+
+    it('N writers on three processes, one follower: every revision exactly once, each entity\'s in order', async () => {
+      const get = (path: string) => call(servers[0].url, 'GET', path);
+      const written: number[] = [];
+      let writing = true;
+      const seen: any[] = [];
+      const follower = (async () => {
+        let next = '0';
+        for (;;) {
+          const page = await get(`/v1/changes?since=${next}&limit=50`);
+          assert.equal(page.status, 200);
+          seen.push(...page.body.changes);
+          next = page.body.next;
+          if (!writing && page.body.changes.length === 0) return;
+          if (page.body.changes.length === 0) await new Promise((r) => setTimeout(r, 10));
+        }
+      })();
+      const writers = Array.from({ length: 6 }, async (_, w) => {
+        const server = servers[w % 3].url;
+        const created = await call(server, 'POST', '/v1/entities/items', { item: { labels: { en: `writer ${w}` } } });
+        written.push(Number(created.headers.get('etag')!.replaceAll('"', '')));
+        for (let i = 0; i < 15; i++) {
+          const res = await call(servers[(w + i) % 3].url, 'PUT', `/v1/entities/items/${created.body.id}/labels/en`, { label: `writer ${w} edit ${i}` });
+          assert.equal(res.status, 200, res.text);
+          written.push(Number(res.headers.get('etag')!.replaceAll('"', '')));
+        }
+      });
+      await Promise.all(writers);
+      writing = false;
+      await follower;
+      const revisions = seen.map((c) => c.revision);
+      assert.equal(new Set(revisions).size, revisions.length, 'no change repeated');
+      assert.deepEqual([...revisions].sort((a, b) => a - b), [...written].sort((a, b) => a - b), 'no change missing');
+      const byEntity = new Map<string, number[]>();
+      for (const c of seen) byEntity.set(c.entity, [...(byEntity.get(c.entity) ?? []), c.revision]);
+      for (const [entity, list] of byEntity) assert.deepEqual(list, [...list].sort((a, b) => a - b), `${entity} in order`);
+    });
+  });
+}
