@@ -14,6 +14,7 @@ import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from
 import { withDecodablePath } from './url.js';
 import { chooseEncoding, compress, COMPRESS_MIN_BYTES } from './compression.js';
 import { registerOperations } from './operations.js';
+import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
@@ -127,6 +128,8 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
 
   const edits = new EditQueue();
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
+  registerChangeStream(app, store);
+  methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   app.get('/v1/openapi.json', async (req, reply) =>
     send(reply, await openApiHandler(() => openApi)({} as Ctx)));

@@ -2,6 +2,7 @@
 // writers on three server processes with one follower that must see every revision exactly once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { EventSource } from 'eventsource';
 import { call, startServerProcess, type ServerProcess } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createTestDb, postgresSkipReason, postgresUrl, testBackend, type TestDb } from '../helpers/store.js';
@@ -110,3 +111,51 @@ if (testBackend !== 'postgres' || !postgresUrl) {
     });
   });
 }
+
+describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource client package)', () => {
+  /** Opens a stream and collects its change events until `count` arrived. */
+  function collect(url: string, count: number, init?: { lastEventId?: string }): Promise<{ events: any[]; ids: string[] }> {
+    return new Promise((resolve, reject) => {
+      const events: any[] = [];
+      const ids: string[] = [];
+      const source = new EventSource(url, init?.lastEventId ? {
+        fetch: (input, options) => fetch(input, { ...options, headers: { ...options?.headers, 'last-event-id': init.lastEventId! } }),
+      } : undefined);
+      const timer = setTimeout(() => { source.close(); reject(new Error(`only ${events.length} of ${count} events`)); }, 10_000);
+      source.addEventListener('change', (e) => {
+        events.push(JSON.parse(e.data));
+        ids.push(e.lastEventId);
+        if (events.length >= count) { clearTimeout(timer); source.close(); resolve({ events, ids }); }
+      });
+      source.onerror = () => {};
+    });
+  }
+
+  it('without a position, streams what commits from now on; each event id is its cursor', async () => {
+    await s.post('/v1/entities/items', { item: { labels: { en: 'before the stream' } } });
+    const streamed = collect(`${s.url}/v1/changes/stream`, 2);
+    await new Promise((r) => setTimeout(r, 400)); // the stream is open and positioned
+    const a = await s.post('/v1/entities/items', { item: { labels: { en: 'streamed one' } } });
+    const b = await s.put(`/v1/entities/items/${a.body.id}/labels/en`, { label: 'streamed two' });
+    const { events, ids } = await streamed;
+    assert.deepEqual(events.map((e) => [e.entity, e.type, e.revision]), [[a.body.id, 'create', rev(a)], [a.body.id, 'edit', rev(b)]]);
+    assert.deepEqual(ids, events.map((e) => e.cursor));
+  });
+
+  it('resumes after Last-Event-ID (or since) without losing a change', async () => {
+    const first = await s.post('/v1/entities/items', { item: { labels: { en: 'resume from here' } } });
+    const page = (await s.get('/v1/changes?since=0&limit=1000')).body;
+    const cursor = page.changes.find((c: any) => c.revision === rev(first)).cursor;
+    const later = [await s.post('/v1/entities/items', { item: {} }), await s.post('/v1/entities/items', { item: {} })];
+    const { events } = await collect(`${s.url}/v1/changes/stream`, 2, { lastEventId: cursor });
+    assert.deepEqual(events.map((e) => e.revision), later.map(rev));
+    const bySince = await collect(`${s.url}/v1/changes/stream?since=${cursor}`, 2);
+    assert.deepEqual(bySince.events.map((e) => e.revision), later.map(rev));
+  });
+
+  it('refuses a position it never handed out with a JSON 400', async () => {
+    const res = await fetch(`${s.url}/v1/changes/stream?since=nonsense`, { headers: { accept: 'text/event-stream' } });
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).code, 'invalid-query-parameter');
+  });
+});

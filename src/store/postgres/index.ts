@@ -288,6 +288,11 @@ export class PostgresStore implements Store {
     return found.map((r) => changeOf(`${r.xid}.${r.rev_id}`, Number(r.rev_id), r.entity_id, r.timestamp, r.user_name, r.comment, r.action, r.first));
   }
 
+  async changesHead(): Promise<string> {
+    const last = await changeQueries.head(this.pool);
+    return last ? `${last.xid}.${last.rev_id}` : '0';
+  }
+
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
     const row = await q.revisionOf(this.pool, entityId, revision);
     return row ? revisionContent(row.content, { revision: Number(row.rev_id), modified: row.timestamp }) : null;

@@ -350,6 +350,9 @@ export const importQueries = {
  * reader that has already moved past its revision id (ADR 0006).
  */
 export const changeQueries = {
+  head: (db: Db) => first<{ xid: string; rev_id: string }>(db, `
+    SELECT xid::text AS xid, rev_id FROM revisions WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY xid DESC, rev_id DESC LIMIT 1`),
   after: (db: Db, xid: string, rev: number, limit: number, entities: string[] | null, prefixes: string[] | null) =>
     rows<{ rev_id: string; xid: string; entity_id: string; timestamp: Date; user_name: string; comment: string | null; action: string | null; first: boolean }>(db, `
       SELECT r.rev_id, r.xid::text AS xid, r.entity_id, r."timestamp", r.user_name, r.comment, r.action,

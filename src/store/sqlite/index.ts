@@ -432,6 +432,10 @@ export class SqliteStore implements Store {
     return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
   }
 
+  async changesHead(): Promise<string> {
+    return String(this.db.prepare<[], { last: number | null }>('SELECT max(rev_id) AS last FROM revisions').get()!.last ?? 0);
+  }
+
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
     const row = this.q.revisionOf.get(entityId, revision);
     return row ? revisionContent(decodeDocument(row.content), toHead(row.rev_id, row.timestamp)) : null;
