@@ -22,6 +22,7 @@ import { protectCommand } from './protect.js';
 import { userCommand, USER_USAGE } from './user.js';
 import { CliError } from './errors.js';
 import { superviseWorkers } from './workers.js';
+import { EXPORT_FORMATS, exportStore, exportTarget, readIdsFile, type ExportFormat } from './export.js';
 
 /**
  * Where rate-limit budgets live: Redis when ENTIA_REDIS is set; otherwise the store's shared counters when
@@ -152,6 +153,30 @@ function importProgressBar() {
   };
 }
 
+async function exportCommand(config: Config, path: string | undefined, values: Record<string, unknown>): Promise<void> {
+  const format = (values.format ?? 'wikidata') as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`, 2);
+  const ids = typeof values.ids === 'string' ? readIdsFile(values.ids) : undefined;
+  const since = typeof values.since === 'string' ? values.since : undefined;
+  const store = await openStore(config);
+  const target = exportTarget(path);
+  console.error(`entia: exporting ${describeStore(config.db)} as ${format} to ${path && path !== '-' ? path : 'standard output'}`);
+  try {
+    const started = Date.now();
+    const summary = await exportStore(store, target.out, loadSites(config), {
+      format, ids, since,
+      onProgress: process.stderr.isTTY ? (n) => process.stderr.write(`\rentia: ${n} entities written`) : undefined,
+    });
+    if (target.out !== process.stdout) target.out.end();
+    await target.done();
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    console.error(`entia: exported ${summary.entities} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`
+      + (summary.next !== null ? `; continue with --since ${summary.next}` : ''));
+  } finally {
+    await store.close();
+  }
+}
+
 /** `entia redirect Q1 Q2`: Q1 becomes a redirect to Q2, as after a merge (docs/api.md "Redirects"). */
 async function redirectCommand(config: Config, source: string, target: string): Promise<void> {
   const from = parseIdOfKind(ITEM, source);
@@ -215,6 +240,19 @@ after the last batch it wrote.
   --restart           ignore what an earlier, unfinished run of the same input did and start from the beginning
   --batch-size N      entities per transaction (default ${IMPORT_BATCH})`,
     run: (config, [path], values) => importCommand(config, path, values),
+  },
+  export: {
+    args: '[OUT] [options]', summary: 'write the store out as a Wikidata dump (or REST documents); .gz/.bz2 by name', positionals: [0, 1],
+    options: { format: { type: 'string' }, ids: { type: 'string' }, since: { type: 'string' } },
+    help: `Writes every item and property (redirects left out) to OUT, or to standard output.
+
+  --format wikidata   latest-all.json's layout: an array, one entity per line (the default); readable by
+                      entia import and other Wikidata dump tools
+  --format jsonl      the same entities one per line, without the array
+  --format rest       one entity per line as GET /v1/entities/… returns it
+  --ids FILE          only the ids listed in FILE (whitespace-separated)
+  --since CURSOR      only the entities changed after CURSOR of GET /v1/changes; prints the cursor to go on from`,
+    run: (config, [path], values) => exportCommand(config, path, values),
   },
   redirect: {
     args: 'FROM_ITEM TO_ITEM', summary: 'make an item a redirect to another (as after a merge)', positionals: [2, 2],

@@ -238,6 +238,8 @@ export interface Store {
    * concurrent writers. Throws InvalidCursor for a cursor this store never handed out.
    */
   changes(query: ChangeQuery): Promise<Change[]>;
+  /** Ids of the entities the store holds (redirects left out), in id order after `after`: for exports. */
+  entityIds(after: string | null, limit: number): Promise<string[]>;
   /** The cursor after the last change committed so far (`0` for an empty store): where "from now on" starts. */
   changesHead(): Promise<string>;
   /** The entity as it was after one of its revisions; null when the entity has no such revision. */

@@ -288,6 +288,10 @@ export class PostgresStore implements Store {
     return found.map((r) => changeOf(`${r.xid}.${r.rev_id}`, Number(r.rev_id), r.entity_id, r.timestamp, r.user_name, r.comment, r.action, r.first));
   }
 
+  async entityIds(after: string | null, limit: number): Promise<string[]> {
+    return (await changeQueries.entityIds(this.pool, after ?? '', limit)).map((r) => r.id);
+  }
+
   async changesHead(): Promise<string> {
     const last = await changeQueries.head(this.pool);
     return last ? `${last.xid}.${last.rev_id}` : '0';

@@ -432,6 +432,11 @@ export class SqliteStore implements Store {
     return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
   }
 
+  async entityIds(after: string | null, limit: number): Promise<string[]> {
+    return this.db.prepare<[string, number], { id: string }>(`SELECT id FROM entities
+      WHERE id > ? AND head_rev IS NOT NULL AND redirect_to IS NULL ORDER BY id LIMIT ?`).all(after ?? '', limit).map((r) => r.id);
+  }
+
   async changesHead(): Promise<string> {
     return String(this.db.prepare<[], { last: number | null }>('SELECT max(rev_id) AS last FROM revisions').get()!.last ?? 0);
   }

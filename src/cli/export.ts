@@ -1,0 +1,114 @@
+// `entia export`: streams the store out (docs/api.md Part 2, "Exporting"), in constant memory: entity ids are
+// read a page at a time, each entity converted and written before the next is read. `wikidata` is
+// latest-all.json's layout (an array, one entity per line), `jsonl` the one-entity-per-line stream (both in the
+// dump format, readable by `entia import` and other dump tools), `rest` one entity per line as GET returns it.
+// `--since CURSOR` exports only the entities changed after that cursor of the change feed and says the cursor
+// to go on from: what a mirror runs to stay in sync.
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { SiteTable } from '../domain/sites.js';
+import { toWikidata } from '../domain/wikidata-export.js';
+import { renderEntity } from '../http/render.js';
+import { InvalidCursor, type Store } from '../store/store.js';
+import { CliError } from './errors.js';
+
+export const EXPORT_FORMATS = ['wikidata', 'jsonl', 'rest'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const PAGE = 1000;
+
+export interface ExportOptions {
+  format: ExportFormat;
+  /** Only these ids (upper case). */
+  ids?: ReadonlySet<string>;
+  /** Only entities changed after this cursor. */
+  since?: string;
+  onProgress?: (written: number) => void;
+}
+
+export interface ExportSummary {
+  entities: number;
+  /** With --since: the cursor to export from next time (the last change seen, or the one given). */
+  next: string | null;
+}
+
+/** Where the lines go: a file (`.gz` and `.bz2` compressed by name) or standard output. */
+export function exportTarget(path: string | undefined): { out: Writable; done: () => Promise<void> } {
+  if (!path || path === '-') return { out: process.stdout, done: async () => {} };
+  const file = createWriteStream(path);
+  const finished = new Promise<void>((resolve, reject) => { file.on('finish', resolve); file.on('error', reject); });
+  if (path.endsWith('.gz')) {
+    const gzip = createGzip();
+    gzip.pipe(file);
+    return { out: gzip, done: () => finished };
+  }
+  if (path.endsWith('.bz2')) {
+    const child = spawn('bzip2', ['-c'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.on('error', () => file.destroy(new CliError(`${path}: writing .bz2 needs bzip2 (install bzip2)`)));
+    child.stdout.pipe(file);
+    return { out: child.stdin, done: () => finished };
+  }
+  return { out: file, done: () => finished };
+}
+
+async function write(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+}
+
+/** Ids to export with --since: every entity of a change after the cursor, once, in the order of its first change. */
+async function changedIds(store: Store, since: string): Promise<{ ids: string[]; next: string }> {
+  const ids = new Set<string>();
+  let cursor = since;
+  for (;;) {
+    let page;
+    try {
+      page = await store.changes({ since: cursor === '0' ? null : cursor, limit: PAGE });
+    } catch (e) {
+      if (e instanceof InvalidCursor) throw new CliError(`--since ${since}: not a cursor of this store's change feed`, 2);
+      throw e;
+    }
+    if (page.length === 0) return { ids: [...ids], next: cursor };
+    for (const change of page) ids.add(change.entity);
+    cursor = page[page.length - 1].cursor;
+  }
+}
+
+async function* allIds(store: Store): AsyncGenerator<string> {
+  let after: string | null = null;
+  for (;;) {
+    const page = await store.entityIds(after, PAGE);
+    if (page.length === 0) return;
+    yield* page;
+    after = page[page.length - 1];
+  }
+}
+
+export async function exportStore(store: Store, out: Writable, sites: SiteTable, options: ExportOptions): Promise<ExportSummary> {
+  const changed = options.since !== undefined ? await changedIds(store, options.since) : null;
+  const ids = changed ? changed.ids : allIds(store);
+  let written = 0;
+  if (options.format === 'wikidata') await write(out, '[\n');
+  for await (const id of ids) {
+    if (options.ids && !options.ids.has(id)) continue;
+    const read = await store.readEntity(id);
+    if (read.status !== 'found') continue; // removed or made a redirect meanwhile
+    const doc = options.format === 'rest' ? renderEntity(read.entity, sites, false)
+      : toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified });
+    const separator = options.format === 'wikidata' && written > 0 ? ',\n' : '';
+    await write(out, `${separator}${JSON.stringify(doc)}${options.format === 'wikidata' ? '' : '\n'}`);
+    written++;
+    if (written % 1000 === 0) options.onProgress?.(written);
+  }
+  if (options.format === 'wikidata') await write(out, written > 0 ? '\n]\n' : ']\n');
+  return { entities: written, next: changed ? changed.next : null };
+}
+
+export function readIdsFile(path: string): Set<string> {
+  try {
+    return new Set(readFileSync(path, 'utf8').split(/\s+/).filter(Boolean).map((id) => id.toUpperCase()));
+  } catch (e) {
+    throw new CliError(`--ids ${path}: ${(e as Error).message}`);
+  }
+}

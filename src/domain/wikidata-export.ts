@@ -1,0 +1,94 @@
+// Entia entities in the Wikidata JSON dump format (the inverse of wikidata.ts): what `entia export --format
+// wikidata|jsonl` writes, readable by `entia import` and by other dump tools. Terms become {language, value},
+// statements become claims with a mainsnak and typed datavalues, qualifiers and reference parts are grouped by
+// property with their order kept in `qualifiers-order` / `snaks-order`. Pure.
+import type { Entity, Snak, Statement } from './entity.js';
+import { DATA_TYPES } from './values/index.js';
+
+type Json = Record<string, unknown>;
+
+/** The dump's datavalue type of each value type (docs/api.md §5). */
+const DATAVALUE_TYPES: Record<string, string> = {
+  string: 'string', 'wikibase-entityid': 'wikibase-entityid', time: 'time', quantity: 'quantity',
+  globecoordinate: 'globecoordinate', monolingualtext: 'monolingualtext',
+};
+
+function datavalue(dataType: string, content: unknown): Json {
+  const valueType = DATA_TYPES[dataType as keyof typeof DATA_TYPES] ?? 'string';
+  const c = content as Json;
+  switch (valueType) {
+    case 'wikibase-entityid': {
+      const id = String(content);
+      return { type: 'wikibase-entityid',
+        value: { 'entity-type': id.startsWith('P') ? 'property' : 'item', 'numeric-id': Number(id.slice(1)), id } };
+    }
+    case 'time':
+      return { type: 'time', value: { time: c.time, timezone: 0, before: 0, after: 0, precision: c.precision, calendarmodel: c.calendarmodel } };
+    case 'globecoordinate':
+      return { type: 'globecoordinate', value: { latitude: c.latitude, longitude: c.longitude, altitude: null, precision: c.precision, globe: c.globe } };
+    default:
+      return { type: DATAVALUE_TYPES[valueType] ?? 'string', value: content };
+  }
+}
+
+function snak(s: Snak): Json | null {
+  const dataType = s.property['data-type'];
+  if (!dataType) return null; // a property that no longer exists: its data type is unknown
+  const out: Json = { snaktype: s.value.type, property: s.property.id };
+  if (s.value.type === 'value') out.datavalue = datavalue(dataType, s.value.content);
+  out.datatype = dataType;
+  return out;
+}
+
+/** Snaks grouped by property, first appearance first, with the order the dump format keeps beside them. */
+function grouped(snaks: readonly Snak[]): { groups: Record<string, Json[]>; order: string[] } {
+  const groups: Record<string, Json[]> = {};
+  for (const s of snaks) {
+    const converted = snak(s);
+    if (converted) (groups[s.property.id] ??= []).push(converted);
+  }
+  return { groups, order: Object.keys(groups) };
+}
+
+function claim(statement: Statement): Json | null {
+  const mainsnak = snak(statement);
+  if (!mainsnak) return null;
+  const out: Json = { mainsnak, type: 'statement', id: statement.id, rank: statement.rank };
+  if (statement.qualifiers.length) {
+    const { groups, order } = grouped(statement.qualifiers);
+    out.qualifiers = groups;
+    out['qualifiers-order'] = order;
+  }
+  if (statement.references.length) {
+    out.references = statement.references.map((r) => {
+      const { groups, order } = grouped(r.parts);
+      return { hash: r.hash, snaks: groups, 'snaks-order': order };
+    });
+  }
+  return out;
+}
+
+const terms = (map: Record<string, string>) =>
+  Object.fromEntries(Object.entries(map).map(([language, value]) => [language, { language, value }]));
+
+/** One entity as a dump line's object; `revision` and `modified` become `lastrevid` and `modified`. */
+export function toWikidata(entity: Entity, revision?: { id: number; modified: Date }): Json {
+  const out: Json = { type: entity.type, id: entity.id };
+  if (entity.type === 'property') out.datatype = entity.data_type;
+  if (revision) {
+    out.lastrevid = revision.id;
+    out.modified = revision.modified.toISOString().replace('.000Z', 'Z');
+  }
+  out.labels = terms(entity.labels);
+  out.descriptions = terms(entity.descriptions);
+  out.aliases = Object.fromEntries(Object.entries(entity.aliases)
+    .map(([language, list]) => [language, list.map((value) => ({ language, value }))]));
+  out.claims = Object.fromEntries(Object.entries(entity.statements)
+    .map(([property, group]) => [property, group.map(claim).filter((c): c is Json => c !== null)])
+    .filter(([, group]) => (group as Json[]).length > 0));
+  if (entity.type === 'item') {
+    out.sitelinks = Object.fromEntries(Object.entries(entity.sitelinks ?? {})
+      .map(([site, link]) => [site, { site, title: link.title, badges: link.badges }]));
+  }
+  return out;
+}
