@@ -92,6 +92,17 @@ function operation(b: BoundRoute): Record<string, unknown> {
 export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const b of bound) (paths[b.path] ??= {})[b.route.method.toLowerCase()] = operation(b);
+  paths['/v1/changes/stream'] = { get: {
+    operationId: 'getChangesStream', summary: 'The change feed as Server-Sent Events (event `change`, id = cursor)',
+    tags: ['changes'],
+    parameters: [
+      { name: 'since', in: 'query', required: false, schema: { type: 'string' }, description: 'Start after this cursor; absent: from now on' },
+      header('Last-Event-ID', 'Resume after this cursor (sent by EventSource on reconnect)'),
+    ],
+    responses: { 200: { description: 'An endless text/event-stream; data of each event: a change as in GET /v1/changes',
+      content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    ...errorResponses(['invalid-query-parameter', 'unexpected-error']) },
+  } };
   paths['/v1/openapi.json'] = { get: {
     operationId: 'getOpenApi', summary: 'This document', tags: ['meta'], parameters: [],
     responses: { 200: { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApi' } } } },

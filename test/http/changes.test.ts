@@ -153,6 +153,16 @@ describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource cl
     assert.deepEqual(bySince.events.map((e) => e.revision), later.map(rev));
   });
 
+  it('opens with a heartbeat comment, the kind that keeps idle connections open through proxies', async () => {
+    const ctrl = new AbortController();
+    const res = await fetch(`${s.url}/v1/changes/stream`, { headers: { accept: 'text/event-stream' }, signal: ctrl.signal });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
+    const { value } = await res.body!.getReader().read();
+    assert.match(new TextDecoder().decode(value), /^: heartbeat\n\n/);
+    ctrl.abort();
+  });
+
   it('refuses a position it never handed out with a JSON 400', async () => {
     const res = await fetch(`${s.url}/v1/changes/stream?since=nonsense`, { headers: { accept: 'text/event-stream' } });
     assert.equal(res.status, 400);
