@@ -77,6 +77,15 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     } } },
   },
   DataTypes: { type: 'object', additionalProperties: string, description: 'data type → value type' },
+  Batch: {
+    type: 'object', required: ['entities', 'missing', 'redirects'], additionalProperties: false,
+    properties: {
+      entities: { type: 'object', description: 'id → the entity (an item or a property, narrowed as asked)',
+        additionalProperties: { oneOf: [{ $ref: '#/components/schemas/Item' }, { $ref: '#/components/schemas/Property' }] } },
+      missing: { type: 'array', items: string },
+      redirects: { type: 'object', additionalProperties: string, description: 'requested id → the id it redirects to' },
+    },
+  },
   Changes: {
     type: 'object', required: ['changes', 'next'], additionalProperties: false,
     properties: {
@@ -111,4 +120,4 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
-  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes';
+  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch';

@@ -31,7 +31,9 @@ export function routeErrors(route: Route, kind: Kind | null, path: string): Erro
   for (const [, name] of path.matchAll(/\{(\w+)\}/g)) for (const code of PARAMETER_ERRORS[name] ?? []) codes.add(code);
   if (route.query) codes.add('invalid-query-parameter');
   if (route.method === 'GET') codes.add('request-limit-reached');
-  else {
+  else if (route.readOnly) {
+    for (const code of ['rest-unsupported-content-type', 'request-body-too-large', ...BODY] as const) codes.add(code);
+  } else {
     for (const code of WRITE) codes.add(code);
     if (route.creation && kind) codes.add(kind.codes.invalidData as ErrorCode);
     else for (const code of BODY) codes.add(code);

@@ -21,6 +21,8 @@ export interface Route {
   body?: Record<string, unknown> | ((kind: Kind) => Record<string, unknown>);
   /** Query parameters, for the OpenAPI document (the handler validates them: docs/api.md §10.7 codes). */
   query?: Record<string, { type: string; required?: boolean; description: string }>;
+  /** A read whose parameters travel in a POST body (a long id list): no edit, no edit errors. */
+  readOnly?: boolean;
   /** Body problems collapse into the kind's invalid-item-data / invalid-property-data (docs/api.md D7/D8). */
   creation?: boolean;
   /** Success statuses, for the OpenAPI document. */

@@ -9,6 +9,7 @@ import * as sitelinks from './handlers/sitelinks.js';
 import { searchTerms } from './handlers/search.js';
 import * as history from './handlers/history.js';
 import { getChanges } from './handlers/changes.js';
+import * as batch from './handlers/batch.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
@@ -128,6 +129,20 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/v1/entities/{entity}/revert', kinds: BOTH, tag: 'history', success: [200], returns: 'Entity',
     errors: ['revision-not-found', 'data-policy-violation'], body: payload('revision', 'integer'),
     summary: 'Make an earlier revision the current one, as a new revision', handler: history.revertEntity },
+
+  // Many entities in one request (docs/api.md §10.11).
+  { method: 'GET', path: '/v1/entities', tag: 'entities', success: [200], returns: 'Batch', handler: batch.getEntities,
+    summary: 'Read up to 500 items and properties at once',
+    query: {
+      ids: { type: 'string', required: true, description: 'Comma-separated item and property ids (at most 500)' },
+      _fields: { type: 'string', description: 'Comma-separated top-level fields to return' },
+      languages: { type: 'string', description: 'Comma-separated languages: only these terms' },
+      fallback: { type: 'string', description: '1: a label or description missing in a language comes from its fallback chain' },
+    } },
+  { method: 'POST', path: '/v1/entities', tag: 'entities', success: [200], returns: 'Batch', readOnly: true, handler: batch.postEntities,
+    summary: 'Read up to 500 items and properties at once (the ids in the body)',
+    body: { type: 'object', required: ['ids'], properties: { ids: { type: 'array' }, _fields: { type: 'array' },
+      languages: { type: 'array' }, fallback: { type: 'boolean' } } } },
 
   { method: 'GET', path: '/v1/changes', tag: 'changes', success: [200], returns: 'Changes',
     summary: 'Every revision the store commits, in commit order, after a cursor', handler: getChanges,

@@ -41,6 +41,7 @@ function validBody(b: BoundRoute): unknown {
   if (method === 'DELETE') return {};
   if (method === 'POST' && p === '/v1/entities/items') return { item: { labels: { en: `created ${++pageNumber}` } } };
   if (method === 'POST' && p === '/v1/entities/properties') return { property: { data_type: 'string' } };
+  if (method === 'POST' && p === '/v1/entities') return { ids: [property, 'Q999999999'] };
   const statement = { property: { id: property }, value: { type: 'value', content: 'new value' } };
   if (p.endsWith('/statements')) return { statement };
   if (p.includes('{statement_id}')) {
@@ -67,6 +68,7 @@ async function pathFor(b: BoundRoute, override: Record<string, string> = {}): Pr
   };
   let path = b.path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name]);
   if (b.path.includes('/search/') || b.path.includes('/suggest/')) path += '?q=openapi&lang=en';
+  if (b.path === '/v1/entities' && b.route.method === 'GET') path += `?ids=${property},Q999999999`;
   return path;
 }
 

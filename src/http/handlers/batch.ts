@@ -1,0 +1,94 @@
+// Many entities in one request (docs/api.md §10.11): `GET /v1/entities?ids=…` and `POST /v1/entities` with the
+// ids in the body, items and properties mixed, redirects followed and reported, unknown ids listed. Without
+// `_fields` or `languages` each entity's stored JSON is spliced into the response as it is (the same bytes a
+// single GET serves, from the same per-revision cache), so a page of 500 costs little more than reading them.
+import { fail } from '../../domain/errors.js';
+import type { Entity } from '../../domain/entity.js';
+import { parseEntityId } from '../../domain/kinds.js';
+import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
+import { renderEntity, renderEntityJson } from '../render.js';
+import type { Ctx, Result } from '../route.js';
+
+export const MAX_BATCH_IDS = 500;
+const FIELDS = new Set(['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks']);
+
+interface BatchRequest {
+  ids: string[];
+  fields: string[] | null;
+  languages: string[] | null;
+  fallback: boolean;
+}
+
+/** GET takes comma-separated query parameters; POST the same as JSON members. Errors name the parameter or path. */
+function parseRequest(ctx: Ctx, isPost: boolean): BatchRequest {
+  const bad = (name: string): never => (isPost ? fail('invalid-value', { path: `/${name}` }) : fail('invalid-query-parameter', { parameter: name }));
+  const list = (name: string): string[] | null => {
+    const raw = isPost ? ctx.body[name] : ctx.query[name];
+    if (raw === undefined) return null;
+    if (isPost) return Array.isArray(raw) && raw.every((v) => typeof v === 'string') ? raw as string[] : bad(name);
+    return typeof raw === 'string' && raw !== '' ? raw.split(',') : bad(name);
+  };
+  const rawIds = list('ids') ?? (isPost ? fail('missing-field', { path: '', field: 'ids' }) : bad('ids'));
+  if (rawIds.length === 0 || rawIds.length > MAX_BATCH_IDS) bad('ids');
+  const ids = [...new Set(rawIds.map((raw) => parseEntityId(raw.trim())?.id ?? bad('ids')))];
+  const fields = list('_fields');
+  if (fields && fields.some((f) => !FIELDS.has(f))) bad('_fields');
+  const languages = list('languages');
+  if (languages && languages.some((l) => !isTermLanguage(l, 'labels'))) bad('languages');
+  const rawFallback = isPost ? ctx.body.fallback : ctx.query.fallback;
+  if (rawFallback !== undefined && !['1', '0', 'true', 'false', true, false].includes(rawFallback as string)) bad('fallback');
+  return { ids, fields, languages, fallback: rawFallback === '1' || rawFallback === 'true' || rawFallback === true };
+}
+
+/** Terms narrowed to `languages`; with `fallback`, a label or description missing in one comes from its chain. */
+function narrowed(entity: Entity, languages: string[], fallback: boolean): Entity {
+  const pick = <T>(map: Record<string, T>, use: 'labels' | 'descriptions' | 'aliases') => {
+    const out: Record<string, T> = {};
+    for (const lang of languages) {
+      const from = fallback && use !== 'aliases' ? fallbackChain(lang, use).find((l) => map[l] !== undefined) : lang;
+      if (from !== undefined && map[from] !== undefined) out[lang] = map[from];
+    }
+    return out;
+  };
+  return { ...entity, labels: pick(entity.labels, 'labels'), descriptions: pick(entity.descriptions, 'descriptions'),
+    aliases: pick(entity.aliases, 'aliases') };
+}
+
+export const getEntities = (ctx: Ctx) => entities(ctx, false);
+export const postEntities = (ctx: Ctx) => entities(ctx, true);
+
+async function entities(ctx: Ctx, isPost: boolean): Promise<Result> {
+  const request = parseRequest(ctx, isPost);
+  const { documents, sites } = ctx.services;
+  const parts: string[] = [];
+  const missing: string[] = [];
+  const redirects: Record<string, string> = {};
+  const seen = new Set<string>();
+  const whole = request.fields === null && request.languages === null;
+  for (const requested of request.ids) {
+    let id = requested;
+    let read = whole ? await ctx.store.readDocument(id) : await ctx.store.readEntity(id);
+    if (read.status === 'redirect') {
+      redirects[requested] = read.target;
+      id = read.target;
+      read = whole ? await ctx.store.readDocument(id) : await ctx.store.readEntity(id);
+    }
+    if (read.status !== 'found') { missing.push(requested); continue; }
+    if (seen.has(id)) continue;
+    seen.add(id);
+    let json: string;
+    if ('json' in read) {
+      const cached = documents.get(id, read.head.revision);
+      json = cached ? cached.toString('utf8') : renderEntityJson(read.json(), sites, false);
+    } else {
+      const entity = request.languages ? narrowed(read.entity, request.languages, request.fallback) : read.entity;
+      const full = renderEntity(entity, sites, request.fields?.includes('data_type') ?? false);
+      const picked: Record<string, unknown> = { id: full.id };
+      for (const f of request.fields ?? Object.keys(full)) if (f in full) picked[f] = full[f];
+      json = JSON.stringify(picked);
+    }
+    parts.push(`${JSON.stringify(id)}:${json}`);
+  }
+  const body = `{"entities":{${parts.join(',')}},"missing":${JSON.stringify(missing)},"redirects":${JSON.stringify(redirects)}}`;
+  return { body: Buffer.from(body, 'utf8') };
+}
