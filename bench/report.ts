@@ -13,7 +13,7 @@ export interface Figure {
 }
 
 export interface Row {
-  section: 'load' | 'read' | 'search' | 'edit' | 'memory';
+  section: 'load' | 'read' | 'search' | 'edit' | 'feed' | 'memory';
   name: string;
   unit: string;
   entia: Figure | null;
