@@ -10,12 +10,15 @@ import { ROUTES } from '../../src/http/routes.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { addUser, snapshot, startSecureServer } from '../helpers/secure.js';
 
-const WRITES = bindRoutes(ROUTES).filter((b) => b.route.method !== 'GET');
+/** Routes that change the store; a read whose parameters travel in a POST body is not one. */
+const WRITES = bindRoutes(ROUTES).filter((b) => b.route.method !== 'GET' && !b.route.readOnly);
 
 interface Fixture {
   item: string;
   property: string;
   statements: { item: string; property: string };
+  /** A revision of each entity whose content differs from the current one (for reverts). */
+  revisions: { item: number; property: number };
 }
 
 /** An item and a property with an English label and description, a statement each, and a sitelink. */
@@ -34,10 +37,14 @@ async function fixture(s: TestServer): Promise<Fixture> {
     sitelinks: { enwiki: { title: `Guarded ${Math.random()}` } } } });
   const withStatement = await s.post(`/v1/entities/properties/${property.id}/statements`,
     { statement: { property: { id: property.id }, value: { type: 'value', content: 'x' } } }, auth);
+  const firstOf = async (path: string) => Number((await s.get(`${path}/history`)).body.revisions.at(-1).id);
+  const relabelled = await s.put(`/v1/entities/items/${item.id}/labels/en`, { label: `guarded ${Math.random()}` }, auth);
+  assert.equal(relabelled.status, 200, relabelled.text);
   return {
     item: item.id,
     property: property.id,
     statements: { item: item.statements[property.id][0].id, property: withStatement.body.id },
+    revisions: { item: await firstOf(`/v1/entities/items/${item.id}`), property: await firstOf(`/v1/entities/properties/${property.id}`) },
   };
 }
 
@@ -65,6 +72,7 @@ function validRequest(b: BoundRoute, f: Fixture): { path: string; body: Record<s
     aliases: () => ['new alias'],
     statement: () => ({ property: { id: f.property }, value: { type: 'value', content: 'new' } }),
     sitelink: () => ({ title: `New page ${Math.random()}` }),
+    revision: () => (onProperty ? f.revisions.property : f.revisions.item),
   };
   if (field === undefined) return { path, body: {} };
   const make = payloads[field];
