@@ -23,7 +23,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 });
 
 /** Headers a browser script may read (docs/api.md §2.6). */
-export const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Location', 'Content-Language', 'X-Authenticated-User', 'Retry-After'];
+export const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Location', 'Content-Language', 'X-Authenticated-User', 'Retry-After',
+  'Entia-Revert'];
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 

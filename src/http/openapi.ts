@@ -66,7 +66,9 @@ function operation(b: BoundRoute): Record<string, unknown> {
   for (const status of route.success) {
     responses[String(status)] = status === 307
       ? EMPTY('The term exists only in a fallback language: Location names it', LOCATION)
-      : { description: 'Success', headers: hasEntity || route.method === 'POST' ? REVISION_HEADERS : undefined,
+      : { description: 'Success', headers: b.path.endsWith('/revert') ? { ...REVISION_HEADERS, 'Entia-Revert': {
+        description: '`reverted` (a new revision was written) or `unchanged` (the entity already had that content)',
+        schema: { enum: ['reverted', 'unchanged'] } } } : hasEntity || route.method === 'POST' ? REVISION_HEADERS : undefined,
         content: { 'application/json': { schema: successSchema(route.returns, b) } } };
   }
   if (hasEntity) {

@@ -110,7 +110,13 @@ describe('POST …/revert', () => {
     const res = await s.post(`/v1/entities/items/${id}/revert`, { revision: revisions[1] });
     assert.equal(res.status, 200);
     assert.equal(rev(res), revisions[1]);
-    assert.equal((await s.get(`/v1/entities/items/${id}/history`)).body.revisions.length, 2);
+    assert.equal(res.headers.get('entia-revert'), 'unchanged');
+    const real = await s.post(`/v1/entities/items/${id}/revert`, { revision: revisions[0] });
+    assert.equal(real.headers.get('entia-revert'), 'reverted');
+    assert.ok(rev(real) > revisions[1]);
+    const undone = await s.post(`/v1/entities/items/${id}/revert`, { revision: revisions[1] });
+    assert.equal(undone.headers.get('entia-revert'), 'reverted');
+    assert.equal((await s.get(`/v1/entities/items/${id}/history`)).body.revisions.length, 4);
   });
 
   it('obeys the rules of any edit: If-Match, body, unknown revision, data policy', async () => {

@@ -77,5 +77,7 @@ export async function revertEntity(ctx: Ctx): Promise<Result> {
   await ctx.services.guard.authorize(ctx, id);
   const next: Entity = { ...target.entity, id };
   const done = await commitEdit(ctx, { previous: found, next, meta });
-  return { body: renderEntity(done.entity, ctx.services.sites, true), head: done.head };
+  // A revert to what the entity already is writes nothing, and says so (the ETag stays the current one too).
+  return { body: renderEntity(done.entity, ctx.services.sites, true), head: done.head,
+    headers: { 'entia-revert': done.changed ? 'reverted' : 'unchanged' } };
 }
