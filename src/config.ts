@@ -29,6 +29,8 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** Open connections one process accepts (ENTIA_MAX_CONNECTIONS); further ones are closed at once. */
   maxConnections: number;
+  /** Bytes a change-stream follower may leave unread before it is disconnected (ENTIA_STREAM_BUFFER). */
+  streamBufferBytes: number;
   /** docs/api.md §6.2: largest stored entity, in kB. */
   maxEntitySizeKb: number;
   /** docs/api.md §2.4: edit tags a client may send (default none). */
@@ -72,6 +74,7 @@ export const DEFAULTS: Config = {
   bodyLimit: 4 * 1024 * 1024,
   requestTimeoutSeconds: 30,
   maxConnections: 1024,
+  streamBufferBytes: 1 << 20,
   maxEntitySizeKb: 2048,
   allowedTags: [],
   allowedBadges: [],
@@ -142,6 +145,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     bodyLimit: int('ENTIA_BODY_LIMIT', env.ENTIA_BODY_LIMIT) ?? DEFAULTS.bodyLimit,
     requestTimeoutSeconds: positive('ENTIA_REQUEST_TIMEOUT', env.ENTIA_REQUEST_TIMEOUT) ?? DEFAULTS.requestTimeoutSeconds,
     maxConnections: positive('ENTIA_MAX_CONNECTIONS', env.ENTIA_MAX_CONNECTIONS) ?? DEFAULTS.maxConnections,
+    streamBufferBytes: positive('ENTIA_STREAM_BUFFER', env.ENTIA_STREAM_BUFFER) ?? DEFAULTS.streamBufferBytes,
     maxEntitySizeKb: int('ENTIA_MAX_ENTITY_KB', env.ENTIA_MAX_ENTITY_KB) ?? DEFAULTS.maxEntitySizeKb,
     allowedTags: list(env.ENTIA_TAGS) ?? DEFAULTS.allowedTags,
     allowedBadges: list(env.ENTIA_BADGES) ?? DEFAULTS.allowedBadges,

@@ -128,7 +128,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
 
   const edits = new EditQueue();
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  registerChangeStream(app, store);
+  registerChangeStream(app, store, config.streamBufferBytes);
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   app.get('/v1/openapi.json', async (req, reply) =>

@@ -15,8 +15,6 @@ import { renderChange } from './handlers/changes.js';
 const TICK_MS = 200;
 /** Changes read per position and tick; a follower further behind catches up over several ticks. */
 const PAGE = 500;
-/** Bytes waiting in a follower's socket beyond which it is dropped as too slow. */
-const MAX_BUFFERED = 1 << 20;
 
 interface Follower {
   cursor: string;
@@ -28,7 +26,8 @@ class ChangeHub {
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
 
-  constructor(private readonly store: Store) {}
+  /** `maxBuffered`: bytes waiting in a follower's socket beyond which it is dropped as too slow. */
+  constructor(private readonly store: Store, private readonly maxBuffered: number) {}
 
   add(follower: Follower): void {
     this.followers.add(follower);
@@ -73,13 +72,13 @@ class ChangeHub {
 
   private deliver(f: Follower, frames: string, next: string): void {
     if (!f.reply.sse.isConnected) return this.remove(f);
-    if (f.reply.raw.writableLength > MAX_BUFFERED) {
-      this.remove(f);
-      f.reply.raw.destroy();
-      return;
-    }
     f.cursor = next;
     f.reply.raw.write(frames);
+    // What the socket could not take stays in this process: past the limit the follower is dropped.
+    if (f.reply.raw.writableLength > this.maxBuffered) {
+      this.remove(f);
+      f.reply.raw.destroy();
+    }
   }
 }
 
@@ -94,13 +93,13 @@ function frame(c: Change): string {
 export const CHANGE_STREAM_PATH = '/v1/changes/stream';
 
 /** Registers the route after the SSE plugin (both are queued, so the route sees the plugin's hooks). */
-export function registerChangeStream(app: FastifyInstance, store: Store): void {
+export function registerChangeStream(app: FastifyInstance, store: Store, maxBuffered: number): void {
   app.register(fastifySSE, { heartbeatInterval: 15_000 });
-  app.register(async (scope) => routes(scope, store));
+  app.register(async (scope) => routes(scope, store, maxBuffered));
 }
 
-async function routes(app: FastifyInstance, store: Store): Promise<void> {
-  const hub = new ChangeHub(store);
+async function routes(app: FastifyInstance, store: Store, maxBuffered: number): Promise<void> {
+  const hub = new ChangeHub(store, maxBuffered);
   app.addHook('onClose', async () => hub.close());
   app.get(CHANGE_STREAM_PATH, { sse: 'only' }, async (req, reply) => {
     const query = req.query as Record<string, unknown>;

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EventSource } from 'eventsource';
+import net from 'node:net';
 import { call, startServerProcess, type ServerProcess } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createTestDb, postgresSkipReason, postgresUrl, testBackend, type TestDb } from '../helpers/store.js';
@@ -174,6 +175,35 @@ describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource cl
     const { value } = await res.body!.getReader().read();
     assert.match(new TextDecoder().decode(value), /^: heartbeat\n\n/);
     ctrl.abort();
+  });
+
+  it('disconnects a follower that stops reading, instead of buffering for it without bound', async () => {
+    const small = await startServer({ config: { streamBufferBytes: 1 } });
+    try {
+      const { port } = new URL(small.url);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write('GET /v1/changes/stream?since=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n');
+      await new Promise<void>((resolve) => socket.once('data', () => resolve())); // the stream is open
+      socket.pause(); // and never read again: the kernel's buffers fill, then the server's
+      const closed = new Promise<boolean>((resolve) => {
+        socket.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 30_000);
+      });
+      // Enough changes to fill both sides' socket buffers: long comments make each event about 700 bytes.
+      const comment = 'x'.repeat(490);
+      for (let i = 0; i < 12; i++) {
+        const batch = Array.from({ length: 1000 }, (_, j) => ({ id: `Q${500_000 + i * 1000 + j}`, type: 'item' as const,
+          labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} }));
+        await small.store.importEntities(batch, { user: 'import', comment, tags: [], bot: true });
+      }
+      assert.equal(await closed, true, 'the server closed the stream of the follower that stopped reading');
+      socket.destroy();
+      // The server itself is fine, and a follower that reads gets the changes.
+      assert.equal((await small.get('/v1/changes?since=0&limit=1')).status, 200);
+    } finally {
+      await small.close();
+    }
   });
 
   it('refuses a position it never handed out with a JSON 400', async () => {
