@@ -115,6 +115,8 @@ async function routes(app: FastifyInstance, store: Store, maxBuffered: number): 
     }
     reply.sse.keepAlive();
     reply.sse.sendHeaders(); // the stream is open now, before the first change (headers are otherwise written with it)
+    // A first heartbeat at once: a proxy or client sees bytes before any change, not only after the interval.
+    reply.raw.write(': heartbeat\n\n');
     const follower: Follower = { cursor, reply };
     hub.add(follower);
     reply.sse.onClose(() => hub.remove(follower));
