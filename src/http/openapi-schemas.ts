@@ -86,6 +86,13 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       redirects: { type: 'object', additionalProperties: string, description: 'requested id → the id it redirects to' },
     },
   },
+  Lookup: {
+    type: 'object', required: ['ids', 'next'], additionalProperties: false,
+    properties: {
+      ids: { type: 'array', items: string, description: 'Matching ids in id order' },
+      next: { type: ['string', 'null'], description: 'The `after` of the next page, or null on the last' },
+    },
+  },
   Changes: {
     type: 'object', required: ['changes', 'next'], additionalProperties: false,
     properties: {
@@ -120,4 +127,4 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
-  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch';
+  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup';

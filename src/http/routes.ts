@@ -10,6 +10,7 @@ import { searchTerms } from './handlers/search.js';
 import * as history from './handlers/history.js';
 import { getChanges } from './handlers/changes.js';
 import * as batch from './handlers/batch.js';
+import { findByStatements } from './handlers/lookup.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 
@@ -143,6 +144,16 @@ export const ROUTES: Route[] = [
     summary: 'Read up to 500 items and properties at once (the ids in the body)',
     body: { type: 'object', required: ['ids'], properties: { ids: { type: 'array' }, _fields: { type: 'array' },
       languages: { type: 'array' }, fallback: { type: 'boolean' } } } },
+
+  // Lookup by statement value (docs/api.md §10.12).
+  { method: 'GET', path: '/v1/entities/{kind}', kinds: BOTH, tag: 'entities', success: [200], returns: 'Lookup',
+    summary: 'Find the items or properties that have a statement with a given value', handler: findByStatements,
+    query: {
+      statement: { type: 'string', required: true,
+        description: 'P214:113230702, P31:Q5, or P625:* (any value); repeat it and every condition must hold (at most 10)' },
+      limit: { type: 'integer', description: 'Ids per page, 1..500 (default 50)' },
+      after: { type: 'string', description: 'The `next` of the page before' },
+    } },
 
   { method: 'GET', path: '/v1/changes', tag: 'changes', success: [200], returns: 'Changes',
     summary: 'Every revision the store commits, in commit order, after a cursor', handler: getChanges,

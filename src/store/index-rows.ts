@@ -1,7 +1,8 @@
 // The secondary rows every backend keeps beside an entity's document: terms (uniqueness, search),
-// statement ids (global statement routes) and sitelinks (one item per page). Derived here once so that
+// statement values (lookup by value, docs/api.md §10.12) and sitelinks (one item per page). Derived here once so that
 // both backends index the same things, and diffed so that an edit touches only the rows it changes.
 import type { Entity } from '../domain/entity.js';
+import { statementValueKeys, type ValueKey } from '../domain/statement-values.js';
 import { rankOf, searchKeys, TYPE_CODE } from '../search/index-keys.js';
 
 export type TermType = 'label' | 'description' | 'alias';
@@ -18,22 +19,24 @@ export interface SitelinkRow {
 }
 
 /**
- * The rows an entity adds to the term and sitelink tables. Statements have none: a statement id names its
- * entity (`Q42$…`), so the entity's document is where a statement is found (ADR 0005).
+ * The rows an entity adds to the term, statement-value and sitelink tables. A statement id has no row: it
+ * names its entity (`Q42$…`), so the entity's document is where a statement is found (ADR 0005).
  */
 export interface IndexRows {
   terms: TermRow[];
+  /** Keys of the statement-value index (ADR 0007): one per (property, value), and one per property. */
+  values: ValueKey[];
   sitelinks: SitelinkRow[];
 }
 
 export function indexRows(entity: Entity | null): IndexRows {
-  if (!entity) return { terms: [], sitelinks: [] };
+  if (!entity) return { terms: [], values: [], sitelinks: [] };
   const terms: TermRow[] = [];
   for (const [lang, text] of Object.entries(entity.labels)) terms.push({ type: 'label', lang, text });
   for (const [lang, text] of Object.entries(entity.descriptions)) terms.push({ type: 'description', lang, text });
   for (const [lang, list] of Object.entries(entity.aliases)) for (const text of list) terms.push({ type: 'alias', lang, text });
   const sitelinks = Object.entries(entity.sitelinks ?? {}).map(([site, link]) => ({ site, title: link.title }));
-  return { terms, sitelinks };
+  return { terms, values: statementValueKeys(entity), sitelinks };
 }
 
 export interface RowDiff<T> {
@@ -52,6 +55,7 @@ function diff<T>(before: T[], after: T[], key: (row: T) => string): RowDiff<T> {
 
 export interface IndexDiff {
   terms: RowDiff<TermRow>;
+  values: RowDiff<ValueKey>;
   sitelinks: RowDiff<SitelinkRow>;
 }
 
@@ -63,6 +67,7 @@ export function diffIndexRows(before: Entity | null, after: Entity): IndexDiff {
   const b = indexRows(before ? withoutShared(after, before) : after);
   return {
     terms: diff(a.terms, b.terms, (t) => `${t.type}\u0000${t.lang}\u0000${t.text}`),
+    values: diff(a.values, b.values, (v) => `${v.property}\u0000${v.key}`),
     sitelinks: diff(a.sitelinks, b.sitelinks, (s) => `${s.site}\u0000${s.title}`),
   };
 }

@@ -3,6 +3,7 @@
 // See docs/adr/0001-store-interface.md for why an edit is one call carrying its own policy checks.
 import type { Entity, KindName } from '../domain/entity.js';
 import type { SearchHit } from '../search/hits.js';
+import type { StatementCondition } from '../domain/statement-values.js';
 
 export type { SearchHit };
 
@@ -174,6 +175,34 @@ export interface SearchQuery {
   /** 0..500 */
   limit: number;
   offset: number;
+  /** CirrusSearch's `haswbstatement:` keywords in q: every `all` must hold and no `none` (docs/api.md §10.7). */
+  statements?: StatementFilter;
+}
+
+export interface StatementFilter {
+  all: StatementCondition[];
+  none: StatementCondition[];
+}
+
+/** Lookup by statement value (docs/api.md §10.12): a page of one kind's entities meeting every condition. */
+export interface StatementLookup {
+  kind: KindName;
+  /** 1..MAX_CONDITIONS conditions, all of which must hold. */
+  conditions: StatementCondition[];
+  /** Numeric id of the last entity of the page before, or null for the first page. */
+  after: number | null;
+  limit: number;
+}
+
+/**
+ * The statement-value index (ADR 0007): kept in each edit's transaction beside the other index rows, read in
+ * entity-id order so that a page costs the same however deep into a large match it starts.
+ */
+export interface StatementValueIndex {
+  /** Numeric ids, ascending, of the entities after `after` that meet every condition. */
+  find(lookup: StatementLookup): Promise<number[]>;
+  /** Whether one entity meets every condition of `filter.all` and none of `filter.none`. */
+  holds(kind: KindName, entity: number, filter: StatementFilter): Promise<boolean>;
 }
 
 /** One hit on a shared fixed-window counter. */
@@ -187,6 +216,8 @@ export interface CounterHit {
 export interface Store {
   /** Users, tokens and protection (issue #7). */
   readonly accounts: AccountStore;
+  /** Lookup by statement value. */
+  readonly statementValues: StatementValueIndex;
   /**
    * Counts a hit on `key` in a fixed window of `windowSeconds` that starts with the key's first hit, shared by
    * every process using this store: rate limits across workers without another service (issue #9).

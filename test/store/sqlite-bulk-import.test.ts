@@ -22,6 +22,7 @@ const TABLES: Record<string, string> = {
   revisions: 'SELECT entity_id, count(*) AS n FROM revisions GROUP BY entity_id ORDER BY entity_id',
   terms: 'SELECT * FROM terms ORDER BY entity_id, type, lang, text',
   sitelinks: 'SELECT * FROM sitelinks ORDER BY site, title',
+  statement_values: 'SELECT * FROM statement_values ORDER BY 1, 2, 3, 4',
   search_terms: 'SELECT * FROM search_terms ORDER BY 1, 2, 3, 4, 5, 6',
   search_prefixes: 'SELECT * FROM search_prefixes ORDER BY 1, 2, 3, 4, 5, 6',
   search_tokens: 'SELECT * FROM search_tokens ORDER BY 1, 2, 3, 4, 5, 6',

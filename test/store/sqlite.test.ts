@@ -37,6 +37,27 @@ it('sqlite: indexes for search the entities of a database from before the search
   await store.close();
 });
 
+// Databases from before the statement-value index (migration 10) have their entities indexed when the store opens.
+it('sqlite: indexes by statement value the entities of a database from before that index', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
+  dirs.push(dir);
+  const path = join(dir, 'old-values.db');
+  const old = new Database(path);
+  for (const migration of MIGRATIONS.slice(0, 9)) old.exec(migration);
+  old.pragma('user_version = 9');
+  const statement = { id: 'Q8$1', rank: 'normal', property: { id: 'P31', 'data-type': 'wikibase-item' },
+    value: { type: 'value', content: 'Q5' }, qualifiers: [], references: [] };
+  const entity = { id: 'Q8', type: 'item', labels: {}, descriptions: {}, aliases: {}, statements: { P31: [statement] }, sitelinks: {} };
+  old.prepare("INSERT INTO revisions (entity_id, timestamp, user, comment, tags, bot, content) VALUES ('Q8', 0, 'u', NULL, '[]', 0, ?)")
+    .run(JSON.stringify(entity));
+  old.prepare("INSERT INTO entities (id, kind, head_rev) VALUES ('Q8', 'item', 1)").run();
+  old.close();
+  const store = openSqliteStore({ path });
+  assert.deepEqual(await store.statementValues.find({ kind: 'item', conditions: [{ property: 'P31', key: 'Q5' }], after: null, limit: 10 }), [8]);
+  assert.deepEqual(store.db.prepare('SELECT count(*) AS n FROM value_backlog').get(), { n: 0 });
+  await store.close();
+});
+
 // Items are kept compressed, properties as JSON text, and documents stored as text before compression still read.
 it('sqlite: bulk-loaded item documents are compressed, property and single-edit documents text; all read alike', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));

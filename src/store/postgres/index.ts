@@ -15,6 +15,7 @@ import { migrate } from './migrate.js';
 import { changeQueries, counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
 import { changeOf, revisionContent } from '../revision-content.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
+import { appendValues, deleteValues, emptyValueColumns, insertValues, PostgresStatementValues, writeValueDiff } from './statement-values.js';
 import { inTransaction, isRetryable } from './transaction.js';
 
 export interface PostgresOptions {
@@ -48,6 +49,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   }
   const store = new PostgresStore(pool);
   await store.searchIndex.drainBacklog();
+  await store.statementValues.drainBacklog((entity) => diffIndexRows(null, entity).values);
   return store;
 }
 
@@ -74,10 +76,12 @@ const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modified: ts }
 export class PostgresStore implements Store {
   readonly accounts: AccountStore;
   readonly searchIndex: PostgresSearch;
+  readonly statementValues: PostgresStatementValues;
 
   constructor(readonly pool: pg.Pool) {
     this.accounts = postgresAccounts(pool);
     this.searchIndex = new PostgresSearch(pool);
+    this.statementValues = new PostgresStatementValues(pool);
   }
 
   async readEntity(id: string): Promise<ReadResult> {
@@ -129,6 +133,7 @@ export class PostgresStore implements Store {
     await this.searchIndex.writeRows(db, before, after);
     const d = diffIndexRows(before, after);
     const id = after.id;
+    await writeValueDiff(db, after, d.values);
     if (d.terms.removed.length) await q.deleteTerms(db, id, termColumns(id, after.type, d.terms.removed));
     if (d.terms.added.length) await q.insertTerms(db, termColumns(id, after.type, d.terms.added));
     if (d.sitelinks.removed.length) {
@@ -205,12 +210,20 @@ export class PostgresStore implements Store {
     await q.deleteIndexRowsOf(db, ids);
     const terms: TermColumns = { entityIds: [], kinds: [], types: [], langs: [], texts: [] };
     const sitelinks: { link: SitelinkRow; itemId: string }[] = [];
+    const removedValues = emptyValueColumns();
+    const addedValues = emptyValueColumns();
     for (const entity of batch) {
       const rows = indexRows(entity);
       appendTerms(terms, entity.id, entity.type, rows.terms);
+      // Value rows are keyed by property first: the replaced document says which rows of this entity to drop.
+      const values = diffIndexRows(previous.get(entity.id) ?? null, entity).values;
+      appendValues(removedValues, entity, values.removed);
+      appendValues(addedValues, entity, values.added);
       for (const link of rows.sitelinks) sitelinks.push({ link, itemId: entity.id });
     }
     if (terms.entityIds.length) await q.insertTerms(db, terms);
+    await deleteValues(db, removedValues);
+    await insertValues(db, addedValues);
     await this.insertSitelinks(db, sitelinks);
   }
 

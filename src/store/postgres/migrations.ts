@@ -170,4 +170,18 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE revisions ADD COLUMN xid xid8 NOT NULL DEFAULT pg_current_xact_id();
   CREATE INDEX revisions_in_commit_order ON revisions (xid, rev_id);
   `,
+  // 10: lookup by statement value (docs/api.md §10.12, ADR 0007): (property, value key, kind, entity) per
+  // non-deprecated statement value, and (property, '', kind, entity) for "has the property". Entities stored
+  // before are indexed from the backlog when the store opens.
+  `
+  CREATE TABLE statement_values (
+    property integer NOT NULL,
+    value text NOT NULL,
+    kind smallint NOT NULL,
+    entity integer NOT NULL,
+    PRIMARY KEY (property, value, kind, entity)
+  );
+  CREATE TABLE value_backlog (entity_id text PRIMARY KEY);
+  INSERT INTO value_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
+  `,
 ];

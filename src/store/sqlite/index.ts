@@ -7,6 +7,7 @@ import { EntityCache } from '../entity-cache.js';
 import { decodeDocument } from './documents.js';
 import { changeOf, revisionContent, type ChangeRow } from '../revision-content.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
+import { SqliteStatementValues } from './statement-values.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
@@ -68,10 +69,12 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   migrate(db);
   const thread = options.importThread && options.path !== ':memory:' ? new ImportThread({ ...options, importThread: false }) : null;
   const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20), thread);
-  store.searchIndex.drainBacklog(db, (id) => {
+  const current = (id: string) => {
     const read = store.readEntitySync(id, false);
     return read.status === 'found' ? read.entity : null;
-  });
+  };
+  store.searchIndex.drainBacklog(db, current);
+  store.statementValues.drainBacklog(current, (entity) => diffIndexRows(null, entity).values);
   return store;
 }
 
@@ -102,6 +105,7 @@ export class SqliteStore implements Store {
   readonly q: Queries;
   readonly accounts: AccountStore;
   readonly searchIndex: SqliteSearch;
+  readonly statementValues: SqliteStatementValues;
   private queued: QueuedEdit[] = [];
   /** One edit inside the group's transaction: better-sqlite3 runs a nested transaction as a SAVEPOINT. */
   private readonly editInSavepoint: (edit: EditInput) => Head;
@@ -112,6 +116,7 @@ export class SqliteStore implements Store {
     this.q = prepareQueries(db);
     this.accounts = sqliteAccounts(this.q);
     this.searchIndex = new SqliteSearch(db);
+    this.statementValues = new SqliteStatementValues(db);
     this.editInSavepoint = db.transaction((edit: EditInput) => this.applyEditInTransaction(edit));
     this.group = db.transaction((edits: QueuedEdit[]) => edits.map((q) => this.applyOneOfGroup(q.edit)));
   }
@@ -227,6 +232,7 @@ export class SqliteStore implements Store {
     this.searchIndex.writeRows(before, after);
     const d = diffIndexRows(before, after);
     const id = after.id;
+    this.statementValues.write(after, d.values);
     for (const t of d.terms.removed) this.q.deleteTerm.run(id, t.type, t.lang, t.text);
     for (const t of d.terms.added) this.q.insertTerm.run(id, after.type, t.type, t.lang, t.text);
     for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
@@ -325,6 +331,7 @@ export class SqliteStore implements Store {
       this.q.insertEntity.run(e.id, e.type, revId, e.sitelinks, e.statements);
     }
     this.searchIndex.insertNew(rows.search);
+    this.statementValues.insertMany(rows.values);
     this.q.insertTerms(rows.terms);
     // One by one: a taken page must be reported with its owner (insertSitelink).
     for (const [site, title, itemId] of rows.sitelinks) this.insertSitelink(site, title, itemId);

@@ -164,4 +164,18 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE revisions ADD COLUMN action TEXT;
   `,
+  // 10: lookup by statement value (docs/api.md §10.12, ADR 0007): (property, value key, kind, entity) per
+  // non-deprecated statement value, and (property, '', kind, entity) for "has the property". Entities stored
+  // before are indexed from the backlog when the store opens.
+  `
+  CREATE TABLE statement_values (
+    property INTEGER NOT NULL,
+    value TEXT NOT NULL,
+    kind INTEGER NOT NULL,
+    entity INTEGER NOT NULL,
+    PRIMARY KEY (property, value, kind, entity)
+  ) WITHOUT ROWID;
+  CREATE TABLE value_backlog (entity_id TEXT PRIMARY KEY) WITHOUT ROWID;
+  INSERT INTO value_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
+  `,
 ];

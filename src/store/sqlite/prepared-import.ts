@@ -23,6 +23,8 @@ export interface PreparedRows {
   search: Record<SearchTable, unknown[][]>;
   /** entity_id, kind, type, lang, text */
   terms: unknown[][];
+  /** property, value, kind, entity: by property. */
+  values: unknown[][];
   /** id, entity_id */
   /** site, title, item_id, by site. */
   sitelinks: [string, string, string][];
@@ -46,6 +48,7 @@ export interface ImportRevision {
 export function prepareImport(entities: readonly Entity[]): PreparedImport {
   const search = { terms: new RowGroups(), prefixes: new RowGroups(), tokens: new RowGroups() };
   const terms = new RowGroups();
+  const values = new RowGroups();
   const sitelinks: [string, string, string][] = [];
   const prepared: PreparedEntity[] = [];
   for (const entity of entities) {
@@ -56,6 +59,9 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
     });
     const rows = indexRows(entity);
     for (const t of rows.terms) terms.of(t.lang).push(id, type, t.type, t.lang, t.text);
+    const kind = type === 'item' ? 0 : 1;
+    const number = Number(id.slice(1));
+    for (const v of rows.values) values.of(v.property).push(Number(v.property.slice(1)), v.key, kind, number);
     for (const s of rows.sitelinks) sitelinks.push([s.site, s.title, id]);
   }
   // Stable: of two entities given the same page, the first keeps it and the second is refused.
@@ -65,6 +71,7 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
     rows: {
       search: { terms: search.terms.inOrder(), prefixes: search.prefixes.inOrder(), tokens: search.tokens.inOrder() },
       terms: terms.inOrder(),
+      values: values.inOrder(),
       sitelinks,
     },
   };

@@ -1,0 +1,70 @@
+// Lookup by statement value (docs/api.md §10.12): `GET /v1/entities/items?statement=P214:113230702` and the same
+// for properties, every condition holding, in id order with a cursor. The conditions' values become index keys
+// through the domain's rules (domain/statement-values.ts), for which a property's data type is looked up once.
+import { fail } from '../../domain/errors.js';
+import { numericPart, parseIdOfKind } from '../../domain/kinds.js';
+import { MAX_CONDITIONS, splitCondition, valueKeyOf, type StatementCondition } from '../../domain/statement-values.js';
+import type { Store } from '../../store/store.js';
+import type { Ctx, Result } from '../route.js';
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 500;
+
+/** A condition as the client wrote it: property id and value text (`*` for any value). */
+export interface WrittenCondition {
+  property: string;
+  value: string;
+}
+
+/**
+ * The index keys of written conditions. A value that cannot be a key of the property's data type (`abc` for a
+ * quantity) can match nothing: null, and the caller answers with no match rather than an error.
+ */
+export async function conditionKeys(store: Store, written: readonly WrittenCondition[]): Promise<StatementCondition[] | null> {
+  const types = await store.lookupEntities([...new Set(written.map((c) => c.property))]);
+  const out: StatementCondition[] = [];
+  for (const c of written) {
+    const key = valueKeyOf(c.value, types.get(c.property) ?? null);
+    if (key === null) return null;
+    out.push({ property: c.property, key });
+  }
+  return out;
+}
+
+function asList(raw: unknown): unknown[] {
+  return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+}
+
+function parseConditions(ctx: Ctx): WrittenCondition[] {
+  const raw = asList(ctx.query.statement);
+  if (raw.length === 0 || raw.length > MAX_CONDITIONS) fail('invalid-query-parameter', { parameter: 'statement' });
+  // `P214:value`, `P625:*`: the value part is required here (haswbstatement: allows a lone property).
+  return raw.map((r) => (typeof r === 'string' && r.includes(':') ? splitCondition(r, ':') : null)
+    ?? fail('invalid-query-parameter', { parameter: 'statement' }));
+}
+
+function parseLimit(ctx: Ctx): number {
+  const raw = ctx.query.limit;
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const n = typeof raw === 'string' && /^[0-9]{1,3}$/.test(raw) ? Number(raw) : 0;
+  if (n < 1 || n > MAX_LIMIT) fail('invalid-query-parameter', { parameter: 'limit' });
+  return n;
+}
+
+function parseAfter(ctx: Ctx): number | null {
+  const raw = ctx.query.after;
+  if (raw === undefined) return null;
+  const id = typeof raw === 'string' ? parseIdOfKind(ctx.kind, raw) : null;
+  return id === null ? fail('invalid-query-parameter', { parameter: 'after' }) : numericPart(id);
+}
+
+export async function findByStatements(ctx: Ctx): Promise<Result> {
+  const written = parseConditions(ctx);
+  const limit = parseLimit(ctx);
+  const after = parseAfter(ctx);
+  const conditions = await conditionKeys(ctx.store, written);
+  const found = conditions === null ? []
+    : await ctx.store.statementValues.find({ kind: ctx.kind.name, conditions, after, limit: limit + 1 });
+  const page = found.slice(0, limit).map((n) => ctx.kind.prefix + n);
+  return { body: { ids: page, next: found.length > limit ? page[page.length - 1] : null } };
+}

@@ -1,0 +1,127 @@
+// The PostgreSQL side of the statement-value index (ADR 0007): the same rows as SQLite's, written with unnest()
+// in the edit's transaction, and the same lookup: one condition's rows in entity order, the others probed.
+import type { Entity, KindName } from '../../domain/entity.js';
+import { MAX_CONDITIONS, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
+import type { RowDiff } from '../index-rows.js';
+import type { StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
+import type { Db } from './queries.js';
+import { inTransaction } from './transaction.js';
+import type pg from 'pg';
+
+const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
+const DRIVER_COUNT_CAP = 2000;
+const propertyNumber = (id: string) => Number(id.slice(1));
+
+/** Rows of several entities as columns, for one unnest() each way. */
+export interface ValueColumns { properties: number[]; values: string[]; kinds: number[]; entities: number[] }
+
+export const emptyValueColumns = (): ValueColumns => ({ properties: [], values: [], kinds: [], entities: [] });
+
+export function appendValues(columns: ValueColumns, entity: Pick<Entity, 'id' | 'type'>, rows: readonly ValueKey[]): void {
+  const kind = KIND_CODE[entity.type];
+  const number = Number(entity.id.slice(1));
+  for (const v of rows) {
+    columns.properties.push(propertyNumber(v.property));
+    columns.values.push(v.key);
+    columns.kinds.push(kind);
+    columns.entities.push(number);
+  }
+}
+
+export async function deleteValues(db: Db, c: ValueColumns): Promise<void> {
+  if (c.entities.length === 0) return;
+  await db.query(`DELETE FROM statement_values WHERE (property, value, kind, entity) IN
+    (SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]))`, [c.properties, c.values, c.kinds, c.entities]);
+}
+
+export async function insertValues(db: Db, c: ValueColumns): Promise<void> {
+  if (c.entities.length === 0) return;
+  await db.query(`INSERT INTO statement_values (property, value, kind, entity)
+    SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]) ON CONFLICT DO NOTHING`,
+  [c.properties, c.values, c.kinds, c.entities]);
+}
+
+/** Writes one entity's row difference inside the caller's transaction. */
+export async function writeValueDiff(db: Db, entity: Pick<Entity, 'id' | 'type'>, diff: RowDiff<ValueKey>): Promise<void> {
+  const removed = emptyValueColumns();
+  appendValues(removed, entity, diff.removed);
+  await deleteValues(db, removed);
+  const added = emptyValueColumns();
+  appendValues(added, entity, diff.added);
+  await insertValues(db, added);
+}
+
+export class PostgresStatementValues implements StatementValueIndex {
+  private readonly pages = new Map<number, string>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Indexes entities stored before the index existed (migration 10); concurrent openers share the work. */
+  async drainBacklog(rows: (entity: Entity) => RowDiff<ValueKey>, batch = 500): Promise<void> {
+    for (;;) {
+      const taken = await inTransaction(this.pool, async (db) => {
+        const ids = (await db.query<{ entity_id: string }>(`DELETE FROM value_backlog WHERE entity_id IN (
+          SELECT entity_id FROM value_backlog LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING entity_id`, [batch])).rows;
+        if (ids.length === 0) return 0;
+        const docs = (await db.query<{ content: string }>(`SELECT r.content FROM entities e JOIN revisions r ON r.rev_id = e.head_rev
+          WHERE e.id = ANY($1::text[]) AND e.redirect_to IS NULL`, [ids.map((r) => r.entity_id)])).rows;
+        const added = emptyValueColumns();
+        for (const d of docs) {
+          const entity = JSON.parse(d.content) as Entity;
+          appendValues(added, entity, rows(entity).added);
+        }
+        await insertValues(db, added);
+        return ids.length;
+      });
+      if (taken === 0) return;
+    }
+  }
+
+  async find({ kind, conditions, after, limit }: StatementLookup): Promise<number[]> {
+    const code = KIND_CODE[kind];
+    const ordered = await this.driverFirst(code, conditions);
+    const params: unknown[] = [code, after ?? 0, limit];
+    for (const c of ordered) params.push(propertyNumber(c.property), c.key);
+    const result = await this.pool.query<{ entity: number }>(this.page(ordered.length), params);
+    return result.rows.map((r) => Number(r.entity));
+  }
+
+  async holds(kind: KindName, entity: number, filter: StatementFilter): Promise<boolean> {
+    const code = KIND_CODE[kind];
+    const conditions = [...filter.all, ...filter.none];
+    if (conditions.length === 0) return true;
+    const found = await this.pool.query<{ i: number }>(`SELECT u.i FROM unnest($1::integer[], $2::text[]) WITH ORDINALITY AS u(p, v, i)
+      WHERE EXISTS (SELECT 1 FROM statement_values s WHERE s.property = u.p AND s.value = u.v AND s.kind = $3 AND s.entity = $4)`,
+    [conditions.map((c) => propertyNumber(c.property)), conditions.map((c) => c.key), code, entity]);
+    const present = new Set(found.rows.map((r) => Number(r.i) - 1));
+    return filter.all.every((_, i) => present.has(i)) && !filter.none.some((_, i) => present.has(filter.all.length + i));
+  }
+
+  private async driverFirst(kind: number, conditions: StatementCondition[]): Promise<StatementCondition[]> {
+    if (conditions.length === 1) return conditions;
+    const counted = [];
+    for (const c of conditions) {
+      const r = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM statement_values
+        WHERE property = $1 AND value = $2 AND kind = $3 LIMIT ${DRIVER_COUNT_CAP}) x`, [propertyNumber(c.property), c.key, kind]);
+      counted.push({ c, n: Number(r.rows[0].n) });
+    }
+    counted.sort((a, b) => a.n - b.n);
+    return counted.map((x) => x.c);
+  }
+
+  /** One statement text per number of conditions: $1 kind, $2 after, $3 limit, then (property, value) pairs. */
+  private page(conditions: number): string {
+    if (conditions < 1 || conditions > MAX_CONDITIONS) throw new RangeError(`1..${MAX_CONDITIONS} conditions`);
+    let text = this.pages.get(conditions);
+    if (!text) {
+      const others = Array.from({ length: conditions - 1 }, (_, i) => `AND EXISTS (SELECT 1 FROM statement_values w${i}
+        WHERE w${i}.property = $${6 + 2 * i} AND w${i}.value = $${7 + 2 * i} AND w${i}.kind = v.kind AND w${i}.entity = v.entity)`);
+      text = `SELECT v.entity FROM statement_values v
+        WHERE v.property = $4 AND v.value = $5 AND v.kind = $1 AND v.entity > $2
+        ${others.join('\n')}
+        ORDER BY v.entity LIMIT $3`;
+      this.pages.set(conditions, text);
+    }
+    return text;
+  }
+}

@@ -1,0 +1,127 @@
+// Lookup by statement value over real HTTP on the test backend: each value type, several conditions, any value,
+// paging, what edits, redirects and deprecation change, the index of entities stored before it existed, and bad input.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+const P: Record<string, string> = {};
+
+const statement = (property: string, content: unknown, rank = 'normal') =>
+  ({ property: { id: P[property] }, value: { type: 'value', content }, rank });
+
+async function createItem(label: string, statements: unknown[]): Promise<string> {
+  const grouped: Record<string, unknown[]> = {};
+  for (const st of statements as { property: { id: string } }[]) (grouped[st.property.id] ??= []).push(st);
+  const res = await s.post('/v1/entities/items', { item: { labels: { en: label }, statements: grouped } });
+  assert.equal(res.status, 201, res.text);
+  return res.body.id;
+}
+
+const ids = async (query: string) => {
+  const res = await s.get(`/v1/entities/items?${query}`);
+  assert.equal(res.status, 200, res.text);
+  return res.body.ids as string[];
+};
+
+let human: string;
+let viaf: string;
+let dated: string;
+before(async () => {
+  s = await startServer();
+  for (const [name, dataType] of [['instance', 'wikibase-item'], ['viaf', 'external-id'], ['born', 'time'],
+    ['height', 'quantity'], ['title', 'monolingualtext'], ['place', 'globe-coordinate'], ['site', 'url']] as const) {
+    const res = await s.post('/v1/entities/properties', { property: { data_type: dataType, labels: { en: `lookup ${name}` } } });
+    assert.equal(res.status, 201, res.text);
+    P[name] = res.body.id;
+  }
+  human = await createItem('lookup human', []);
+  viaf = await createItem('lookup writer', [statement('instance', human), statement('viaf', '113230702'),
+    statement('height', { amount: '+1.80', unit: '1' })]);
+  dated = await createItem('lookup dated', [statement('instance', human),
+    statement('born', { time: '+1952-03-11T00:00:00Z', precision: 11, calendarmodel: 'http://www.wikidata.org/entity/Q1985727' }),
+    statement('title', { text: 'Der Titel', language: 'de' }),
+    statement('place', { latitude: 50.5, longitude: 4.5, precision: 0.1, globe: 'http://www.wikidata.org/entity/Q2' })]);
+});
+after(async () => { await s.close(); });
+
+describe('GET /v1/entities/items?statement=…', () => {
+  it('finds items by an external id, an item value and any value', async () => {
+    assert.deepEqual(await ids(`statement=${P.viaf}:113230702`), [viaf]);
+    assert.deepEqual(await ids(`statement=${P.instance}:${human}`), [viaf, dated]);
+    assert.deepEqual(await ids(`statement=${P.instance}:${human.toLowerCase()}`), [viaf, dated], 'item ids in any case');
+    assert.deepEqual(await ids(`statement=${P.born}:*`), [dated]);
+    assert.deepEqual(await ids(`statement=${P.viaf}:1132307`), [], 'exact, not a prefix');
+  });
+
+  it('needs every condition to hold', async () => {
+    assert.deepEqual(await ids(`statement=${P.instance}:${human}&statement=${P.viaf}:113230702`), [viaf]);
+    assert.deepEqual(await ids(`statement=${P.viaf}:113230702&statement=${P.born}:*`), []);
+  });
+
+  it('compares quantities as numbers and times at their precision', async () => {
+    assert.deepEqual(await ids(`statement=${P.height}:1.8`), [viaf]);
+    assert.deepEqual(await ids(`statement=${P.height}:%2B1.800`), [viaf]);
+    assert.deepEqual(await ids(`statement=${P.height}:abc`), [], 'no amount: no match, not an error');
+    assert.deepEqual(await ids(`statement=${P.born}:1952-03-11`), [dated]);
+    assert.deepEqual(await ids(`statement=${P.born}:%2B1952-03-11T00:00:00Z`), [dated]);
+    assert.deepEqual(await ids(`statement=${P.born}:1952`), [], 'a day is not its year');
+    assert.deepEqual(await ids(`statement=${P.title}:Der%20Titel`), [dated]);
+    assert.deepEqual(await ids(`statement=${P.place}:50.5,4.5`), [dated]);
+  });
+
+  it('follows edits: a changed value, a deprecated statement, a redirect', async () => {
+    const item = await createItem('lookup edited', [statement('viaf', 'before')]);
+    assert.deepEqual(await ids(`statement=${P.viaf}:before`), [item]);
+    const st = (await s.get(`/v1/entities/items/${item}/statements`)).body[P.viaf][0];
+    const put = await s.put(`/v1/statements/${st.id}`, { statement: { ...statement('viaf', 'after'), id: st.id } });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(await ids(`statement=${P.viaf}:before`), []);
+    assert.deepEqual(await ids(`statement=${P.viaf}:after`), [item]);
+    const deprecated = await s.put(`/v1/statements/${st.id}`, { statement: { ...statement('viaf', 'after', 'deprecated'), id: st.id } });
+    assert.equal(deprecated.status, 200, deprecated.text);
+    assert.deepEqual(await ids(`statement=${P.viaf}:after`), [], 'a deprecated statement is not found');
+    const target = await createItem('lookup target', []);
+    const source = await createItem('lookup source', [statement('viaf', 'redirected')]);
+    await s.store.redirectEntity(source, target, { user: 'test', comment: null, tags: [], bot: false });
+    assert.deepEqual(await ids(`statement=${P.viaf}:redirected`), []);
+  });
+
+  it('pages in id order with a cursor, every match once', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) made.push(await createItem(`lookup page ${i}`, [statement('site', 'https://paged.example/')]));
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await s.get(`/v1/entities/items?statement=${P.site}:https://paged.example/&limit=3${after ? `&after=${after}` : ''}`);
+      assert.equal(res.status, 200, res.text);
+      assert.ok(res.body.ids.length <= 3);
+      seen.push(...res.body.ids);
+      after = res.body.next;
+      if (after === null) break;
+    }
+    assert.deepEqual(seen, made);
+  });
+
+  it('finds properties by their statements too', async () => {
+    const res = await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'lookup sub' },
+      statements: { [P.instance]: [statement('instance', human)] } } });
+    assert.equal(res.status, 201, res.text);
+    const found = await s.get(`/v1/entities/properties?statement=${P.instance}:${human}`);
+    assert.deepEqual(found.body, { ids: [res.body.id], next: null });
+  });
+
+  it('answers bad input with 400 invalid-query-parameter naming the parameter', async () => {
+    for (const [query, parameter] of [
+      ['', 'statement'], ['statement=Q5:Q1', 'statement'], ['statement=P1', 'statement'], ['statement=', 'statement'],
+      [Array.from({ length: 11 }, () => `statement=${P.born}:*`).join('&'), 'statement'],
+      [`statement=${P.born}:*&limit=0`, 'limit'], [`statement=${P.born}:*&limit=501`, 'limit'],
+      [`statement=${P.born}:*&after=P3`, 'after'], [`statement=${P.born}:*&after=x`, 'after'],
+    ] as const) {
+      const res = await s.get(`/v1/entities/items?${query}`);
+      assert.equal(res.status, 400, `${query}: ${res.text}`);
+      assert.equal(res.body.code, 'invalid-query-parameter', query);
+      assert.equal(res.body.context.parameter, parameter, query);
+    }
+  });
+});
