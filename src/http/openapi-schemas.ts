@@ -72,7 +72,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         'display-label': nullable({ type: 'object', required: ['language', 'value'], properties: { language: string, value: string } }),
         description: nullable({ type: 'object', required: ['language', 'value'], properties: { language: string, value: string } }),
         match: { type: 'object', required: ['type', 'text'], additionalProperties: false,
-          properties: { type: { enum: ['label', 'alias', 'entityId'] }, language: string, text: string } },
+          properties: { type: { enum: ['label', 'alias', 'entityId', 'statement'] }, language: string, text: string } },
       },
     } } },
   },

@@ -1,7 +1,7 @@
 // One search result entry from a ranked row and the entity's terms (docs/api.md §4.6, §10.7). Pure.
 import type { SearchTermType } from './index-keys.js';
 import { tierOf, type ParsedText, type SearchMode } from './query.js';
-import { rankedPage, type KindCode, type RankRequest, type Ranked, type SearchBackend } from './rank.js';
+import { rankedPage, type EntityFilter, type KindCode, type RankRequest, type Ranked, type SearchBackend } from './rank.js';
 
 export interface LanguageValue {
   language: string;
@@ -10,7 +10,9 @@ export interface LanguageValue {
 
 export type SearchMatch =
   | { type: SearchTermType; language: string; text: string }
-  | { type: 'entityId'; text: string };
+  | { type: 'entityId'; text: string }
+  /** A search of haswbstatement: keywords alone: the conditions the entity meets. */
+  | { type: 'statement'; text: string };
 
 export interface SearchHit {
   id: string;
@@ -63,9 +65,9 @@ export interface HitBackend extends SearchBackend {
 const ID_PREFIX: Record<KindCode, string> = { item: 'Q', property: 'P' };
 
 /** One page of search results: the ranked rows, each made into an entry. */
-export async function searchHits(req: RankRequest, backend: HitBackend): Promise<SearchHit[]> {
+export async function searchHits(req: RankRequest, backend: HitBackend, filter?: EntityFilter): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
-  for (const ranked of await rankedPage(req, backend)) {
+  for (const ranked of await rankedPage(req, backend, filter)) {
     const terms = await backend.entityTerms(req.kind, ranked.entity, req.languages);
     hits.push(buildHit(ID_PREFIX[req.kind] + ranked.entity, ranked, terms, req));
   }

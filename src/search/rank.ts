@@ -170,13 +170,24 @@ function pageSize(missing: number): number {
   return PAGE_SIZES.find((size) => size >= missing * 2 + 20) ?? PAGE_SIZES[PAGE_SIZES.length - 1];
 }
 
+/**
+ * With a statement filter (haswbstatement:), rows are checked one by one after the text matched; a request stops
+ * after this many rows so that a common word with a rare statement costs bounded work (docs/api.md §10.7).
+ */
+export const MAX_FILTERED_ROWS = 20_000;
+
+/** Whether an entity passes the request's statement filter; absent: every entity does. */
+export type EntityFilter = (entity: number) => Promise<boolean>;
+
 /** Entries offset .. offset+limit of the unpaged ranked list. */
-export async function rankedPage(req: RankRequest, backend: SearchBackend): Promise<Ranked[]> {
+export async function rankedPage(req: RankRequest, backend: SearchBackend, filter?: EntityFilter): Promise<Ranked[]> {
   const wanted = req.offset + req.limit;
   const out: Ranked[] = [];
   if (req.limit === 0) return out;
   const seen = new Set<number>();
-  if (req.entityId !== null && await backend.exists(req.kind, req.entityId)) {
+  let budget = filter ? MAX_FILTERED_ROWS : Infinity;
+  const passes = async (entity: number) => !filter || (budget-- > 0 && await filter(entity));
+  if (req.entityId !== null && await backend.exists(req.kind, req.entityId) && await passes(req.entityId)) {
     out.push({ entity: req.entityId, tier: 'id', lang: '', type: 'label' });
     seen.add(req.entityId);
   }
@@ -187,14 +198,14 @@ export async function rankedPage(req: RankRequest, backend: SearchBackend): Prom
       const rows = await backend.page(stream, after, size);
       for (const row of rows) {
         after = row;
-        if (seen.has(row.entity) || !(await verified(stream, row, req, backend))) continue;
+        if (seen.has(row.entity) || !(await verified(stream, row, req, backend)) || !(await passes(row.entity))) continue;
         seen.add(row.entity);
         out.push({ entity: row.entity, tier: stream.tier, lang: stream.lang, type: stream.type });
         if (out.length >= wanted) break;
       }
-      if (rows.length < size) break;
+      if (rows.length < size || budget <= 0) break;
     }
-    if (out.length >= wanted) break;
+    if (out.length >= wanted || budget <= 0) break;
   }
   return out.slice(req.offset);
 }

@@ -125,3 +125,36 @@ describe('GET /v1/entities/items?statement=…', () => {
     }
   });
 });
+
+describe('haswbstatement: in search (CirrusSearch keywords)', () => {
+  const search = async (q: string, version = 'v1') => {
+    const res = await s.get(`/${version}/search/items?lang=en&q=${encodeURIComponent(q)}`);
+    assert.equal(res.status, 200, res.text);
+    return res.body.results as { id: string; match: { type: string } }[];
+  };
+
+  it('narrows a text search to the items with the statement, or without it', async () => {
+    assert.deepEqual((await search('lookup')).length > 2, true);
+    assert.deepEqual((await search(`lookup haswbstatement:${P.instance}=${human}`)).map((r) => r.id).sort(), [viaf, dated].sort());
+    assert.deepEqual((await search(`haswbstatement:${P.viaf}=113230702 lookup`, 'v0')).map((r) => r.id), [viaf]);
+    assert.deepEqual((await search(`lookup haswbstatement:${P.instance}=${human} -haswbstatement:${P.born}`)).map((r) => r.id), [viaf]);
+    assert.deepEqual(await search(`lookup haswbstatement:${P.viaf}=nothing-has-this`), []);
+  });
+
+  it('lists the items with the statement when q has no other words, labelled in the language asked', async () => {
+    const results = await search(`haswbstatement:${P.instance}=${human}`);
+    assert.deepEqual(results.map((r) => r.id), [viaf, dated]);
+    assert.deepEqual(results[0], { id: viaf, 'display-label': { language: 'en', value: 'lookup writer' }, description: null,
+      match: { type: 'statement', text: `${P.instance}=${human}` } });
+    assert.deepEqual((await search(`haswbstatement:${P.born}`)).map((r) => r.id), [dated], 'a lone property: any value');
+  });
+
+  it('refuses a malformed keyword or one that only excludes', async () => {
+    for (const q of ['lookup haswbstatement:Q5=Q5', 'haswbstatement:', `-haswbstatement:${P.born}`]) {
+      const res = await s.get(`/v1/search/items?lang=en&q=${encodeURIComponent(q)}`);
+      assert.equal(res.status, 400, q);
+      assert.equal(res.body.code, 'invalid-query-parameter');
+      assert.equal(res.body.context.parameter, 'q');
+    }
+  });
+});

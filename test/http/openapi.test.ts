@@ -69,6 +69,7 @@ async function pathFor(b: BoundRoute, override: Record<string, string> = {}): Pr
   let path = b.path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name]);
   if (b.path.includes('/search/') || b.path.includes('/suggest/')) path += '?q=openapi&lang=en';
   if (b.path === '/v1/entities' && b.route.method === 'GET') path += `?ids=${property},Q999999999`;
+  if (/^\/v1\/entities\/(items|properties)$/.test(b.path) && b.route.method === 'GET') path += '?statement=P1:*&limit=2';
   return path;
 }
 

@@ -9,6 +9,9 @@ import { searchLanguages } from '../../search/languages.js';
 import { foldText, wordsOf } from '../../search/text.js';
 import { hasControlCharacter } from '../../domain/text.js';
 import type { Ctx, Handler, Result } from '../route.js';
+import { MAX_CONDITIONS, splitCondition } from '../../domain/statement-values.js';
+import type { StatementFilter } from '../../store/store.js';
+import { conditionKeys, type WrittenCondition } from './lookup.js';
 
 /** docs/api.md D12: the /v0 generation allows up to 500 results per page. */
 const MAX_LIMIT = 500;
@@ -59,6 +62,61 @@ function render(hit: SearchHit): Record<string, unknown> {
   return { id: hit.id, 'display-label': hit.displayLabel, description: hit.description, match: hit.match };
 }
 
+const KEYWORD = /^(-?)haswbstatement:(.*)$/i;
+
+/**
+ * CirrusSearch's `haswbstatement:P31=Q5` (and `-haswbstatement:`, `haswbstatement:P214` for any value) taken out
+ * of q (docs/api.md §10.7): what remains is the text searched.
+ */
+function splitKeywords(q: string): { text: string; all: WrittenCondition[]; none: WrittenCondition[] } {
+  const words: string[] = [];
+  const all: WrittenCondition[] = [];
+  const none: WrittenCondition[] = [];
+  for (const word of q.split(/\s+/)) {
+    const m = KEYWORD.exec(word);
+    if (!m) { words.push(word); continue; }
+    const condition = splitCondition(m[2], '=') ?? fail('invalid-query-parameter', { parameter: 'q' });
+    (m[1] ? none : all).push(condition);
+  }
+  if (all.length + none.length > MAX_CONDITIONS) fail('invalid-query-parameter', { parameter: 'q' });
+  return { text: words.join(' '), all, none };
+}
+
+/** The written conditions as index keys; one that can hold for nothing makes `all` fail and drops out of `none`. */
+async function statementFilter(ctx: Ctx, all: WrittenCondition[], none: WrittenCondition[]): Promise<StatementFilter | null> {
+  const required = await conditionKeys(ctx.store, all);
+  if (required === null) return null;
+  const excluded: StatementFilter['none'] = [];
+  for (const c of none) excluded.push(...(await conditionKeys(ctx.store, [c])) ?? []);
+  return { all: required, none: excluded };
+}
+
+/** Only keywords, no text: the matches in id order, labelled in the request's languages. */
+async function statementHits(ctx: Ctx, filter: StatementFilter, languages: string[], limit: number, offset: number): Promise<SearchHit[]> {
+  const ids: number[] = [];
+  let after: number | null = null;
+  // Offsets beyond a few pages cost a read each; a lookup by value pages with a cursor (docs/api.md §10.12).
+  while (ids.length < offset + limit) {
+    const page = await ctx.store.statementValues.find({ kind: ctx.kind.name, conditions: filter.all, after, limit: 500 });
+    for (const n of page) if (filter.none.length === 0 || await ctx.store.statementValues.holds(ctx.kind.name, n, { all: [], none: filter.none })) ids.push(n);
+    if (page.length < 500) break;
+    after = page[page.length - 1];
+  }
+  const hits: SearchHit[] = [];
+  for (const n of ids.slice(offset, offset + limit)) {
+    const id = ctx.kind.prefix + n;
+    const read = await ctx.store.readEntity(id);
+    if (read.status !== 'found') continue;
+    const first = (map: Record<string, string>) => {
+      const language = languages.find((l) => map[l] !== undefined);
+      return language === undefined ? null : { language, value: map[language] };
+    };
+    hits.push({ id, displayLabel: first(read.entity.labels), description: first(read.entity.descriptions),
+      match: { type: 'statement', text: filter.all.map((c) => `${c.property}=${c.key || '*'}`).join(' ') } });
+  }
+  return hits;
+}
+
 export function searchTerms(mode: SearchMode): Handler {
   return async (ctx: Ctx): Promise<Result> => {
     const q = parseQ(ctx);
@@ -66,11 +124,22 @@ export function searchTerms(mode: SearchMode): Handler {
     const limit = parseCount(ctx, 'limit', DEFAULT_LIMIT, MAX_LIMIT);
     // Any non-negative integer is a valid offset; past the last match the page is simply empty.
     const offset = Math.min(parseCount(ctx, 'offset', 0, Infinity), Number.MAX_SAFE_INTEGER);
-    const id = parseIdOfKind(ctx.kind, q);
-    const hits = await ctx.store.search({
-      kind: ctx.kind.name, mode, text: parseText(q), entityId: id ? numericPart(id) : null,
-      languages: searchLanguages(lang), limit, offset,
-    });
+    const { text, all, none } = mode === 'search' ? splitKeywords(q) : { text: q, all: [], none: [] };
+    const languages = searchLanguages(lang);
+    let hits: SearchHit[];
+    if (all.length + none.length === 0) {
+      const id = parseIdOfKind(ctx.kind, q);
+      hits = await ctx.store.search({ kind: ctx.kind.name, mode, text: parseText(q), entityId: id ? numericPart(id) : null,
+        languages, limit, offset });
+    } else {
+      const statements = await statementFilter(ctx, all, none);
+      if (text === '' && all.length === 0) fail('invalid-query-parameter', { parameter: 'q' });
+      const id = parseIdOfKind(ctx.kind, text);
+      hits = statements === null ? []
+        : text === '' ? await statementHits(ctx, statements, languages, limit, offset)
+          : await ctx.store.search({ kind: ctx.kind.name, mode, text: parseText(text), entityId: id ? numericPart(id) : null,
+            languages, limit, offset, statements });
+    }
     // docs/api.md §2.3: search responses carry no ETag or Last-Modified.
     return { body: { results: hits.map(render) } };
   };

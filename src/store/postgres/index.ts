@@ -3,6 +3,7 @@
 // Why this shape and not SERIALIZABLE: docs/adr/0002-postgres-concurrency.md.
 import pg from 'pg';
 import type { Entity, KindName } from '../../domain/entity.js';
+import { searchFilter } from '../search-filter.js';
 import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
@@ -248,7 +249,7 @@ export class PostgresStore implements Store {
   }
 
   search(query: SearchQuery): Promise<SearchHit[]> {
-    return this.searchIndex.search(query);
+    return this.searchIndex.search(query, searchFilter(query, this.statementValues));
   }
 
   private async findViolationIn(db: Db, entity: Entity, checks: PolicyChecks): Promise<Violation | null> {

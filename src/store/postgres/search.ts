@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Entity } from '../../domain/entity.js';
 import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
-import type { KindCode, Row, Stream } from '../../search/rank.js';
+import type { EntityFilter, KindCode, Row, Stream } from '../../search/rank.js';
 import { diffSearchRows, SEARCH_TABLES, type RowDiff, type SearchRow } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
 import { searchQueries as q, type Db } from './queries.js';
@@ -47,8 +47,8 @@ export class PostgresSearch implements HitBackend {
     }
   }
 
-  search(query: SearchQuery): Promise<SearchHit[]> {
-    return searchHits(query, this);
+  search(query: SearchQuery, filter?: EntityFilter): Promise<SearchHit[]> {
+    return searchHits(query, this, filter);
   }
 
   async page(stream: Stream, after: Row | null, size: number): Promise<Row[]> {

@@ -6,6 +6,7 @@ import { entityJson, freezeJson, type Entity, type KindName } from '../../domain
 import { EntityCache } from '../entity-cache.js';
 import { decodeDocument } from './documents.js';
 import { changeOf, revisionContent, type ChangeRow } from '../revision-content.js';
+import { searchFilter } from '../search-filter.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
 import { SqliteStatementValues } from './statement-values.js';
 import {
@@ -412,7 +413,7 @@ export class SqliteStore implements Store {
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    return this.searchIndex.search(query);
+    return this.searchIndex.search(query, searchFilter(query, this.statementValues));
   }
 
   async revisions(entityId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<RevisionRecord[]> {

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import type { Entity, KindName } from '../../domain/entity.js';
 import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
-import type { KindCode, Row, Stream } from '../../search/rank.js';
+import type { EntityFilter, KindCode, Row, Stream } from '../../search/rank.js';
 import { diffSearchRows, SEARCH_TABLES, type SearchTable } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
 import { prepareSearchQueries, type SearchQueries } from './queries.js';
@@ -47,8 +47,8 @@ export class SqliteSearch implements HitBackend {
     }
   }
 
-  async search(query: SearchQuery): Promise<SearchHit[]> {
-    return searchHits(query, this);
+  async search(query: SearchQuery, filter?: EntityFilter): Promise<SearchHit[]> {
+    return searchHits(query, this, filter);
   }
 
   async page(stream: Stream, after: Row | null, size: number): Promise<Row[]> {
