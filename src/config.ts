@@ -61,6 +61,12 @@ export interface Config {
   trustProxy: boolean | string;
   /** redis:// URL: rate-limit counters shared by every process using it (ENTIA_REDIS), or null. */
   redis: string | null;
+  /** Reconciliation: the property saying what an item is an instance of (ENTIA_INSTANCE_OF; Wikidata's P31). */
+  instanceOf: string;
+  /** Reconciliation: the property saying what a class is a subclass of (ENTIA_SUBCLASS_OF; Wikidata's P279). */
+  subclassOf: string;
+  /** Reconciliation's identifierSpace: the URI prefix of entity ids (ENTIA_CONCEPT_URI; Wikidata's by default). */
+  conceptUri: string;
 }
 
 export const DEFAULTS: Config = {
@@ -91,7 +97,16 @@ export const DEFAULTS: Config = {
   corsOrigins: [],
   trustProxy: false,
   redis: null,
+  instanceOf: 'P31',
+  subclassOf: 'P279',
+  conceptUri: 'http://www.wikidata.org/entity/',
 };
+
+function propertyId(name: string, v: string | undefined): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (!/^P[1-9][0-9]{0,9}$/.test(v)) throw new Error(`${name} must be a property id such as P31, got '${v}'`);
+  return v;
+}
 
 const list = (v: string | undefined): string[] | undefined =>
   v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -162,5 +177,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     corsOrigins: list(env.ENTIA_CORS_ORIGINS) ?? DEFAULTS.corsOrigins,
     trustProxy: trustProxy(env.ENTIA_TRUST_PROXY),
     redis: env.ENTIA_REDIS || null,
+    instanceOf: propertyId('ENTIA_INSTANCE_OF', env.ENTIA_INSTANCE_OF) ?? DEFAULTS.instanceOf,
+    subclassOf: propertyId('ENTIA_SUBCLASS_OF', env.ENTIA_SUBCLASS_OF) ?? DEFAULTS.subclassOf,
+    conceptUri: env.ENTIA_CONCEPT_URI || DEFAULTS.conceptUri,
   };
 }

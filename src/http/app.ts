@@ -16,6 +16,7 @@ import { chooseEncoding, compress, COMPRESS_MIN_BYTES } from './compression.js';
 import { registerOperations } from './operations.js';
 import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
+import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
 import type { Identity, Services } from './services.js';
@@ -129,6 +130,8 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const edits = new EditQueue();
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   registerChangeStream(app, store, config.streamBufferBytes);
+  for (const path of registerReconcile(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
+  methodsByPath.on('POST', RECONCILE_PATH, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   app.get('/v1/openapi.json', async (req, reply) =>
