@@ -5,7 +5,7 @@ import { fail } from '../domain/errors.js';
 import type { AccountStore } from '../store/store.js';
 import { addressKey, memoryRateLimiter, RequestLimitReached, type RateLimiter } from './rate-limit.js';
 import type { Ctx } from './route.js';
-import type { EditGuard, Identity } from './services.js';
+import type { Client, EditGuard, Identity } from './services.js';
 import { bearerToken, hashToken, sameHash, tokenSecret } from './tokens.js';
 
 /** The `denial_reason` values this service answers with (all with a string `denial_context`, D9). */
@@ -60,12 +60,12 @@ export async function buildGuard({ config, accounts, limiter = memoryRateLimiter
   }
 
   /** Per account, or per address (IPv6: per /64) for anonymous clients. */
-  function clientKey(ctx: Ctx): string {
+  function clientKey(ctx: Client): string {
     return ctx.identity.kind === 'user' ? `user:${ctx.identity.account.name}` : `addr:${addressKey(ctx.address)}`;
   }
 
   /** Bots and admins get ENTIA_RATE_MULTIPLIER times every budget. */
-  async function spend(ctx: Ctx, budget: string, rate: Rate | null): Promise<void> {
+  async function spend(ctx: Client, budget: string, rate: Rate | null): Promise<void> {
     if (!rate) return;
     const group = ctx.identity.kind === 'user' ? ctx.identity.account.group : null;
     const scaled = group === 'bot' || group === 'admin'

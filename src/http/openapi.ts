@@ -105,6 +105,7 @@ export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unkno
       content: { 'text/event-stream': { schema: { type: 'string' } } } },
     ...errorResponses(['invalid-query-parameter', 'unexpected-error']) },
   } };
+  Object.assign(paths, reconcilePaths());
   paths['/v1/openapi.json'] = { get: {
     operationId: 'getOpenApi', summary: 'This document', tags: ['meta'], parameters: [],
     responses: { 200: { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApi' } } } },
@@ -117,5 +118,41 @@ export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unkno
     tags: [...new Set(bound.map((b) => b.route.tag))].map((name) => ({ name })),
     paths,
     components: { schemas: SCHEMAS },
+  };
+}
+
+/**
+ * The reconciliation service (reconcile.ts, docs/api.md §10.13): described here by hand, since it speaks the W3C
+ * Reconciliation API's shapes (and takes form bodies), not the route table's.
+ */
+function reconcilePaths(): Record<string, Record<string, unknown>> {
+  const json = { 'application/json': { schema: { type: 'object' } } };
+  const query = (name: string, description: string, required = false) =>
+    ({ name, in: 'query', required, schema: { type: 'string' }, description });
+  const lang = query('lang', 'Language of names and of the text matched (default en)');
+  const op = (operationId: string, summary: string, parameters: unknown[], extra: Record<string, unknown> = {}) => ({
+    operationId, summary, tags: ['reconciliation'], parameters,
+    responses: { 200: { description: 'Success', content: json }, ...errorResponses(['invalid-query-parameter', 'unexpected-error']) },
+    ...extra,
+  });
+  const batch = [lang, query('queries', 'JSON object of reconciliation queries; absent: the service manifest'),
+    query('extend', 'JSON data extension request')];
+  const formBody = { requestBody: { required: true, content: {
+    'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { queries: { type: 'string' }, extend: { type: 'string' } } } },
+    'application/json': { schema: { type: 'object' } } } } };
+  return {
+    '/v1/reconcile': {
+      get: op('getReconcile', 'The service manifest, or the answers to `queries` / `extend`', batch),
+      post: op('postReconcile', 'Answers `queries` (reconciliation) or `extend` (data extension), as OpenRefine posts them', [lang], formBody),
+    },
+    ...Object.fromEntries(['entity', 'type', 'property'].map((kind) => [`/v1/reconcile/suggest/${kind}`, {
+      get: op(`getReconcileSuggest${kind[0].toUpperCase()}${kind.slice(1)}`, `Suggest ${kind === 'property' ? 'properties' : kind === 'type' ? 'types' : 'entities'} by prefix`,
+        [query('prefix', 'What the user has typed', true), query('cursor', 'Results to skip'), lang]),
+    }])),
+    '/v1/reconcile/preview': { get: { ...op('getReconcilePreview', 'An HTML card of an entity', [query('id', 'Item or property id', true), lang]),
+      responses: { 200: { description: 'Success', content: { 'text/html': { schema: { type: 'string' } } } },
+        ...errorResponses(['invalid-query-parameter', 'item-not-found', 'property-not-found', 'unexpected-error']) } } },
+    '/v1/reconcile/propose_properties': { get: op('getReconcileProposeProperties', 'Properties that entities of a type use, most used first',
+      [query('type', 'Item id of the type'), query('limit', 'How many, 1..99 (default 10)'), lang]) },
   };
 }

@@ -402,6 +402,10 @@ export function registerReconcile(app: FastifyInstance, store: Store, services: 
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, formBody);
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
     const reader = (req: FastifyRequest) => new Reader(store, searchLanguages(languageOf(req)));
+    // Every call is a read: it spends the client's read budget like the REST reads (ENTIA_RATE_READ).
+    scope.addHook('preHandler', async (req) => {
+      await services.guard.read({ identity: await services.guard.identify(req.headers.authorization), address: req.ip });
+    });
 
     const service = async (req: FastifyRequest, reply: FastifyReply) => {
       const lang = languageOf(req);

@@ -13,6 +13,9 @@ export type Identity =
   | { kind: 'user'; account: Account };
 
 /** Authentication, permission and rate-limit hooks (spec §5, §8; guard.ts). The default lets everything through. */
+/** Who a request comes from, as the rate limits see it. */
+export type Client = Pick<Ctx, 'identity' | 'address'>;
+
 export interface EditGuard {
   /** Resolves the request's Authorization header, once per request before its handler. Never throws for a bad token. */
   identify(authorization: string | string[] | undefined): Promise<Identity>;
@@ -21,7 +24,7 @@ export interface EditGuard {
   /** Step 9: counts the edit against the client's budget; throws request-limit-reached. */
   consume(ctx: Ctx, creation: boolean): Promise<void>;
   /** Counts a read against the client's read budget (off by default); throws request-limit-reached. */
-  read(ctx: Ctx): Promise<void>;
+  read(client: Client): Promise<void>;
 }
 
 export const OPEN_GUARD: EditGuard = {

@@ -119,6 +119,18 @@ describe('read limit (ENTIA_RATE_READ)', () => {
       await s.close();
     }
   });
+
+  it('counts the reconciliation service\'s calls as reads', async () => {
+    const clock = fakeClock();
+    const s = await startSecureServer({ rateRead: { count: 2, windowSeconds: 5 } }, memoryRateLimiter({ now: clock.now }));
+    try {
+      assert.equal((await s.get('/v1/reconcile')).status, 200);
+      assert.equal((await s.get('/v1/reconcile/suggest/entity?prefix=a')).status, 200);
+      assertLimited(await s.get(`/v1/reconcile?queries=${encodeURIComponent('{"q0":{"query":"a"}}')}`), 5);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('memoryRateLimiter', () => {
