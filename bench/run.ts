@@ -3,7 +3,7 @@
 // See bench/README.md for what each baseline is and how to read the output.
 //
 //   npm run bench -- [--items 100000] [--seed 8] [--duration 10] [--warmup 2] [--connections 10] [--rounds 3]
-//                    [--only load,read,search,edit,feed] [--db FILE (reuse a loaded store)] [--keep] [--profile]
+//                    [--only load,read,search,query,edit,feed] [--db FILE (reuse a loaded store)] [--keep] [--profile]
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { IMPORT_BATCH } from '../src/cli/import.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { flagReader, runOptions, type RunOptions } from './args.js';
 import { feedRows } from './feed.js';
+import { queryRows } from './queries.js';
 
 interface Options extends RunOptions {
   rounds: number;
@@ -40,7 +41,7 @@ function parseOptions(argv: string[]): Options {
   return {
     ...common,
     rounds: num('rounds', 3),
-    only: new Set((value('only') ?? 'load,read,search,edit,feed').split(',')),
+    only: new Set((value('only') ?? 'load,read,search,query,edit,feed').split(',')),
     db: value('db') ?? null,
     keep: argv.includes('--keep'),
     profile: argv.includes('--profile'),
@@ -276,6 +277,10 @@ async function main(argv: string[]): Promise<void> {
     report.memory.afterReadsMb = entia.memory();
     if (opts.only.has('search')) report.rows.push(...await searchPhase(opts));
     report.memory.afterSearchMb = entia.memory();
+    if (opts.only.has('query')) {
+      report.rows.push(...await queryRows(entia, { seed: opts.seed, items: opts.items, duration: opts.duration,
+        warmup: opts.warmup, connections: opts.connections, db }, log));
+    }
     if (opts.only.has('edit')) report.rows.push(...await editPhase(entia, db, opts, typical));
     if (opts.only.has('feed')) {
       log('history, change feed, and edits with 200 stream followers (bench/feed.ts)');

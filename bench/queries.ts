@@ -1,0 +1,92 @@
+// The query phase of `npm run bench` (issue "Queries people actually run"): many entities in one request against
+// as many single GETs, lookups by statement value (a rare value, and pages early and deep in a very common one),
+// and reconciliation batches of 10 as OpenRefine sends them. Each against a baseline from the same run.
+import Database from 'better-sqlite3';
+import { measure, type HttpFigures } from './http-load.js';
+import { row, type Figure, type Row } from './report.js';
+import { randomItems } from './targets.js';
+import type { ServerProcess } from './servers.js';
+
+export interface QueryOptions {
+  seed: number;
+  items: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  /** The SQLite file the server serves: read (read-only) to pick values with a known number of matches. */
+  db: string;
+}
+
+const BATCH = 500;
+const fig = (f: HttpFigures, scale = 1): Figure => ({ rate: f.rps * scale, p50: f.p50, p99: f.p99 });
+
+/** A (property, value key) matched by about `n` items, and the most common one. */
+function pickValues(db: string, n: number): { rare: [number, string, number]; common: [number, string, number] } {
+  const store = new Database(db, { readonly: true });
+  try {
+    const counted = (sql: string) => store.prepare<[], { property: number; value: string; c: number }>(sql).get();
+    const rare = counted(`SELECT property, value, count(*) AS c FROM statement_values WHERE value <> '' AND kind = 0
+      GROUP BY property, value HAVING c BETWEEN ${n - 2} AND ${n + 2} LIMIT 1`);
+    const common = counted(`SELECT property, value, count(*) AS c FROM statement_values WHERE value = '' AND kind = 0
+      GROUP BY property ORDER BY c DESC LIMIT 1`);
+    if (!rare || !common) throw new Error('the store has no statement values to look up');
+    return { rare: [rare.property, rare.value, rare.c], common: [common.property, common.value, common.c] };
+  } finally {
+    store.close();
+  }
+}
+
+async function labelOf(url: string, id: string): Promise<string | null> {
+  const res = await fetch(`${url}/v1/entities/items/${id}/labels/en`);
+  return res.status === 200 ? (await res.json()) as string : null;
+}
+
+export async function queryRows(entia: ServerProcess, opts: QueryOptions,
+  log: (message: string) => void): Promise<Row[]> {
+  const rows: Row[] = [];
+  const load = { url: entia.url, duration: opts.duration, warmup: opts.warmup, connections: opts.connections };
+
+  // Many entities at once: entities/s of GET /v1/entities?ids=<500 random items> against single GETs of random items.
+  log(`batch reads: ${BATCH} random items a request against single GETs`);
+  const batchIds = randomItems(opts.seed, opts.items, 7);
+  const singleIds = randomItems(opts.seed, opts.items, 8);
+  const batch = await measure({ ...load, request: { method: 'GET', setupRequest: (req) => ({ ...req,
+    path: `/v1/entities?ids=${Array.from({ length: BATCH }, batchIds).join(',')}` }) } });
+  const single = await measure({ ...load, request: { method: 'GET', setupRequest: (req) => ({ ...req,
+    path: `/v1/entities/items/${singleIds()}` }) } });
+  rows.push(row('read', `GET /v1/entities, ${BATCH} random items a request`, 'entities/s', fig(batch, BATCH),
+    { name: 'single GETs of random items', ...fig(single) }, (_, ratio) => ({ text: '≥ 5× single GETs', met: (ratio ?? 0) >= 5 })));
+
+  // Lookup by statement value.
+  const { rare, common } = pickValues(opts.db, 10);
+  const lookup = (p: number, v: string, extra = '') => `/v1/entities/items?statement=P${p}:${encodeURIComponent(v || '*')}${extra}`;
+  log(`lookups: P${rare[0]}:${rare[1]} (${rare[2]} items), pages of P${common[0]}:* (${common[2]} items)`);
+  const rareFigures = await measure({ ...load, path: lookup(rare[0], rare[1]) });
+  rows.push(row('read', `lookup by value, ${rare[2]} matches`, 'req/s', fig(rareFigures), null,
+    (f) => ({ text: 'p99 < 10 ms', met: (f.p99 ?? Infinity) < 10 })));
+  const early = await measure({ ...load, path: lookup(common[0], common[1], '&limit=50') });
+  const deepAfter = `Q${Math.max(1, Math.floor(opts.items * 0.95))}`;
+  const deep = await measure({ ...load, path: lookup(common[0], common[1], `&limit=50&after=${deepAfter}`) });
+  rows.push(row('read', `lookup, a page of 50 at 95% of ${common[2].toLocaleString('en')} matches`, 'req/s', fig(deep),
+    { name: 'the first page', ...fig(early) }, (_, ratio) => ({ text: 'no slower than the first page (≥ 90%)', met: (ratio ?? 0) >= 0.9 })));
+
+  // Reconciliation: batches of 10 queries, the labels of random items, as OpenRefine posts them.
+  const names: string[] = [];
+  const nameIds = randomItems(opts.seed, opts.items, 9);
+  while (names.length < 200) {
+    const label = await labelOf(entia.url, nameIds());
+    if (label) names.push(label);
+  }
+  let next = 0;
+  const reconcile = await measure({ ...load, request: { method: 'POST', setupRequest: (req) => {
+    const queries = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`q${i}`, { query: names[next++ % names.length], limit: 3 }]));
+    return { ...req, path: '/v1/reconcile', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ queries: JSON.stringify(queries) }).toString() };
+  } } });
+  rows.push(row('read', 'reconcile, batches of 10 queries (labels of random items)', 'batches/s', fig(reconcile), null,
+    (f) => ({ text: 'p99 < 50 ms', met: (f.p99 ?? Infinity) < 50 })));
+  for (const [name, f] of [['batch', batch], ['single', single], ['lookup', rareFigures], ['reconcile', reconcile]] as const) {
+    if (f.non2xx > 0 || f.errors > 0) log(`warning: ${name}: ${f.non2xx} non-2xx (${JSON.stringify(f.statuses)}), ${f.errors} errors`);
+  }
+  return rows;
+}
