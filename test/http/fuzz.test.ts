@@ -217,8 +217,9 @@ function requestFor(b: BoundRoute): fc.Arbitrary<FuzzRequest> {
     { weight: 1, arbitrary: fc.record({ 'if-none-match': fc.constantFrom('"1"', '*', 'W/"2"') }) },
   );
   const query = fc.oneof({ weight: 5, arbitrary: fc.constant('') },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('_fields', 'q', 'lang', 'limit', 'offset', 'property', 'x'),
-      fc.oneof(fc.string({ unit: oddChar, maxLength: 12 }), fc.constantFrom('labels', 'id,labels', '-1', '10', '1e3')), { maxKeys: 2 })
+    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('_fields', 'q', 'lang', 'limit', 'offset', 'property', 'statement', 'after', 'x'),
+      fc.oneof(fc.string({ unit: oddChar, maxLength: 12 }), fc.constantFrom('labels', 'id,labels', '-1', '10', '1e3', 'P1:*', 'P1:Q1',
+        'haswbstatement:P1=Q1 fuzz', '-haswbstatement:P1 x', 'Q1')), { maxKeys: 2 })
       .map((q) => `?${Object.entries(q).map(([k, v]) => `${k}=${encodeSegment(v)}`).join('&')}`) });
   const isWrite = b.route.method !== 'GET';
   return fc.record({ params, body: isWrite ? body : fc.constant(undefined), type: contentType, auth: fc.constantFrom(...credentials.keys()),
@@ -289,5 +290,42 @@ describe('fuzzing every route of the route table', () => {
     console.log(`fuzz: ${runs} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
     assert.ok(runs >= Math.min(RUNS, 500), `only ${runs} requests in the time limit`);
     assert.ok(successes > 0 && statuses.size > 5, 'the fuzzer reaches both successes and many kinds of refusal');
+  });
+});
+
+describe('fuzzing the reconciliation service', () => {
+  it('never answers 5xx: every bad queries, extend or parameter is a JSON error with a code', async () => {
+    const queryValue = fc.oneof(text, fc.constantFrom('Q1', 'P1', '*'), fc.integer(), fc.record({ id: entityIdLike }));
+    const oneQuery = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ query: text, type: fc.option(entityIdLike), limit: fc.option(fc.integer({ min: -2, max: 60 })),
+        type_strict: fc.option(fc.constantFrom('any', 'all', 'should', 'x')),
+        properties: fc.option(fc.array(fc.record({ pid: entityIdLike, v: fc.oneof(queryValue, fc.array(queryValue, { maxLength: 3 })) }), { maxLength: 3 })) },
+      { requiredKeys: ['query'] }) },
+      { weight: 1, arbitrary: fc.anything() },
+    );
+    const queries = fc.dictionary(fc.string({ maxLength: 4 }), oneQuery, { maxKeys: 12 });
+    const extend = fc.record({ ids: fc.array(entityIdLike, { maxLength: 5 }),
+      properties: fc.array(fc.record({ id: entityIdLike, settings: fc.option(fc.record({ limit: fc.oneof(fc.integer(), text) })) }), { maxLength: 3 }) });
+    const request = fc.oneof(
+      fc.record({ field: fc.constantFrom('queries', 'extend', 'other'), value: fc.oneof(queries, extend, fc.anything()),
+        how: fc.constantFrom('form', 'json', 'get') }).map(({ field, value, how }) => {
+        const encoded = JSON.stringify(value) ?? 'null';
+        if (how === 'get') return { method: 'GET', path: `/v1/reconcile?${field}=${encodeSegment(encoded)}`, headers: {}, body: undefined };
+        if (how === 'json') return { method: 'POST', path: '/v1/reconcile', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [field]: value }) };
+        return { method: 'POST', path: '/v1/reconcile', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ [field]: encoded }).toString() };
+      }),
+      fc.record({ path: fc.constantFrom('suggest/entity?prefix=', 'suggest/property?prefix=', 'suggest/type?cursor=1&prefix=',
+        'preview?id=', 'propose_properties?type=', 'propose_properties?limit=', '?lang='), value: text })
+        .map(({ path, value }) => ({ method: 'GET', path: `/v1/reconcile${path.startsWith('?') ? '' : '/'}${path}${encodeSegment(value)}`, headers: {}, body: undefined })),
+    );
+    await fc.assert(fc.asyncProperty(request, async (r) => {
+      const res = await fetch(s.url + r.path, { method: r.method, headers: r.headers as Record<string, string>, body: r.body });
+      const body = await res.text();
+      const where = `${r.method} ${r.path.slice(0, 200)} ${String(r.body).slice(0, 200)} → ${res.status} ${body.slice(0, 200)}`;
+      assert.ok(res.status < 500, where);
+      assert.doesNotMatch(body, INTERNALS, where);
+      if (res.status >= 400) assert.equal(typeof JSON.parse(body).code, 'string', where);
+    }), { numRuns: Math.min(RUNS, 1500), plugins: [fc.interruptAfterTimeLimit(Math.min(TIME_LIMIT_MS, 15_000))], endOnFailure: true });
   });
 });
