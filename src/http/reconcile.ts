@@ -205,8 +205,11 @@ async function propertyMatches(reader: Reader, entity: Entity, condition: Proper
 
 interface Candidate { id: string; name: string; description?: string; type: { id: string; name: string }[]; score: number; match: boolean }
 
-/** Candidate ids from search: the whole text, then (when that finds few) its longest word alone. */
-async function candidateIds(reader: Reader, text: string, wanted: number): Promise<string[]> {
+/**
+ * Candidate ids from search: `wanted` matches of the whole text, then, when that finds fewer than `minimum` (the
+ * query's limit), those of its longest word alone.
+ */
+async function candidateIds(reader: Reader, text: string, wanted: number, minimum: number): Promise<string[]> {
   const search = async (t: string) => {
     const id = parseIdOfKind(ITEM, t);
     const hits = await reader.store.search({ kind: 'item', mode: 'search', text: parseText(t), entityId: id ? numericPart(id) : null,
@@ -215,7 +218,7 @@ async function candidateIds(reader: Reader, text: string, wanted: number): Promi
   };
   const ids = await search(text);
   const words = wordsOf(foldText(text));
-  if (ids.length < wanted && words.length > 1) {
+  if (ids.length < minimum && words.length > 1) {
     const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
     if (longest.length >= 3) for (const id of await search(longest)) if (!ids.includes(id)) ids.push(id);
   }
@@ -223,9 +226,10 @@ async function candidateIds(reader: Reader, text: string, wanted: number): Promi
 }
 
 async function reconcileOne(reader: Reader, q: ReconcileQuery, config: Services['config']): Promise<Candidate[]> {
-  const wanted = Math.min(RECONCILE_LIMITS.candidates, Math.max(q.limit * 4, 20));
+  // Twice the page, at least 10: enough for scores to reorder the search's ranking, few enough to read each one.
+  const wanted = Math.min(RECONCILE_LIMITS.candidates, Math.max(q.limit * 2, 10));
   const candidates: Candidate[] = [];
-  for (const id of await candidateIds(reader, q.query, wanted)) {
+  for (const id of await candidateIds(reader, q.query, wanted, q.limit)) {
     const entity = await reader.entity(id);
     if (!entity) continue;
     if (q.types.length > 0) {

@@ -229,6 +229,8 @@ export interface Store {
    */
   readEntity(id: string, purpose?: ReadPurpose): Promise<ReadResult>;
   readDocument(id: string): Promise<DocumentRead>;
+  /** readDocument for many ids in one round trip (batch reads); ids that are neither entities nor redirects are absent. */
+  readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;
   /**

@@ -56,6 +56,15 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
       const target = await create(store, emptyEntity('', 'item'));
       await store.redirectEntity(item.id, target.id, META);
       assert.deepEqual(await store.readDocument(item.id), { status: 'redirect', target: target.id });
+      // Many at once: the same answers in one round trip, unknown ids left out.
+      const many = await store.readDocuments([item.id, target.id, 'Q999999', target.id]);
+      assert.deepEqual([...many.keys()].sort(), [item.id, target.id].sort());
+      assert.deepEqual(many.get(item.id), { status: 'redirect', target: target.id });
+      const one = await store.readDocument(target.id);
+      const fromMany = many.get(target.id)!;
+      assert.ok(one.status === 'found' && fromMany.status === 'found');
+      assert.deepEqual(fromMany.head, one.head);
+      assert.equal(fromMany.json(), one.json());
       await store.close();
     });
 

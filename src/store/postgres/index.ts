@@ -99,6 +99,18 @@ export class PostgresStore implements Store {
     return { status: 'found', head: toHead(Number(rev_id), timestamp), json: () => content };
   }
 
+  async readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>> {
+    const found = new Map<string, DocumentRead>();
+    for (const row of await q.readEntities(this.pool, [...new Set(ids)])) {
+      const { content, rev_id, timestamp } = row;
+      if (row.redirect_to) found.set(row.id, { status: 'redirect', target: row.redirect_to });
+      else if (content !== null && rev_id !== null && timestamp !== null) {
+        found.set(row.id, { status: 'found', head: toHead(Number(rev_id), timestamp), json: () => content });
+      }
+    }
+    return found;
+  }
+
   async allocateId(kind: KindName): Promise<string> {
     return (kind === 'item' ? 'Q' : 'P') + await q.nextId(this.pool, kind);
   }

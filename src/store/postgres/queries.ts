@@ -73,6 +73,10 @@ export const queries = {
     SELECT r.content, r.rev_id, r."timestamp", e.redirect_to
     FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id]),
 
+  readEntities: (db: Db, ids: string[]) => rows<EntityRow & { id: string }>(db, `
+    SELECT e.id, r.content, r.rev_id, r."timestamp", e.redirect_to
+    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ANY($1::text[])`, [ids]),
+
   /** Existing, non-redirect entities among `ids`; the document only for properties (their data type). */
   lookup: (db: Db, ids: string[]) => rows<{ id: string; kind: string; content: string | null }>(db, `
     SELECT e.id, e.kind, CASE WHEN e.kind = 'property' THEN r.content END AS content

@@ -146,6 +146,19 @@ export class SqliteStore implements Store {
     return { ...found, json: () => decodeDocument(this.q.readContent.get(found.head.revision)!.content) };
   }
 
+  async readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>> {
+    const found = new Map<string, DocumentRead>();
+    for (const row of this.q.readHeads.all(JSON.stringify(ids))) {
+      if (row.redirect_to) found.set(row.id, { status: 'redirect', target: row.redirect_to });
+      else if (row.rev_id !== null) {
+        const revision = row.rev_id;
+        found.set(row.id, { status: 'found', head: toHead(revision, row.timestamp),
+          json: () => decodeDocument(this.q.readContent.get(revision)!.content) });
+      }
+    }
+    return found;
+  }
+
   /** The head first: the document only when no cache holds that revision. */
   private locate(id: string): { status: 'found'; head: Head } | { status: 'redirect'; target: string } | { status: 'missing' } {
     const row = this.q.readHead.get(id);

@@ -49,6 +49,9 @@ export function prepareQueries(db: Database.Database) {
       SELECT r.rev_id, r.timestamp, e.redirect_to
       FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ?`),
     readContent: db.prepare<[number], { content: string | Buffer }>('SELECT content FROM revisions WHERE rev_id = ?'),
+    readHeads: db.prepare<[string], HeadRow & { id: string }>(`
+      SELECT e.id, r.rev_id, r.timestamp, e.redirect_to
+      FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id IN (SELECT value FROM json_each(?))`),
     // One query for every id a validation needs (statements name many): data types without parsing documents.
     lookupEntities: db.prepare<[string], { id: string; data_type: string | null }>(`
       SELECT e.id, CASE WHEN e.kind = 'property' THEN json_extract(r.content, '$.data_type') END AS data_type
