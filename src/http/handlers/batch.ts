@@ -6,7 +6,8 @@ import { fail } from '../../domain/errors.js';
 import type { Entity } from '../../domain/entity.js';
 import { parseEntityId } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
-import { renderEntity, renderEntityJson } from '../render.js';
+import { renderEntity } from '../render.js';
+import { renderDocument } from './entities.js';
 import type { Ctx, Result } from '../route.js';
 
 export const MAX_BATCH_IDS = 500;
@@ -86,7 +87,7 @@ async function entities(ctx: Ctx, isPost: boolean): Promise<Result> {
     if (seen.has(id)) continue;
     let bytes: Buffer;
     if ('json' in read) {
-      bytes = documents.get(id, read.head.revision) ?? Buffer.from(renderEntityJson(read.json(), sites, false), 'utf8');
+      bytes = documents.get(id, read.head.revision) ?? renderDocument(id, read.head.revision, read.json(), documents, sites);
     } else {
       const entity = request.languages ? narrowed(read.entity, request.languages, request.fallback) : read.entity;
       const full = renderEntity(entity, sites, request.fields?.includes('data_type') ?? false);

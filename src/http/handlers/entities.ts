@@ -43,7 +43,8 @@ export async function getEntity(ctx: Ctx): Promise<Result> {
   return { body: bytes, head };
 }
 
-function renderDocument(id: string, revision: number, json: string, documents: Services['documents'], sites: SiteTable): Buffer {
+/** The bytes GET of a whole entity answers for one revision, kept in the per-revision cache for the next reader. */
+export function renderDocument(id: string, revision: number, json: string, documents: Services['documents'], sites: SiteTable): Buffer {
   const bytes = Buffer.from(renderEntityJson(json, sites, false), 'utf8');
   return documents.put(id, revision, bytes, bytes.length);
 }
