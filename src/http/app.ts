@@ -168,21 +168,25 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       const identity = await services.guard.identify(req.headers.authorization);
       const ctx = context(req, kind, store, services, identity);
       if (route.method === 'GET') await services.guard.read(ctx);
+      const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
       const respond = async () => {
         for (let attempt = 1; ; attempt++) {
           try {
-            const result = await route.handler(ctx);
+            // An edit of a contended entity (a retry, or one after a recent lost race) waits for its turn among
+            // every process's (store.inTurn) instead of racing them again.
+            const result = entity !== null && (attempt > 1 || edits.isContended(entity))
+              ? await store.inTurn(entity, () => route.handler(ctx)) : await route.handler(ctx);
             // docs/api.md §2.1: success responses name the authenticated user.
             if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
             return send(reply, result);
           } catch (e) {
             if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
             if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
+            if (entity !== null) edits.lostRace(entity);
             await retryPause(attempt);
           }
         }
       };
-      const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
       return entity ? edits.run(entity, respond) : respond();
     },
   });

@@ -1,11 +1,40 @@
 // Edits of one entity that reach one process take turns. Concurrent edits would otherwise all read the same
 // head, and all but one would fail the store's compare-and-set and start again: under a burst of edits to one
 // entity (200 at once) the retries ran out and most clients got a 500. In turn, each edit reads the head the
-// previous one wrote. The compare-and-set still arbitrates between processes (workers, PostgreSQL).
+// previous one wrote. The compare-and-set still arbitrates between processes (workers, PostgreSQL); an entity
+// whose edits lose races there is remembered as contended for a moment, and its edits then take turns in the
+// store (store.inTurn) too.
+
+/** How long an entity counts as contended after an edit of it lost a race to another process. */
+const CONTENDED_MS = 5_000;
+/** Entities remembered as contended at most; past this the oldest are forgotten (they only lose the turn). */
+const MAX_CONTENDED = 10_000;
 
 export class EditQueue {
   /** The last task queued per entity; removed when it settles with nothing queued behind it. */
   private readonly tails = new Map<string, Promise<unknown>>();
+  /** Entities whose edits lost a race recently, with when that stops counting (insertion order = age). */
+  private readonly contended = new Map<string, number>();
+
+  /**
+   * Whether edits of this entity should take their turn among every process's (store.inTurn) from their first
+   * attempt: once one edit lost a race, the processes crowding the entity all switch within one attempt, and
+   * their edits then queue in the database instead of colliding until their retries run out.
+   */
+  isContended(entityId: string, now = Date.now()): boolean {
+    const until = this.contended.get(entityId);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.contended.delete(entityId);
+    return false;
+  }
+
+  /** Notes that an edit of this entity lost the compare-and-set. */
+  lostRace(entityId: string, now = Date.now()): void {
+    this.contended.delete(entityId);
+    this.contended.set(entityId, now + CONTENDED_MS);
+    if (this.contended.size > MAX_CONTENDED) this.contended.delete(this.contended.keys().next().value!);
+  }
 
   async run<T>(entityId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(entityId);

@@ -239,6 +239,12 @@ export interface Store {
    * nothing on its own.
    */
   applyEdit(edit: EditInput): Promise<Head>;
+  /**
+   * Runs `task` while no other task given for the same entity runs, in any process using this store. The HTTP
+   * layer re-runs an edit that lost the compare-and-set inside it, so that edits crowding one entity take turns
+   * instead of colliding again until their retries run out (ADR 0002).
+   */
+  inTurn<T>(entityId: string, task: () => Promise<T>): Promise<T>;
   /** Read-only check of the same rules applyEdit enforces, so callers can report violations in spec order. */
   findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null>;
   /** For each id that exists: its data type for properties, null for items. Missing ids are absent. */

@@ -40,3 +40,12 @@ test('the edited entity comes from the path: entity ids and statement subjects, 
   assert.equal(editedEntity({ statement_id: 'q42$5627445f-43cb-ed6d-3adb-760e85bd17ee' }), 'Q42');
   assert.equal(editedEntity({}), null);
 });
+
+test('an entity counts as contended for a moment after one of its edits lost a race', () => {
+  const queue = new EditQueue();
+  assert.equal(queue.isContended('Q1', 1_000), false);
+  queue.lostRace('Q1', 1_000);
+  assert.equal(queue.isContended('Q1', 1_001), true);
+  assert.equal(queue.isContended('Q2', 1_001), false);
+  assert.equal(queue.isContended('Q1', 6_001), false, 'five seconds later it is forgotten');
+});

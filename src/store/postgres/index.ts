@@ -11,7 +11,10 @@ import {
   type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, InvalidCursor,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
-import { policyLockKeys } from './lock-keys.js';
+import { lockKey, policyLockKeys } from './lock-keys.js';
+
+/** Connections of the turns pool: at most this many contested entities wait for their turn at once per process. */
+const TURN_CONNECTIONS = 4;
 import { migrate } from './migrate.js';
 import { changeQueries, counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
 import { changeOf, revisionContent } from '../revision-content.js';
@@ -48,7 +51,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     await pool.end();
     throw new Error(`cannot open the PostgreSQL store at ${redact(options.url)}: ${(e as Error).message}`, { cause: e });
   }
-  const store = new PostgresStore(pool);
+  // Turns (inTurn) hold a connection while they wait: a pool of their own, so that waiting turns can never take
+  // every connection the edits they wait for need.
+  const turns = new pg.Pool({ connectionString: schema ? withSearchPath(options.url, schema) : options.url,
+    max: TURN_CONNECTIONS, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  turns.on('error', () => {});
+  const store = new PostgresStore(pool, turns);
   await store.searchIndex.drainBacklog();
   await store.statementValues.drainBacklog((entity) => diffIndexRows(null, entity).values);
   return store;
@@ -79,7 +87,7 @@ export class PostgresStore implements Store {
   readonly searchIndex: PostgresSearch;
   readonly statementValues: PostgresStatementValues;
 
-  constructor(readonly pool: pg.Pool) {
+  constructor(readonly pool: pg.Pool, private readonly turns: pg.Pool | null = null) {
     this.accounts = postgresAccounts(pool);
     this.searchIndex = new PostgresSearch(pool);
     this.statementValues = new PostgresStatementValues(pool);
@@ -256,6 +264,25 @@ export class PostgresStore implements Store {
     });
   }
 
+  /**
+   * A transaction on a connection of the turns pool holds an advisory lock on the entity while `task` runs on the
+   * main pool: transaction-scoped, so it also works behind a pooler in transaction mode.
+   */
+  async inTurn<T>(entityId: string, task: () => Promise<T>): Promise<T> {
+    if (!this.turns) return task();
+    // No connection for a turn in time: the edit retries as it would without turns.
+    const client = await this.turns.connect().catch(() => null);
+    if (!client) return task();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('turn', entityId).toString()]);
+      return await task();
+    } finally {
+      await client.query('COMMIT').catch(() => undefined);
+      client.release();
+    }
+  }
+
   async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
     return this.findViolationIn(this.pool, entity, checks);
   }
@@ -342,6 +369,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.pool.end();
+    await this.turns?.end();
   }
 }
 

@@ -391,6 +391,11 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  /** One writer per file: the process's own edit queue orders its edits, and SQLite's lock the processes' writes. */
+  inTurn<T>(_entityId: string, task: () => Promise<T>): Promise<T> {
+    return task();
+  }
+
   async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
     return this.findViolationSync(entity, checks);
   }
