@@ -390,8 +390,19 @@ function previewHtml(reader: Reader, entity: Entity, lang: string, view: string)
 // ---------------------------------------------------------------------------------------------------------------
 // Routes
 
+/** A JSONP callback name: a dotted JavaScript identifier, nothing that could be script of its own. */
+const CALLBACK = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}(\.[A-Za-z_$][A-Za-z0-9_$]{0,63}){0,3}$/;
+
+/**
+ * JSON, or with `callback=` (JSONP, which the specification allows and older OpenRefine suggest widgets use) the
+ * same JSON as the argument of that function. Reads are open to every origin anyway (CORS `*`), so JSONP
+ * exposes nothing more.
+ */
 function sendJson(reply: FastifyReply, body: Json): FastifyReply {
-  return reply.type('application/json').send(jsonBuffer(body));
+  const callback = (reply.request.query as Json).callback;
+  if (callback === undefined) return reply.type('application/json').send(jsonBuffer(body));
+  if (typeof callback !== 'string' || !CALLBACK.test(callback)) badParameter('callback');
+  return reply.type('text/javascript; charset=utf-8').send(`/**/${callback as string}(${JSON.stringify(body)});`);
 }
 
 /** Form bodies are read as URLSearchParams (each field once: the last wins), JSON bodies as the REST routes read them. */

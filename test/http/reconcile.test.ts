@@ -138,6 +138,12 @@ describe('reconciliation service (W3C Reconciliation API 0.2)', () => {
       valid(suggestSchema, res.body);
       assert.ok(res.body.result.some((r: any) => r.id === expected), `${path}: ${res.text}`);
     }
+    const jsonp = await fetch(`${s.url}/v1/reconcile/suggest/entity?prefix=Douglas&callback=jQuery123_456`);
+    assert.match(jsonp.headers.get('content-type')!, /^text\/javascript/);
+    assert.match(await jsonp.text(), /^\/\*\*\/jQuery123_456\(\{"result":\[/);
+    const evil = await s.get('/v1/reconcile/suggest/entity?prefix=Douglas&callback=alert(1)');
+    assert.equal(evil.status, 400);
+    assert.equal(evil.body.context.parameter, 'callback');
     const first = await s.get('/v1/reconcile/suggest/entity?prefix=Douglas');
     const next = await s.get('/v1/reconcile/suggest/entity?prefix=Douglas&cursor=1');
     assert.deepEqual(next.body.result, first.body.result.slice(1));
