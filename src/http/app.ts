@@ -17,6 +17,7 @@ import { registerOperations } from './operations.js';
 import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
+import { registerEntityData } from './entity-data.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
 import type { Identity, Services } from './services.js';
@@ -132,6 +133,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   registerChangeStream(app, store, config.streamBufferBytes);
   for (const path of registerReconcile(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('POST', RECONCILE_PATH, () => {});
+  for (const path of registerEntityData(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   app.get('/v1/openapi.json', async (req, reply) =>

@@ -105,7 +105,7 @@ export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unkno
       content: { 'text/event-stream': { schema: { type: 'string' } } } },
     ...errorResponses(['invalid-query-parameter', 'unexpected-error']) },
   } };
-  Object.assign(paths, reconcilePaths());
+  Object.assign(paths, reconcilePaths(), entityDataPaths());
   paths['/v1/openapi.json'] = { get: {
     operationId: 'getOpenApi', summary: 'This document', tags: ['meta'], parameters: [],
     responses: { 200: { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApi' } } } },
@@ -154,5 +154,21 @@ function reconcilePaths(): Record<string, Record<string, unknown>> {
         ...errorResponses(['invalid-query-parameter', 'item-not-found', 'property-not-found', 'unexpected-error']) } } },
     '/v1/reconcile/propose_properties': { get: op('getReconcileProposeProperties', 'Properties that entities of a type use, most used first',
       [query('type', 'Item id of the type'), query('limit', 'How many, 1..99 (default 10)'), lang]) },
+  };
+}
+
+/** Special:EntityData (entity-data.ts, docs/api.md §10.14): the dump format, at MediaWiki's URLs. */
+function entityDataPaths(): Record<string, Record<string, unknown>> {
+  const revision = { name: 'revision', in: 'query', required: false, schema: { type: 'string' }, description: 'An older revision of the entity' };
+  const responses = {
+    200: { description: 'Success: {"entities": {id: the entity in the Wikidata dump format}}', content: { 'application/json': { schema: { type: 'object' } } } },
+    303: { description: 'The id is a redirect: Location is the target\'s EntityData' },
+    ...errorResponses(['invalid-query-parameter', 'item-not-found', 'property-not-found', 'revision-not-found', 'rest-no-match', 'unexpected-error']),
+  };
+  return {
+    '/wiki/Special:EntityData/{file}': { get: { operationId: 'getEntityData', summary: 'An entity in the Wikidata dump format (file: Q42.json)',
+      tags: ['entities'], parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }, revision], responses } },
+    '/w/index.php': { get: { operationId: 'getIndexPhp', summary: 'title=Special:EntityData/Q42.json: the same, as wikibase-sdk asks',
+      tags: ['entities'], parameters: [{ name: 'title', in: 'query', required: true, schema: { type: 'string' } }, revision], responses } },
   };
 }
