@@ -67,6 +67,8 @@ export interface Config {
   subclassOf: string;
   /** Reconciliation's identifierSpace: the URI prefix of entity ids (ENTIA_CONCEPT_URI; Wikidata's by default). */
   conceptUri: string;
+  /** Where the REST API is served again in upstream Wikibase's spelling (ENTIA_WIKIBASE_PREFIX); null: nowhere. */
+  wikibasePrefix: string | null;
 }
 
 export const DEFAULTS: Config = {
@@ -100,7 +102,16 @@ export const DEFAULTS: Config = {
   instanceOf: 'P31',
   subclassOf: 'P279',
   conceptUri: 'http://www.wikidata.org/entity/',
+  wikibasePrefix: '/w/rest.php/wikibase',
 };
+
+/** A path prefix: `/a/b` (no trailing slash); empty or `off` for none. */
+function prefix(name: string, v: string | undefined): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === '' || v === 'off') return null;
+  if (!/^(\/[A-Za-z0-9._-]+)+$/.test(v)) throw new Error(`${name} must be a path such as /w/rest.php/wikibase, or off; got '${v}'`);
+  return v;
+}
 
 function propertyId(name: string, v: string | undefined): string | undefined {
   if (v === undefined || v === '') return undefined;
@@ -180,5 +191,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     instanceOf: propertyId('ENTIA_INSTANCE_OF', env.ENTIA_INSTANCE_OF) ?? DEFAULTS.instanceOf,
     subclassOf: propertyId('ENTIA_SUBCLASS_OF', env.ENTIA_SUBCLASS_OF) ?? DEFAULTS.subclassOf,
     conceptUri: env.ENTIA_CONCEPT_URI || DEFAULTS.conceptUri,
+    wikibasePrefix: prefix('ENTIA_WIKIBASE_PREFIX', env.ENTIA_WIKIBASE_PREFIX) ?? (env.ENTIA_WIKIBASE_PREFIX === undefined ? DEFAULTS.wikibasePrefix : null),
   };
 }

@@ -18,6 +18,7 @@ import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { registerEntityData } from './entity-data.js';
+import { wikibaseBody, wikibaseLocation } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
 import type { Identity, Services } from './services.js';
@@ -136,6 +137,22 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   for (const path of registerEntityData(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
+  // The same routes again under Wikibase's base path, in its spelling (dialect.ts).
+  const wikibasePrefix = config.wikibasePrefix;
+  if (wikibasePrefix !== null) {
+    for (const b of bound) {
+      registerRoute(app, b, store, services, edits, wikibasePrefix);
+      methodsByPath.on(b.route.method, wikibasePrefix + b.url, () => {});
+      if (b.route.method === 'GET') methodsByPath.on('HEAD', wikibasePrefix + b.url, () => {});
+    }
+    // Empty replies (308, 201 without a body) carry only a Location: rewritten on their way out.
+    app.addHook('onSend', async (req, reply, payload) => {
+      const { wikibasePrefix: prefix } = (req.routeOptions.config ?? {}) as RouteConfig;
+      const location = reply.getHeader('location');
+      if (prefix && typeof location === 'string') reply.header('location', wikibaseLocation(location, config.publicUrl, prefix));
+      return payload;
+    });
+  }
   app.get('/v1/openapi.json', async (req, reply) =>
     send(reply, await openApiHandler(() => openApi)({} as Ctx)));
 
@@ -152,13 +169,14 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   return app;
 }
 
-function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, edits: EditQueue): void {
+function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, edits: EditQueue,
+  wikibasePrefix?: string): void {
   const { route, kind } = b;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
-  const config: RouteConfig = { kind: kind?.name, creation: route.creation };
+  const config: RouteConfig = { kind: kind?.name, creation: route.creation, wikibasePrefix };
   app.route({
     method: route.method,
-    url: b.url,
+    url: (wikibasePrefix ?? '') + b.url,
     config,
     schema: body ? { body } : undefined,
     preValidation: async (req) => {
@@ -219,7 +237,8 @@ async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> 
   if (result.body === undefined) return reply.send();
   // Exactly `application/json`, without a charset (docs/api.md §2.1), so the body is serialised here (a Buffer
   // body is JSON already).
-  const bytes = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
+  const json = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
+  const bytes = (reply.request.routeOptions.config as RouteConfig).wikibasePrefix ? wikibaseBody(json) : json;
   reply.header('content-type', 'application/json');
   if (bytes.length < COMPRESS_MIN_BYTES) return reply.send(bytes);
   reply.header('vary', 'Accept-Encoding');
