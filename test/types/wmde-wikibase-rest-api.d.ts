@@ -1,0 +1,2 @@
+// @wmde/wikibase-rest-api ships JavaScript without type declarations; the tests call it as its README does.
+declare module '@wmde/wikibase-rest-api';
