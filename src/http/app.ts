@@ -18,6 +18,7 @@ import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { registerEntityData } from './entity-data.js';
+import { registerActionApi } from './action-api.js';
 import { wikibaseBody, wikibaseLocation } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
@@ -135,6 +136,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   for (const path of registerReconcile(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('POST', RECONCILE_PATH, () => {});
   for (const path of registerEntityData(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
+  for (const path of registerActionApi(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   // The same routes again under Wikibase's base path, in its spelling (dialect.ts).

@@ -1,0 +1,216 @@
+// The Action API's read modules at /w/api.php (docs/api.md §10.15), in its own JSON shapes, for tools written
+// against MediaWiki (wikibase-sdk's URLs, bots): wbgetentities, wbsearchentities, wbgetclaims. Another rendering of
+// the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index. Errors are
+// the Action API's `{"error": {"code", "info"}}` with status 200 and a `MediaWiki-API-Error` header, as MediaWiki
+// answers them. Writes are not served yet: an edit module answers `badvalue` like any unknown one.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Entity } from '../domain/entity.js';
+import { parseEntityId, parseIdOfKind, ITEM, PROPERTY, numericPart, type Kind } from '../domain/kinds.js';
+import { fallbackChain, isTermLanguage } from '../domain/languages.js';
+import { sitelinkUrl } from '../domain/sites.js';
+import { toWikidata } from '../domain/wikidata-export.js';
+import { hasControlCharacter } from '../domain/text.js';
+import { parseText } from '../search/query.js';
+import { searchLanguages } from '../search/languages.js';
+import type { Store } from '../store/store.js';
+import { jsonBuffer } from './reply-error.js';
+import type { Services } from './services.js';
+
+export const ACTION_API_PATH = '/w/api.php';
+
+type Json = Record<string, unknown>;
+
+/** An Action API error: answered with status 200 and the code in a header, as MediaWiki does. */
+class ApiError extends Error {
+  constructor(readonly code: string, readonly info: string, readonly extra: Json = {}) {
+    super(info);
+  }
+}
+
+const MAX_IDS = 50;
+const PROPS = ['info', 'sitelinks', 'sitelinks/urls', 'aliases', 'labels', 'descriptions', 'claims', 'datatype'] as const;
+
+/** One parameter, a string; `|`-separated lists are split by the caller. */
+function param(query: Json, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || hasControlCharacter(v) || v.length > 10_000) {
+    throw new ApiError('badvalue', `Invalid value for parameter "${name}".`);
+  }
+  return v;
+}
+
+function required(query: Json, name: string): string {
+  const v = param(query, name);
+  if (v === undefined || v === '') throw new ApiError('missingparam', `The "${name}" parameter must be set.`);
+  return v;
+}
+
+const list = (v: string | undefined) => (v === undefined || v === '' ? [] : v.split('|'));
+
+/** A flag is set by its presence (MediaWiki's boolean parameters), unless the client sends `false`-like nothing. */
+const flag = (query: Json, name: string) => query[name] !== undefined;
+
+function title(kind: Kind, id: string): { ns: number; title: string } {
+  return kind === ITEM ? { ns: 0, title: id } : { ns: 120, title: `Property:${id}` };
+}
+
+/** An entity in the dump format, narrowed to `props` and `languages` (with their fallbacks when asked). */
+function renderEntity(entity: Entity, head: { revision: number; modified: Date }, props: Set<string>, languages: string[] | null,
+  fallback: boolean, services: Services): Json {
+  const full = toWikidata(entity, { id: head.revision, modified: head.modified });
+  const kind = entity.type === 'item' ? ITEM : PROPERTY;
+  const out: Json = {};
+  if (props.has('info')) Object.assign(out, { ...title(kind, entity.id), lastrevid: full.lastrevid, modified: full.modified });
+  out.type = full.type;
+  out.id = full.id;
+  if (props.has('datatype') && entity.type === 'property') out.datatype = full.datatype;
+  for (const field of ['labels', 'descriptions', 'aliases'] as const) {
+    if (!props.has(field)) continue;
+    const map = full[field] as Record<string, unknown>;
+    if (languages === null) { out[field] = map; continue; }
+    const picked: Json = {};
+    for (const lang of languages) {
+      const from = fallback && field !== 'aliases' ? fallbackChain(lang, field).find((l) => map[l] !== undefined) : lang;
+      if (from === undefined || map[from] === undefined) continue;
+      // A term that came from another language says so, as Wikibase's language fallback does.
+      picked[lang] = from === lang || field === 'aliases' ? map[from] : { ...(map[from] as Json), 'for-language': lang };
+    }
+    out[field] = picked;
+  }
+  if (props.has('claims')) out.claims = full.claims;
+  if ((props.has('sitelinks') || props.has('sitelinks/urls')) && entity.type === 'item') {
+    const sitelinks = full.sitelinks as Record<string, Json>;
+    out.sitelinks = props.has('sitelinks/urls')
+      ? Object.fromEntries(Object.entries(sitelinks).map(([site, link]) =>
+        [site, services.sites[site] ? { ...link, url: sitelinkUrl(services.sites[site], link.title as string) } : link]))
+      : sitelinks;
+  }
+  return out;
+}
+
+async function wbgetentities(query: Json, store: Store, services: Services, v2: boolean): Promise<Json> {
+  const ids = list(param(query, 'ids'));
+  const sites = list(param(query, 'sites'));
+  const titles = list(param(query, 'titles'));
+  if (ids.length === 0 && titles.length === 0) throw new ApiError('param-missing', 'Either provide the item "ids" or pairs of "sites" and "titles" for corresponding pages');
+  if (ids.length + titles.length > MAX_IDS) throw new ApiError('toomanyvalues', `Too many values supplied for parameter "ids". The limit is ${MAX_IDS}.`);
+  const props = new Set(list(param(query, 'props')).length ? list(param(query, 'props')) : PROPS.filter((p) => p !== 'sitelinks/urls'));
+  for (const p of props) if (!(PROPS as readonly string[]).includes(p)) throw new ApiError('badvalue', `Unrecognized value for parameter "props": ${p}.`);
+  const languages = param(query, 'languages') === undefined ? null : list(param(query, 'languages'));
+  for (const l of languages ?? []) if (!isTermLanguage(l, 'labels')) throw new ApiError('badvalue', `Unrecognized value for parameter "languages": ${l}.`);
+  const followRedirects = param(query, 'redirects') !== 'no';
+  const fallback = flag(query, 'languagefallback');
+
+  const wanted: { key: string; id: string | null }[] = ids.map((raw) => {
+    const parsed = parseEntityId(raw);
+    if (!parsed) throw new ApiError('no-such-entity', `Could not find an entity with the ID "${raw}".`, { id: raw });
+    return { key: parsed.id, id: parsed.id };
+  });
+  if (titles.length > 0) {
+    if (sites.length !== 1 && sites.length !== titles.length) throw new ApiError('params-illegal', 'Must request one site, one title, or an equal number of sites and titles.');
+    const pairs = titles.map((t, i) => [sites.length === 1 ? sites[0] : sites[i], t.replaceAll('_', ' ')] as const);
+    const owners = await store.sitelinkOwners(pairs);
+    pairs.forEach(([site, t], i) => wanted.push({ key: owners.get(`${site}\u0000${t}`) ?? `-${i + 1}`, id: owners.get(`${site}\u0000${t}`) ?? null }));
+  }
+  const entities: Json = {};
+  for (const { key, id } of wanted) {
+    if (id === null) { entities[key] = { site: sites[0], title: titles[Number(key.slice(1)) - 1], missing: v2 ? true : '' }; continue; }
+    let read = await store.readEntity(id);
+    let redirect: Json | undefined;
+    if (read.status === 'redirect' && followRedirects) {
+      redirect = { from: id, to: read.target };
+      read = await store.readEntity(read.target);
+    }
+    if (read.status !== 'found') { entities[key] = { id, missing: v2 ? true : '' }; continue; }
+    const entity = renderEntity(read.entity, read.head, props, languages, fallback, services);
+    entities[key] = redirect ? { ...entity, redirects: redirect } : entity;
+  }
+  return { entities, success: 1 };
+}
+
+async function wbsearchentities(query: Json, store: Store, services: Services): Promise<Json> {
+  const search = required(query, 'search');
+  const language = required(query, 'language');
+  if (!isTermLanguage(language, 'search')) throw new ApiError('badvalue', `Unrecognized value for parameter "language": ${language}.`);
+  const type = param(query, 'type') ?? 'item';
+  const kind = type === 'item' ? ITEM : type === 'property' ? PROPERTY : null;
+  if (!kind) throw new ApiError('badvalue', `Unrecognized value for parameter "type": ${type}.`);
+  const limit = Number(param(query, 'limit') ?? '7');
+  const offset = Number(param(query, 'continue') ?? '0');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new ApiError('badinteger', 'Invalid value for parameter "limit".');
+  if (!Number.isInteger(offset) || offset < 0 || offset > 10_000) throw new ApiError('badinteger', 'Invalid value for parameter "continue".');
+  if ([...search].length > 300) throw new ApiError('badvalue', 'Invalid value for parameter "search".');
+  const languages = flag(query, 'strictlanguage') ? [language] : searchLanguages(language);
+  const id = parseIdOfKind(kind, search.trim());
+  // One more than asked: whether a next page exists.
+  const hits = await store.search({ kind: kind.name, mode: 'suggest', text: parseText(search), entityId: id ? numericPart(id) : null,
+    languages, limit: limit + 1, offset });
+  const base = services.config.publicUrl;
+  const results = hits.slice(0, limit).map((h) => {
+    const out: Json = {
+      id: h.id, title: title(kind, h.id).title, concepturi: `${services.config.conceptUri}${h.id}`,
+      url: `${base}/v1/entities/${kind.segment}/${h.id}`,
+      display: { ...(h.displayLabel ? { label: h.displayLabel } : {}), ...(h.description ? { description: h.description } : {}) },
+      match: h.match.type === 'entityId' ? { type: 'entityId', text: h.match.text } : h.match,
+    };
+    if (h.displayLabel) out.label = h.displayLabel.value;
+    if (h.description) out.description = h.description.value;
+    if (h.match.type === 'alias') out.aliases = [h.match.text];
+    return out;
+  });
+  return { searchinfo: { search }, search: results, ...(hits.length > limit ? { 'search-continue': offset + limit } : {}), success: 1 };
+}
+
+async function wbgetclaims(query: Json, store: Store): Promise<Json> {
+  const claim = param(query, 'claim');
+  const entityParam = param(query, 'entity') ?? claim?.split('$')[0];
+  if (!entityParam) throw new ApiError('param-missing', 'Either the parameter "entity" or the parameter "claim" need to be set.');
+  const parsed = parseEntityId(entityParam);
+  const read = parsed ? await store.readEntity(parsed.id) : null;
+  if (!read || read.status !== 'found') throw new ApiError('no-such-entity', `Could not find an entity with the ID "${entityParam}".`, { id: entityParam });
+  const claims = toWikidata(read.entity).claims as Record<string, Json[]>;
+  const property = param(query, 'property');
+  const rank = param(query, 'rank');
+  const out: Record<string, Json[]> = {};
+  for (const [p, group] of Object.entries(claims)) {
+    if (property && p !== property.toUpperCase()) continue;
+    const kept = group.filter((c) => (!claim || String(c.id).toLowerCase() === claim.toLowerCase()) && (!rank || c.rank === rank));
+    if (kept.length) out[p] = kept;
+  }
+  return { claims: out };
+}
+
+const MODULES: Record<string, (query: Json, store: Store, services: Services, v2: boolean) => Promise<Json>> = {
+  wbgetentities,
+  wbsearchentities: (q, store, services) => wbsearchentities(q, store, services),
+  wbgetclaims: (q, store) => wbgetclaims(q, store),
+};
+
+function send(reply: FastifyReply, body: Json): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(jsonBuffer(body));
+}
+
+export function registerActionApi(app: FastifyInstance, store: Store, services: Services): string[] {
+  app.get(ACTION_API_PATH, async (req: FastifyRequest, reply) => {
+    await services.guard.read({ identity: await services.guard.identify(req.headers.authorization), address: req.ip });
+    const query = req.query as Json;
+    try {
+      const format = param(query, 'format') ?? 'json';
+      if (format !== 'json') throw new ApiError('badvalue', `Unrecognized value for parameter "format": ${format}.`);
+      const formatversion = param(query, 'formatversion') ?? '1';
+      if (formatversion !== '1' && formatversion !== '2' && formatversion !== 'latest') {
+        throw new ApiError('badvalue', `Unrecognized value for parameter "formatversion": ${formatversion}.`);
+      }
+      const action = param(query, 'action') ?? 'help';
+      const module = Object.hasOwn(MODULES, action) ? MODULES[action] : null;
+      if (!module) throw new ApiError('badvalue', `Unrecognized value for parameter "action": ${action}.`);
+      return send(reply, await module(query, store, services, formatversion !== '1'));
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      reply.header('mediawiki-api-error', e.code);
+      return send(reply, { error: { code: e.code, info: e.info, ...e.extra }, servedby: 'entia' });
+    }
+  });
+  return [ACTION_API_PATH];
+}
