@@ -329,3 +329,32 @@ describe('fuzzing the reconciliation service', () => {
     }), { numRuns: Math.min(RUNS, 1500), plugins: [fc.interruptAfterTimeLimit(Math.min(TIME_LIMIT_MS, 15_000))], endOnFailure: true });
   });
 });
+
+describe('fuzzing the Action API read modules and Special:EntityData', () => {
+  it('never answers 5xx: Action API errors are its error object, EntityData errors JSON with a code', async () => {
+    const value = fc.oneof(text, entityIdLike, fc.constantFrom('Q1|Q2', 'P1|Q999999', 'enwiki', 'labels|claims', 'info|x', '1', '2', '-1', '51', 'no'));
+    const apiRequest = fc.dictionary(fc.constantFrom('action', 'ids', 'sites', 'titles', 'props', 'languages', 'languagefallback',
+      'redirects', 'search', 'language', 'type', 'limit', 'continue', 'strictlanguage', 'entity', 'claim', 'property', 'rank',
+      'format', 'formatversion'), value, { maxKeys: 6 })
+      .chain((q) => fc.constantFrom('wbgetentities', 'wbsearchentities', 'wbgetclaims', 'wbeditentity', 'query')
+        .map((action) => ({ action, ...q })))
+      .map((q) => `/w/api.php?${Object.entries(q).map(([k, v]) => `${k}=${encodeSegment(v)}`).join('&')}`);
+    const entityData = fc.tuple(entityIdLike, fc.constantFrom('.json', '.ttl', ''), fc.option(value))
+      .map(([id, ext, revision]) => `/wiki/Special:EntityData/${encodeSegment(id)}${ext}${revision === null ? '' : `?revision=${encodeSegment(revision)}`}`);
+    await fc.assert(fc.asyncProperty(fc.oneof(apiRequest, entityData), async (path) => {
+      const res = await fetch(s.url + path, { redirect: 'manual' });
+      const body = await res.text();
+      const where = `${path.slice(0, 300)} → ${res.status} ${body.slice(0, 200)}`;
+      assert.ok(res.status < 500, where);
+      assert.doesNotMatch(body, INTERNALS, where);
+      // The Action API answers its errors with 200; what the HTTP parser refuses first (a request line too long)
+      // is the service's usual JSON error.
+      if (path.startsWith('/w/api.php') && res.status === 200) {
+        const parsed = JSON.parse(body);
+        if (res.headers.get('mediawiki-api-error')) assert.equal(typeof parsed.error.code, 'string', where);
+      } else if (res.status >= 400) {
+        assert.equal(typeof JSON.parse(body).code, 'string', where);
+      }
+    }), { numRuns: Math.min(RUNS, 1500), plugins: [fc.interruptAfterTimeLimit(Math.min(TIME_LIMIT_MS, 10_000))], endOnFailure: true });
+  });
+});
