@@ -176,9 +176,14 @@ describe('framework-level errors', () => {
   it('matches the route before the media type: 404 and 405 whatever the body', async () => {
     const text = { headers: { 'content-type': 'text/plain' }, raw: 'hello' };
     const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'action=wbeditentity' };
-    let res = await s.request('POST', '/w/api.php', form);
+    let res = await s.request('POST', '/w/unknown.php', form);
     assert.equal(res.status, 404, res.text);
     assert.equal(res.body.code, 'rest-no-match');
+    // The Action API's read modules answer GET only (docs/api.md §10.15): a form POST of an edit is 405, not a
+    // 415 that a client could mistake for success.
+    res = await s.request('POST', '/w/api.php', form);
+    assert.equal(res.status, 405, res.text);
+    assert.equal(res.body.code, 'rest-wrong-method');
     res = await s.request('PUT', '/v1/entities/items/Q1/aliases/en', text);
     assert.equal(res.status, 405, res.text);
     assert.equal(res.body.code, 'rest-wrong-method');
