@@ -105,9 +105,9 @@ export const DEFAULTS: Config = {
   wikibasePrefix: '/w/rest.php/wikibase',
 };
 
-/** A path prefix: `/a/b` (no trailing slash); empty or `off` for none. */
-function prefix(name: string, v: string | undefined): string | null | undefined {
-  if (v === undefined) return undefined;
+/** A path prefix: `/a/b` (no trailing slash); empty or `off` for none; unset for the default. */
+function pathPrefix(name: string, v: string | undefined, fallback: string | null): string | null {
+  if (v === undefined) return fallback;
   if (v === '' || v === 'off') return null;
   if (!/^(\/[A-Za-z0-9._-]+)+$/.test(v)) throw new Error(`${name} must be a path such as /w/rest.php/wikibase, or off; got '${v}'`);
   return v;
@@ -191,6 +191,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     instanceOf: propertyId('ENTIA_INSTANCE_OF', env.ENTIA_INSTANCE_OF) ?? DEFAULTS.instanceOf,
     subclassOf: propertyId('ENTIA_SUBCLASS_OF', env.ENTIA_SUBCLASS_OF) ?? DEFAULTS.subclassOf,
     conceptUri: env.ENTIA_CONCEPT_URI || DEFAULTS.conceptUri,
-    wikibasePrefix: prefix('ENTIA_WIKIBASE_PREFIX', env.ENTIA_WIKIBASE_PREFIX) ?? (env.ENTIA_WIKIBASE_PREFIX === undefined ? DEFAULTS.wikibasePrefix : null),
+    wikibasePrefix: pathPrefix('ENTIA_WIKIBASE_PREFIX', env.ENTIA_WIKIBASE_PREFIX, DEFAULTS.wikibasePrefix),
   };
 }

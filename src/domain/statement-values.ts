@@ -22,7 +22,7 @@ export interface ValueKey {
 /** A decimal amount without its sign when positive and without insignificant zeros: "+1.50" and "1.5" meet. */
 export function canonicalAmount(amount: string): string | null {
   const m = /^([+-]?)0*([0-9]*?)(?:\.([0-9]*?)0*)?$/.exec(amount.trim());
-  if (!m || (m[2] === '' && (m[3] ?? '') === '' && !/[0-9]/.test(amount))) return null;
+  if (!m || !/[0-9]/.test(amount)) return null;
   const whole = m[2] === '' ? '0' : m[2];
   const fraction = m[3] ?? '';
   const digits = fraction === '' ? whole : `${whole}.${fraction}`;

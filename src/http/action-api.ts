@@ -10,11 +10,12 @@ import { fallbackChain, isTermLanguage } from '../domain/languages.js';
 import { sitelinkUrl } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import { hasControlCharacter } from '../domain/text.js';
+import { searchableText } from './handlers/search.js';
 import { parseText } from '../search/query.js';
 import { searchLanguages } from '../search/languages.js';
 import type { Store } from '../store/store.js';
 import { jsonBuffer } from './reply-error.js';
-import type { Services } from './services.js';
+import { chargeRead, type Services } from './services.js';
 
 export const ACTION_API_PATH = '/w/api.php';
 
@@ -25,6 +26,10 @@ class ApiError extends Error {
   constructor(readonly code: string, readonly info: string, readonly extra: Json = {}) {
     super(info);
   }
+}
+
+function refuse(code: string, info: string): never {
+  throw new ApiError(code, info);
 }
 
 const MAX_IDS = 50;
@@ -48,7 +53,7 @@ function required(query: Json, name: string): string {
 
 const list = (v: string | undefined) => (v === undefined || v === '' ? [] : v.split('|'));
 
-/** A flag is set by its presence (MediaWiki's boolean parameters), unless the client sends `false`-like nothing. */
+/** MediaWiki's boolean parameters are true when present, whatever their value. */
 const flag = (query: Json, name: string) => query[name] !== undefined;
 
 function title(kind: Kind, id: string): { ns: number; title: string } {
@@ -56,7 +61,7 @@ function title(kind: Kind, id: string): { ns: number; title: string } {
 }
 
 /** An entity in the dump format, narrowed to `props` and `languages` (with their fallbacks when asked). */
-function renderEntity(entity: Entity, head: { revision: number; modified: Date }, props: Set<string>, languages: string[] | null,
+function actionEntity(entity: Entity, head: { revision: number; modified: Date }, props: Set<string>, languages: string[] | null,
   fallback: boolean, services: Services): Json {
   const full = toWikidata(entity, { id: head.revision, modified: head.modified });
   const kind = entity.type === 'item' ? ITEM : PROPERTY;
@@ -95,42 +100,49 @@ async function wbgetentities(query: Json, store: Store, services: Services, v2: 
   const titles = list(param(query, 'titles'));
   if (ids.length === 0 && titles.length === 0) throw new ApiError('param-missing', 'Either provide the item "ids" or pairs of "sites" and "titles" for corresponding pages');
   if (ids.length + titles.length > MAX_IDS) throw new ApiError('toomanyvalues', `Too many values supplied for parameter "ids". The limit is ${MAX_IDS}.`);
-  const props = new Set(list(param(query, 'props')).length ? list(param(query, 'props')) : PROPS.filter((p) => p !== 'sitelinks/urls'));
+  const asked = list(param(query, 'props'));
+  const props = new Set(asked.length ? asked : PROPS.filter((p) => p !== 'sitelinks/urls'));
   for (const p of props) if (!(PROPS as readonly string[]).includes(p)) throw new ApiError('badvalue', `Unrecognized value for parameter "props": ${p}.`);
   const languages = param(query, 'languages') === undefined ? null : list(param(query, 'languages'));
   for (const l of languages ?? []) if (!isTermLanguage(l, 'labels')) throw new ApiError('badvalue', `Unrecognized value for parameter "languages": ${l}.`);
   const followRedirects = param(query, 'redirects') !== 'no';
   const fallback = flag(query, 'languagefallback');
 
-  const wanted: { key: string; id: string | null }[] = ids.map((raw) => {
+  // What was asked for, keyed as the answer keys it: an id, or a page no item links (`-1`, `-2`, …).
+  const wanted: { key: string; id: string | null; page?: { site: string; title: string } }[] = ids.map((raw) => {
     const parsed = parseEntityId(raw);
     if (!parsed) throw new ApiError('no-such-entity', `Could not find an entity with the ID "${raw}".`, { id: raw });
     return { key: parsed.id, id: parsed.id };
   });
   if (titles.length > 0) {
     if (sites.length !== 1 && sites.length !== titles.length) throw new ApiError('params-illegal', 'Must request one site, one title, or an equal number of sites and titles.');
-    const pairs = titles.map((t, i) => [sites.length === 1 ? sites[0] : sites[i], t.replaceAll('_', ' ')] as const);
-    const owners = await store.sitelinkOwners(pairs);
-    pairs.forEach(([site, t], i) => wanted.push({ key: owners.get(`${site}\u0000${t}`) ?? `-${i + 1}`, id: owners.get(`${site}\u0000${t}`) ?? null }));
+    const pages = titles.map((t, i) => ({ site: sites.length === 1 ? sites[0] : sites[i], title: t.replaceAll('_', ' ') }));
+    const owners = await store.sitelinkOwners(pages.map((p) => [p.site, p.title] as const));
+    let unlinked = 0;
+    for (const page of pages) {
+      const owner = owners.get(`${page.site}\u0000${page.title}`) ?? null;
+      wanted.push({ key: owner ?? `-${++unlinked}`, id: owner, page });
+    }
   }
+  const missing = v2 ? true : '';
   const entities: Json = {};
-  for (const { key, id } of wanted) {
-    if (id === null) { entities[key] = { site: sites[0], title: titles[Number(key.slice(1)) - 1], missing: v2 ? true : '' }; continue; }
+  for (const { key, id, page } of wanted) {
+    if (id === null) { entities[key] = { ...page, missing }; continue; }
     let read = await store.readEntity(id);
     let redirect: Json | undefined;
     if (read.status === 'redirect' && followRedirects) {
       redirect = { from: id, to: read.target };
       read = await store.readEntity(read.target);
     }
-    if (read.status !== 'found') { entities[key] = { id, missing: v2 ? true : '' }; continue; }
-    const entity = renderEntity(read.entity, read.head, props, languages, fallback, services);
+    if (read.status !== 'found') { entities[key] = { id, missing }; continue; }
+    const entity = actionEntity(read.entity, read.head, props, languages, fallback, services);
     entities[key] = redirect ? { ...entity, redirects: redirect } : entity;
   }
   return { entities, success: 1 };
 }
 
 async function wbsearchentities(query: Json, store: Store, services: Services): Promise<Json> {
-  const search = required(query, 'search');
+  const search = searchableText(required(query, 'search')) ?? refuse('badvalue', 'Invalid value for parameter "search".');
   const language = required(query, 'language');
   if (!isTermLanguage(language, 'search')) throw new ApiError('badvalue', `Unrecognized value for parameter "language": ${language}.`);
   const type = param(query, 'type') ?? 'item';
@@ -140,7 +152,6 @@ async function wbsearchentities(query: Json, store: Store, services: Services): 
   const offset = Number(param(query, 'continue') ?? '0');
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new ApiError('badinteger', 'Invalid value for parameter "limit".');
   if (!Number.isInteger(offset) || offset < 0 || offset > 10_000) throw new ApiError('badinteger', 'Invalid value for parameter "continue".');
-  if ([...search].length > 300) throw new ApiError('badvalue', 'Invalid value for parameter "search".');
   const languages = flag(query, 'strictlanguage') ? [language] : searchLanguages(language);
   const id = parseIdOfKind(kind, search.trim());
   // One more than asked: whether a next page exists.
@@ -182,9 +193,7 @@ async function wbgetclaims(query: Json, store: Store): Promise<Json> {
 }
 
 const MODULES: Record<string, (query: Json, store: Store, services: Services, v2: boolean) => Promise<Json>> = {
-  wbgetentities,
-  wbsearchentities: (q, store, services) => wbsearchentities(q, store, services),
-  wbgetclaims: (q, store) => wbgetclaims(q, store),
+  wbgetentities, wbsearchentities, wbgetclaims,
 };
 
 function send(reply: FastifyReply, body: Json): FastifyReply {
@@ -193,7 +202,7 @@ function send(reply: FastifyReply, body: Json): FastifyReply {
 
 export function registerActionApi(app: FastifyInstance, store: Store, services: Services): string[] {
   app.get(ACTION_API_PATH, async (req: FastifyRequest, reply) => {
-    await services.guard.read({ identity: await services.guard.identify(req.headers.authorization), address: req.ip });
+    await chargeRead(services.guard, req);
     const query = req.query as Json;
     try {
       const format = param(query, 'format') ?? 'json';

@@ -19,7 +19,7 @@ import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { registerEntityData } from './entity-data.js';
 import { registerActionApi } from './action-api.js';
-import { wikibaseBody, wikibaseLocation } from './dialect.js';
+import { wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity } from './edit-queue.js';
 import type { Identity, Services } from './services.js';
@@ -147,13 +147,6 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
       methodsByPath.on(b.route.method, wikibasePrefix + b.url, () => {});
       if (b.route.method === 'GET') methodsByPath.on('HEAD', wikibasePrefix + b.url, () => {});
     }
-    // Empty replies (308, 201 without a body) carry only a Location: rewritten on their way out.
-    app.addHook('onSend', async (req, reply, payload) => {
-      const { wikibasePrefix: prefix } = (req.routeOptions.config ?? {}) as RouteConfig;
-      const location = reply.getHeader('location');
-      if (prefix && typeof location === 'string') reply.header('location', wikibaseLocation(location, config.publicUrl, prefix));
-      return payload;
-    });
   }
   app.get('/v1/openapi.json', async (req, reply) =>
     send(reply, await openApiHandler(() => openApi)({} as Ctx)));
@@ -175,7 +168,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
   wikibasePrefix?: string): void {
   const { route, kind } = b;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
-  const config: RouteConfig = { kind: kind?.name, creation: route.creation, wikibasePrefix };
+  const config: RouteConfig = { kind: kind?.name, creation: route.creation };
   app.route({
     method: route.method,
     url: (wikibasePrefix ?? '') + b.url,
@@ -200,9 +193,12 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
               ? await store.inTurn(entity, () => route.handler(ctx)) : await route.handler(ctx);
             // docs/api.md §2.1: success responses name the authenticated user.
             if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
-            return send(reply, result);
+            return send(reply, wikibasePrefix ? wikibaseResult(result, services.config.publicUrl, wikibasePrefix) : result);
           } catch (e) {
-            if (e instanceof EmptyReply) return reply.code(e.status).headers(e.headers).send();
+            if (e instanceof EmptyReply) {
+              const headers = wikibasePrefix ? wikibaseHeaders(e.headers, services.config.publicUrl, wikibasePrefix) : e.headers;
+              return reply.code(e.status).headers(headers).send();
+            }
             if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
             if (entity !== null) edits.lostRace(entity);
             await retryPause(attempt);
@@ -239,8 +235,7 @@ async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> 
   if (result.body === undefined) return reply.send();
   // Exactly `application/json`, without a charset (docs/api.md §2.1), so the body is serialised here (a Buffer
   // body is JSON already).
-  const json = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
-  const bytes = (reply.request.routeOptions.config as RouteConfig).wikibasePrefix ? wikibaseBody(json) : json;
+  const bytes = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
   reply.header('content-type', 'application/json');
   if (bytes.length < COMPRESS_MIN_BYTES) return reply.send(bytes);
   reply.header('vary', 'Accept-Encoding');

@@ -1,13 +1,14 @@
 // Special:EntityData (docs/api.md §10.14): an entity in the Wikidata dump format, as MediaWiki serves it at
 // `/wiki/Special:EntityData/Q42.json` and `/w/index.php?title=Special:EntityData/Q42.json&revision=N` (the
 // URL wikibase-sdk's getEntityRevision builds). Another rendering of the same reads; JSON only.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Entity } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
 import { parseEntityId } from '../domain/kinds.js';
 import { toWikidata } from '../domain/wikidata-export.js';
-import type { Store } from '../store/store.js';
+import type { Head, Store } from '../store/store.js';
 import { jsonBuffer } from './reply-error.js';
-import type { Services } from './services.js';
+import { chargeRead, type Services } from './services.js';
 
 export const ENTITY_DATA_PATH = '/wiki/Special:EntityData/:file';
 export const INDEX_PHP_PATH = '/w/index.php';
@@ -20,43 +21,39 @@ function parseRevision(raw: unknown): number | null {
   return fail('invalid-query-parameter', { parameter: 'revision' });
 }
 
+/** The entity as `{"entities": {id: …}}` in the dump format, or a redirect to its target's EntityData. */
 async function entityData(store: Store, services: Services, reply: FastifyReply, title: string, rawRevision: unknown) {
-  const m = FILE.exec(title);
-  const parsed = m ? parseEntityId(m[1]) : null;
-  if (!parsed) fail('rest-no-match', undefined, { path: `/wiki/${title}` });
-  const { id, kind } = parsed!;
+  const { id, kind } = parseEntityId(FILE.exec(title)?.[1] ?? '') ?? fail('rest-no-match', undefined, { path: `/wiki/${title}` });
   const revision = parseRevision(rawRevision);
-  let body: unknown;
+  const redirect = (target: string) =>
+    reply.code(303).header('location', `${services.config.publicUrl}/wiki/Special:EntityData/${target}.json`).send();
+  let found: { entity: Entity; head: Head };
   if (revision !== null) {
-    const content = await store.readRevision(id, revision);
-    if (!content) fail('revision-not-found', undefined, { id: String(revision), entity: id });
-    if (content!.kind === 'redirect') return reply.code(303).header('location', `${services.config.publicUrl}/wiki/Special:EntityData/${content!.target}.json`).send();
-    const { entity, head } = content as Extract<typeof content, { kind: 'entity' }>;
-    body = { entities: { [id]: toWikidata(entity, { id: head.revision, modified: head.modified }) } };
+    const content = await store.readRevision(id, revision)
+      ?? fail('revision-not-found', undefined, { id: String(revision), entity: id });
+    if (content.kind === 'redirect') return redirect(content.target);
+    found = content;
   } else {
     const read = await store.readEntity(id);
-    if (read.status === 'redirect') return reply.code(303).header('location', `${services.config.publicUrl}/wiki/Special:EntityData/${read.target}.json`).send();
-    if (read.status === 'missing') fail(kind.codes.notFound, undefined, { id });
-    if (read.status !== 'found') return reply;
-    body = { entities: { [id]: toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified }) } };
+    if (read.status === 'redirect') return redirect(read.target);
+    if (read.status === 'missing') return fail(kind.codes.notFound, undefined, { id });
+    found = read;
   }
-  return reply.type('application/json').send(jsonBuffer(body as Record<string, unknown>));
+  const body = { entities: { [id]: toWikidata(found.entity, { id: found.head.revision, modified: found.head.modified }) } };
+  return reply.type('application/json').send(jsonBuffer(body));
 }
 
 export function registerEntityData(app: FastifyInstance, store: Store, services: Services): string[] {
-  const read = async (req: FastifyRequest) => {
-    await services.guard.read({ identity: await services.guard.identify(req.headers.authorization), address: req.ip });
-  };
   app.get(ENTITY_DATA_PATH, async (req, reply) => {
-    await read(req);
+    await chargeRead(services.guard, req);
     const { file } = req.params as { file: string };
     return entityData(store, services, reply, `Special:EntityData/${file}`, (req.query as Record<string, unknown>).revision);
   });
   app.get(INDEX_PHP_PATH, async (req, reply) => {
-    await read(req);
+    await chargeRead(services.guard, req);
     const { title, revision } = req.query as Record<string, unknown>;
-    if (typeof title !== 'string') fail('invalid-query-parameter', { parameter: 'title' });
-    return entityData(store, services, reply, title as string, revision);
+    if (typeof title !== 'string') return fail('invalid-query-parameter', { parameter: 'title' });
+    return entityData(store, services, reply, title, revision);
   });
   return [ENTITY_DATA_PATH, INDEX_PHP_PATH];
 }

@@ -8,22 +8,23 @@ import type { Entity, Statement } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
 import { ITEM, numericPart, parseEntityId, parseIdOfKind, PROPERTY, type Kind } from '../domain/kinds.js';
 import { isTermLanguage } from '../domain/languages.js';
-import { hasControlCharacter } from '../domain/text.js';
 import { statementValueKeys, valueKeyOf } from '../domain/statement-values.js';
 import { searchLanguages } from '../search/languages.js';
 import { parseText } from '../search/query.js';
+import { firstInChain } from '../search/hits.js';
 import { candidateScore, isMatch, nameScore } from '../search/reconcile.js';
 import { foldText, wordsOf } from '../search/text.js';
 import type { Store } from '../store/store.js';
 import { parseJsonBody } from './body.js';
+import { searchableText } from './handlers/search.js';
 import { jsonBuffer } from './reply-error.js';
-import type { Services } from './services.js';
+import { chargeRead, type Services } from './services.js';
 
 export const RECONCILE_PATH = '/v1/reconcile';
 
 /** Bounds of one request (docs/api.md §10.13). */
 export const RECONCILE_LIMITS = { queries: 50, candidates: 50, properties: 20, extendIds: 500, extendProperties: 50,
-  text: 300, words: 32, proposeSample: 200 } as const;
+  proposeSample: 200 } as const;
 const DEFAULT_LIMIT = 5;
 /** How far up the subclass chain a type is looked for, and how many classes one candidate may visit. */
 const TYPE_DEPTH = 5;
@@ -48,13 +49,11 @@ class Reader {
 
   /** The label in the first language of the chain that has one, or null. */
   label(entity: Entity): string | null {
-    const lang = this.languages.find((l) => entity.labels[l] !== undefined);
-    return lang === undefined ? null : entity.labels[lang];
+    return firstInChain((l) => entity.labels[l], this.languages)?.value ?? null;
   }
 
   description(entity: Entity): string | null {
-    const lang = this.languages.find((l) => entity.descriptions[l] !== undefined);
-    return lang === undefined ? null : entity.descriptions[lang];
+    return firstInChain((l) => entity.descriptions[l], this.languages)?.value ?? null;
   }
 
   async name(id: string): Promise<string> {
@@ -116,12 +115,8 @@ function languageOf(req: FastifyRequest): string {
 }
 
 /** Text a search can take: bounded like `q` of the search routes. */
-function searchableText(text: unknown, parameterName: string): string {
-  if (typeof text !== 'string') badParameter(parameterName);
-  const t = (text as string).normalize('NFC').trim();
-  if (t === '' || hasControlCharacter(t) || [...t].length > RECONCILE_LIMITS.text
-    || wordsOf(foldText(t)).length > RECONCILE_LIMITS.words) badParameter(parameterName);
-  return t;
+function searchText(text: unknown, parameterName: string): string {
+  return searchableText(text) ?? badParameter(parameterName);
 }
 
 interface PropertyCondition { pid: string; values: (string | { id: string })[] }
@@ -137,7 +132,7 @@ interface ReconcileQuery {
 function parseQuery(raw: unknown): ReconcileQuery {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) badParameter('queries');
   const q = raw as Json;
-  const query = searchableText(q.query, 'queries');
+  const query = searchText(q.query, 'queries');
   const rawTypes = q.type === undefined || q.type === null ? [] : Array.isArray(q.type) ? q.type : [q.type];
   const types = rawTypes.map((t) => (typeof t === 'string' ? parseIdOfKind(ITEM, t) : null) ?? badParameter('queries'));
   const strict = q.type_strict ?? 'should';
@@ -163,7 +158,7 @@ function parseQuery(raw: unknown): ReconcileQuery {
 // ---------------------------------------------------------------------------------------------------------------
 // Reconciling
 
-/** Whether an entity is an instance of a type, through subclass-of chains at most TYPE_DEPTH long. */
+/** The classes an entity is an instance of, directly or through subclass-of chains at most TYPE_DEPTH long. */
 async function classesOf(reader: Reader, entity: Entity, config: Services['config']): Promise<Set<string>> {
   const seen = new Set<string>();
   let frontier = itemValues(entity, config.instanceOf);
@@ -241,8 +236,9 @@ async function reconcileOne(reader: Reader, q: ReconcileQuery, config: Services[
     for (const condition of q.properties) matches.push(await propertyMatches(reader, entity, condition));
     const types = await Promise.all(itemValues(entity, config.instanceOf).map(async (t) => ({ id: t, name: await reader.name(t) })));
     const description = reader.description(entity);
-    candidates.push({ id, name: reader.label(entity) ?? reader.names(entity)[0] ?? id, ...(description === null ? {} : { description }),
-      type: types, score: candidateScore(nameScore(q.query, reader.names(entity)), matches), match: false });
+    const names = reader.names(entity);
+    candidates.push({ id, name: reader.label(entity) ?? names[0] ?? id, ...(description === null ? {} : { description }),
+      type: types, score: candidateScore(nameScore(q.query, names), matches), match: false });
   }
   // Best score first; ties in id order, so that the same store always answers the same.
   candidates.sort((a, b) => b.score - a.score || numericPart(a.id) - numericPart(b.id));
@@ -365,7 +361,7 @@ function manifest(config: Services['config'], base: string, langSuffix: string):
 }
 
 async function suggest(reader: Reader, kind: Kind, req: FastifyRequest): Promise<Json> {
-  const prefix = searchableText((req.query as Json).prefix, 'prefix');
+  const prefix = searchText((req.query as Json).prefix, 'prefix');
   const rawCursor = (req.query as Json).cursor ?? '0';
   const cursor = typeof rawCursor === 'string' && /^[0-9]{1,6}$/.test(rawCursor) ? Number(rawCursor) : badParameter('cursor');
   const hits = await reader.store.search({ kind: kind.name, mode: 'suggest', text: parseText(prefix), entityId: null,
@@ -419,7 +415,7 @@ export function registerReconcile(app: FastifyInstance, store: Store, services: 
     const reader = (req: FastifyRequest) => new Reader(store, searchLanguages(languageOf(req)));
     // Every call is a read: it spends the client's read budget like the REST reads (ENTIA_RATE_READ).
     scope.addHook('preHandler', async (req) => {
-      await services.guard.read({ identity: await services.guard.identify(req.headers.authorization), address: req.ip });
+      await chargeRead(services.guard, req);
     });
 
     const service = async (req: FastifyRequest, reply: FastifyReply) => {

@@ -50,8 +50,6 @@ export function sendError(reply: FastifyReply, error: EntiaError): FastifyReply 
 export interface RouteConfig {
   kind?: KindName;
   creation?: boolean;
-  /** Set on the routes served again under ENTIA_WIKIBASE_PREFIX: answers in upstream Wikibase's spelling. */
-  wikibasePrefix?: string;
 }
 
 /**

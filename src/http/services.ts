@@ -12,10 +12,10 @@ export type Identity =
   | { kind: 'invalid-token' }
   | { kind: 'user'; account: Account };
 
-/** Authentication, permission and rate-limit hooks (spec §5, §8; guard.ts). The default lets everything through. */
 /** Who a request comes from, as the rate limits see it. */
 export type Client = Pick<Ctx, 'identity' | 'address'>;
 
+/** Authentication, permission and rate-limit hooks (spec §5, §8; guard.ts). The default lets everything through. */
 export interface EditGuard {
   /** Resolves the request's Authorization header, once per request before its handler. Never throws for a bad token. */
   identify(authorization: string | string[] | undefined): Promise<Identity>;
@@ -25,6 +25,14 @@ export interface EditGuard {
   consume(ctx: Ctx, creation: boolean): Promise<void>;
   /** Counts a read against the client's read budget (off by default); throws request-limit-reached. */
   read(client: Client): Promise<void>;
+}
+
+/**
+ * Spends a read of the request's client, for the reads served beside the route table (reconciliation,
+ * Special:EntityData, the Action API), which have no Ctx of their own.
+ */
+export async function chargeRead(guard: EditGuard, req: { headers: { authorization?: string }; ip: string }): Promise<void> {
+  await guard.read({ identity: await guard.identify(req.headers.authorization), address: req.ip });
 }
 
 export const OPEN_GUARD: EditGuard = {

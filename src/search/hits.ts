@@ -31,7 +31,8 @@ export interface EntityTerms {
   aliases(lang: string): readonly string[];
 }
 
-function firstInChain(get: (lang: string) => string | undefined, languages: readonly string[]): LanguageValue | null {
+/** The first language of the chain with a value, and that value. */
+export function firstInChain(get: (lang: string) => string | undefined, languages: readonly string[]): LanguageValue | null {
   for (const language of languages) {
     const value = get(language);
     if (value !== undefined) return { language, value };

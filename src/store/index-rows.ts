@@ -1,7 +1,7 @@
 // The secondary rows every backend keeps beside an entity's document: terms (uniqueness, search),
 // statement values (lookup by value, docs/api.md §10.12) and sitelinks (one item per page). Derived here once so that
 // both backends index the same things, and diffed so that an edit touches only the rows it changes.
-import type { Entity } from '../domain/entity.js';
+import type { Entity, KindName } from '../domain/entity.js';
 import { statementValueKeys, type ValueKey } from '../domain/statement-values.js';
 import { rankOf, searchKeys, TYPE_CODE } from '../search/index-keys.js';
 
@@ -37,6 +37,21 @@ export function indexRows(entity: Entity | null): IndexRows {
   for (const [lang, list] of Object.entries(entity.aliases)) for (const text of list) terms.push({ type: 'alias', lang, text });
   const sitelinks = Object.entries(entity.sitelinks ?? {}).map(([site, link]) => ({ site, title: link.title }));
   return { terms, values: statementValueKeys(entity), sitelinks };
+}
+
+/** How every index table writes an entity's kind. */
+export const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
+
+/** The number of an id (`Q42` → 42), as the index tables store entities and properties. */
+export const idNumber = (id: string): number => Number(id.slice(1));
+
+/** A statement-value index row as its columns (ADR 0007): property number, value key, kind code, entity number. */
+export type ValueRow = [property: number, value: string, kind: number, entity: number];
+
+export function valueRows(entity: Pick<Entity, 'id' | 'type'>, keys: readonly ValueKey[]): ValueRow[] {
+  const kind = KIND_CODE[entity.type];
+  const number = idNumber(entity.id);
+  return keys.map((k) => [idNumber(k.property), k.key, kind, number]);
 }
 
 export interface RowDiff<T> {
@@ -127,8 +142,8 @@ export type SearchRowVisitor = (table: SearchTable, kind: number, lang: string, 
  * diff passes the whole entity's rank with only the languages it changed).
  */
 export function visitSearchRows(entity: Entity, visit: SearchRowVisitor, rank = rankOf(popularity(entity))): void {
-  const kind = entity.type === 'item' ? 0 : 1;
-  const number = Number(entity.id.slice(1));
+  const kind = KIND_CODE[entity.type];
+  const number = idNumber(entity.id);
   const keys = searchKeys(entity);
   for (const table of SEARCH_TABLES) for (const k of keys[table]) visit(table, kind, k.lang, k.key, TYPE_CODE[k.type], rank, number);
 }

@@ -54,6 +54,12 @@ describe('wikibase-sdk against Entia', () => {
     assert.deepEqual(pages.flatMap((p) => Object.keys(p.entities)).sort(), [item, property].sort());
   });
 
+  it('getEntitiesFromSitelinks: the items linking those pages, and the pages nothing links', async () => {
+    const body = await get(wbk.getEntitiesFromSitelinks({ titles: ['SDK item', 'No such page'], sites: 'enwiki' }));
+    assert.equal(body.entities[item].labels.en.value, 'sdk item');
+    assert.deepEqual(body.entities['-1'], { site: 'enwiki', title: 'No such page', missing: '' });
+  });
+
   it('searchEntities: the Action API search shape, with continuation', async () => {
     const body = await get(wbk.searchEntities({ search: 'sdk it', language: 'en' }));
     assert.equal(body.success, 1);

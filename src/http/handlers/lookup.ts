@@ -17,18 +17,15 @@ export interface WrittenCondition {
 }
 
 /**
- * The index keys of written conditions. A value that cannot be a key of the property's data type (`abc` for a
- * quantity) can match nothing: null, and the caller answers with no match rather than an error.
+ * The index keys of written conditions, with their properties' data types looked up at once. A value that
+ * cannot be a key of its property's type (`abc` for a quantity) can match nothing: null in its place.
  */
-export async function conditionKeys(store: Store, written: readonly WrittenCondition[]): Promise<StatementCondition[] | null> {
+export async function conditionKeys(store: Store, written: readonly WrittenCondition[]): Promise<(StatementCondition | null)[]> {
   const types = await store.lookupEntities([...new Set(written.map((c) => c.property))]);
-  const out: StatementCondition[] = [];
-  for (const c of written) {
+  return written.map((c) => {
     const key = valueKeyOf(c.value, types.get(c.property) ?? null);
-    if (key === null) return null;
-    out.push({ property: c.property, key });
-  }
-  return out;
+    return key === null ? null : { property: c.property, key };
+  });
 }
 
 function asList(raw: unknown): unknown[] {
@@ -62,7 +59,8 @@ export async function findByStatements(ctx: Ctx): Promise<Result> {
   const written = parseConditions(ctx);
   const limit = parseLimit(ctx);
   const after = parseAfter(ctx);
-  const conditions = await conditionKeys(ctx.store, written);
+  const keys = await conditionKeys(ctx.store, written);
+  const conditions = keys.every((k) => k !== null) ? keys as StatementCondition[] : null;
   const found = conditions === null ? []
     : await ctx.store.statementValues.find({ kind: ctx.kind.name, conditions, after, limit: limit + 1 });
   const page = found.slice(0, limit).map((n) => ctx.kind.prefix + n);

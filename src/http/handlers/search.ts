@@ -9,7 +9,9 @@ import { searchLanguages } from '../../search/languages.js';
 import { foldText, wordsOf } from '../../search/text.js';
 import { hasControlCharacter } from '../../domain/text.js';
 import type { Ctx, Handler, Result } from '../route.js';
-import { MAX_CONDITIONS, splitCondition } from '../../domain/statement-values.js';
+import { MAX_CONDITIONS, splitCondition, type StatementCondition } from '../../domain/statement-values.js';
+import { firstInChain } from '../../search/hits.js';
+import { MAX_FILTERED_ROWS } from '../../search/rank.js';
 import type { StatementFilter } from '../../store/store.js';
 import { conditionKeys, type WrittenCondition } from './lookup.js';
 
@@ -32,13 +34,21 @@ function single(ctx: Ctx, name: string): string | undefined {
  */
 export const SEARCH_TEXT_LIMITS = { characters: 300, words: 32 } as const;
 
+/**
+ * Text a search may take, NFC and trimmed, or null when it is empty, has a control character or breaks the
+ * bounds. Every text that reaches the search index goes through it: `q` here, reconciliation queries and
+ * suggest prefixes, the Action API's `search`.
+ */
+export function searchableText(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const text = raw.normalize('NFC').trim();
+  if (text === '' || hasControlCharacter(text) || [...text].length > SEARCH_TEXT_LIMITS.characters
+    || wordsOf(foldText(text)).length > SEARCH_TEXT_LIMITS.words) return null;
+  return text;
+}
+
 function parseQ(ctx: Ctx): string {
-  const q = single(ctx, 'q')?.normalize('NFC').trim();
-  if (!q || hasControlCharacter(q) || [...q].length > SEARCH_TEXT_LIMITS.characters
-    || wordsOf(foldText(q)).length > SEARCH_TEXT_LIMITS.words) {
-    fail('invalid-query-parameter', { parameter: 'q' });
-  }
-  return q;
+  return searchableText(single(ctx, 'q')) ?? fail('invalid-query-parameter', { parameter: 'q' });
 }
 
 /** docs/api.md D4: `language` is accepted for `lang`, and then names itself in errors. */
@@ -66,7 +76,7 @@ const KEYWORD = /^(-?)haswbstatement:(.*)$/i;
 
 /**
  * CirrusSearch's `haswbstatement:P31=Q5` (and `-haswbstatement:`, `haswbstatement:P214` for any value) taken out
- * of q (docs/api.md §10.7): what remains is the text searched.
+ * of q (docs/api.md §10.7): what remains is the text searched (q itself when it has no keyword).
  */
 function splitKeywords(q: string): { text: string; all: WrittenCondition[]; none: WrittenCondition[] } {
   const words: string[] = [];
@@ -78,41 +88,48 @@ function splitKeywords(q: string): { text: string; all: WrittenCondition[]; none
     const condition = splitCondition(m[2], '=') ?? fail('invalid-query-parameter', { parameter: 'q' });
     (m[1] ? none : all).push(condition);
   }
-  if (all.length + none.length > MAX_CONDITIONS) fail('invalid-query-parameter', { parameter: 'q' });
-  return { text: words.join(' '), all, none };
+  const keywords = all.length + none.length;
+  if (keywords > MAX_CONDITIONS || (keywords > 0 && words.length === 0 && all.length === 0)) {
+    fail('invalid-query-parameter', { parameter: 'q' });
+  }
+  return { text: keywords === 0 ? q : words.join(' '), all, none };
 }
 
-/** The written conditions as index keys; one that can hold for nothing makes `all` fail and drops out of `none`. */
+/**
+ * The conditions as index keys, in one data-type lookup: a required one that can hold for nothing (a value
+ * that is not of its property's type) means no entity matches (null); an excluded one like it excludes nothing.
+ */
 async function statementFilter(ctx: Ctx, all: WrittenCondition[], none: WrittenCondition[]): Promise<StatementFilter | null> {
-  const required = await conditionKeys(ctx.store, all);
-  if (required === null) return null;
-  const excluded: StatementFilter['none'] = [];
-  for (const c of none) excluded.push(...(await conditionKeys(ctx.store, [c])) ?? []);
-  return { all: required, none: excluded };
+  const keys = await conditionKeys(ctx.store, [...all, ...none]);
+  const required = keys.slice(0, all.length);
+  if (required.some((k) => k === null)) return null;
+  return { all: required as StatementCondition[], none: keys.slice(all.length).filter((k): k is StatementCondition => k !== null) };
 }
 
-/** Only keywords, no text: the matches in id order, labelled in the request's languages. */
+/**
+ * Only keywords, no text: the matches in id order, labelled in the request's languages. Like a filtered text
+ * search it examines at most MAX_FILTERED_ROWS index rows, however large the offset.
+ */
 async function statementHits(ctx: Ctx, filter: StatementFilter, languages: string[], limit: number, offset: number): Promise<SearchHit[]> {
+  const { statementValues } = ctx.store;
+  const kind = ctx.kind.name;
   const ids: number[] = [];
   let after: number | null = null;
-  // Offsets beyond a few pages cost a read each; a lookup by value pages with a cursor (docs/api.md §10.12).
-  while (ids.length < offset + limit) {
-    const page = await ctx.store.statementValues.find({ kind: ctx.kind.name, conditions: filter.all, after, limit: 500 });
-    for (const n of page) if (filter.none.length === 0 || await ctx.store.statementValues.holds(ctx.kind.name, n, { all: [], none: filter.none })) ids.push(n);
+  for (let examined = 0; ids.length < offset + limit && examined < MAX_FILTERED_ROWS;) {
+    const page = await statementValues.find({ kind, conditions: filter.all, after, limit: 500 });
+    examined += page.length;
+    for (const n of page) if (await statementValues.holds(kind, n, { all: [], none: filter.none })) ids.push(n);
     if (page.length < 500) break;
     after = page[page.length - 1];
   }
+  const text = filter.all.map((c) => `${c.property}=${c.key || '*'}`).join(' ');
   const hits: SearchHit[] = [];
   for (const n of ids.slice(offset, offset + limit)) {
-    const id = ctx.kind.prefix + n;
-    const read = await ctx.store.readEntity(id);
+    const read = await ctx.store.readEntity(ctx.kind.prefix + n);
     if (read.status !== 'found') continue;
-    const first = (map: Record<string, string>) => {
-      const language = languages.find((l) => map[l] !== undefined);
-      return language === undefined ? null : { language, value: map[language] };
-    };
-    hits.push({ id, displayLabel: first(read.entity.labels), description: first(read.entity.descriptions),
-      match: { type: 'statement', text: filter.all.map((c) => `${c.property}=${c.key || '*'}`).join(' ') } });
+    const { labels, descriptions } = read.entity;
+    hits.push({ id: read.entity.id, displayLabel: firstInChain((l) => labels[l], languages),
+      description: firstInChain((l) => descriptions[l], languages), match: { type: 'statement', text } });
   }
   return hits;
 }
@@ -126,20 +143,12 @@ export function searchTerms(mode: SearchMode): Handler {
     const offset = Math.min(parseCount(ctx, 'offset', 0, Infinity), Number.MAX_SAFE_INTEGER);
     const { text, all, none } = mode === 'search' ? splitKeywords(q) : { text: q, all: [], none: [] };
     const languages = searchLanguages(lang);
-    let hits: SearchHit[];
-    if (all.length + none.length === 0) {
-      const id = parseIdOfKind(ctx.kind, q);
-      hits = await ctx.store.search({ kind: ctx.kind.name, mode, text: parseText(q), entityId: id ? numericPart(id) : null,
-        languages, limit, offset });
-    } else {
-      const statements = await statementFilter(ctx, all, none);
-      if (text === '' && all.length === 0) fail('invalid-query-parameter', { parameter: 'q' });
-      const id = parseIdOfKind(ctx.kind, text);
-      hits = statements === null ? []
-        : text === '' ? await statementHits(ctx, statements, languages, limit, offset)
-          : await ctx.store.search({ kind: ctx.kind.name, mode, text: parseText(text), entityId: id ? numericPart(id) : null,
-            languages, limit, offset, statements });
-    }
+    const statements = all.length + none.length > 0 ? await statementFilter(ctx, all, none) : undefined;
+    const id = parseIdOfKind(ctx.kind, text);
+    const hits = statements === null ? []
+      : statements && text === '' ? await statementHits(ctx, statements, languages, limit, offset)
+        : await ctx.store.search({ kind: ctx.kind.name, mode, text: parseText(text), entityId: id ? numericPart(id) : null,
+          languages, limit, offset, statements });
     // docs/api.md §2.3: search responses carry no ETag or Last-Modified.
     return { body: { results: hits.map(render) } };
   };

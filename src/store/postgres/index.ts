@@ -12,15 +12,15 @@ import {
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
-
-/** Connections of the turns pool: at most this many contested entities wait for their turn at once per process. */
-const TURN_CONNECTIONS = 4;
 import { migrate } from './migrate.js';
 import { changeQueries, counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
 import { changeOf, revisionContent } from '../revision-content.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
 import { appendValues, deleteValues, emptyValueColumns, insertValues, PostgresStatementValues, writeValueDiff } from './statement-values.js';
 import { inTransaction, isRetryable } from './transaction.js';
+
+/** Connections of the turns pool: at most this many contested entities wait for their turn at once per process. */
+const TURN_CONNECTIONS = 4;
 
 export interface PostgresOptions {
   /** postgres://user:password@host:port/database?sslmode=… (libpq-style URL, as `pg` reads it). */
@@ -58,7 +58,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   turns.on('error', () => {});
   const store = new PostgresStore(pool, turns);
   await store.searchIndex.drainBacklog();
-  await store.statementValues.drainBacklog((entity) => diffIndexRows(null, entity).values);
+  await store.statementValues.drainBacklog();
   return store;
 }
 
@@ -236,8 +236,9 @@ export class PostgresStore implements Store {
     for (const entity of batch) {
       const rows = indexRows(entity);
       appendTerms(terms, entity.id, entity.type, rows.terms);
-      // Value rows are keyed by property first: the replaced document says which rows of this entity to drop.
-      const values = diffIndexRows(previous.get(entity.id) ?? null, entity).values;
+      // Value rows are keyed by property first: a replaced document says which rows of this entity to drop.
+      const replaced = previous.get(entity.id);
+      const values = replaced ? diffIndexRows(replaced, entity).values : { removed: [], added: rows.values };
       appendValues(removedValues, entity, values.removed);
       appendValues(addedValues, entity, values.added);
       for (const link of rows.sitelinks) sitelinks.push({ link, itemId: entity.id });

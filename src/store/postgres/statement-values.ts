@@ -1,28 +1,25 @@
 // The PostgreSQL side of the statement-value index (ADR 0007): the same rows as SQLite's, written with unnest()
 // in the edit's transaction, and the same lookup: one condition's rows in entity order, the others probed.
 import type { Entity, KindName } from '../../domain/entity.js';
-import { MAX_CONDITIONS, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
-import type { RowDiff } from '../index-rows.js';
+import { MAX_CONDITIONS, statementValueKeys, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
+import { idNumber, KIND_CODE, valueRows, type RowDiff } from '../index-rows.js';
 import type { StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
 import type { Db } from './queries.js';
 import { inTransaction } from './transaction.js';
 import type pg from 'pg';
 
-const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
+/** Postings counted per condition to choose the one that drives a lookup: the rarest within this cap. */
 const DRIVER_COUNT_CAP = 2000;
-const propertyNumber = (id: string) => Number(id.slice(1));
 
 /** Rows of several entities as columns, for one unnest() each way. */
 export interface ValueColumns { properties: number[]; values: string[]; kinds: number[]; entities: number[] }
 
 export const emptyValueColumns = (): ValueColumns => ({ properties: [], values: [], kinds: [], entities: [] });
 
-export function appendValues(columns: ValueColumns, entity: Pick<Entity, 'id' | 'type'>, rows: readonly ValueKey[]): void {
-  const kind = KIND_CODE[entity.type];
-  const number = Number(entity.id.slice(1));
-  for (const v of rows) {
-    columns.properties.push(propertyNumber(v.property));
-    columns.values.push(v.key);
+export function appendValues(columns: ValueColumns, entity: Pick<Entity, 'id' | 'type'>, keys: readonly ValueKey[]): void {
+  for (const [property, value, kind, number] of valueRows(entity, keys)) {
+    columns.properties.push(property);
+    columns.values.push(value);
     columns.kinds.push(kind);
     columns.entities.push(number);
   }
@@ -57,7 +54,7 @@ export class PostgresStatementValues implements StatementValueIndex {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Indexes entities stored before the index existed (migration 10); concurrent openers share the work. */
-  async drainBacklog(rows: (entity: Entity) => RowDiff<ValueKey>, batch = 500): Promise<void> {
+  async drainBacklog(batch = 500): Promise<void> {
     for (;;) {
       const taken = await inTransaction(this.pool, async (db) => {
         const ids = (await db.query<{ entity_id: string }>(`DELETE FROM value_backlog WHERE entity_id IN (
@@ -68,7 +65,7 @@ export class PostgresStatementValues implements StatementValueIndex {
         const added = emptyValueColumns();
         for (const d of docs) {
           const entity = JSON.parse(d.content) as Entity;
-          appendValues(added, entity, rows(entity).added);
+          appendValues(added, entity, statementValueKeys(entity));
         }
         await insertValues(db, added);
         return ids.length;
@@ -81,7 +78,7 @@ export class PostgresStatementValues implements StatementValueIndex {
     const code = KIND_CODE[kind];
     const ordered = await this.driverFirst(code, conditions);
     const params: unknown[] = [code, after ?? 0, limit];
-    for (const c of ordered) params.push(propertyNumber(c.property), c.key);
+    for (const c of ordered) params.push(idNumber(c.property), c.key);
     const result = await this.pool.query<{ entity: number }>(this.page(ordered.length), params);
     return result.rows.map((r) => Number(r.entity));
   }
@@ -92,21 +89,20 @@ export class PostgresStatementValues implements StatementValueIndex {
     if (conditions.length === 0) return true;
     const found = await this.pool.query<{ i: number }>(`SELECT u.i FROM unnest($1::integer[], $2::text[]) WITH ORDINALITY AS u(p, v, i)
       WHERE EXISTS (SELECT 1 FROM statement_values s WHERE s.property = u.p AND s.value = u.v AND s.kind = $3 AND s.entity = $4)`,
-    [conditions.map((c) => propertyNumber(c.property)), conditions.map((c) => c.key), code, entity]);
+    [conditions.map((c) => idNumber(c.property)), conditions.map((c) => c.key), code, entity]);
     const present = new Set(found.rows.map((r) => Number(r.i) - 1));
     return filter.all.every((_, i) => present.has(i)) && !filter.none.some((_, i) => present.has(filter.all.length + i));
   }
 
+  /** The conditions with the one of fewest rows first (each counted up to the cap), in one round trip. */
   private async driverFirst(kind: number, conditions: StatementCondition[]): Promise<StatementCondition[]> {
     if (conditions.length === 1) return conditions;
-    const counted = [];
-    for (const c of conditions) {
-      const r = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM statement_values
-        WHERE property = $1 AND value = $2 AND kind = $3 LIMIT ${DRIVER_COUNT_CAP}) x`, [propertyNumber(c.property), c.key, kind]);
-      counted.push({ c, n: Number(r.rows[0].n) });
-    }
-    counted.sort((a, b) => a.n - b.n);
-    return counted.map((x) => x.c);
+    const counted = await this.pool.query<{ i: string; n: string }>(`SELECT u.i, (SELECT count(*) FROM (SELECT 1 FROM statement_values s
+        WHERE s.property = u.p AND s.value = u.v AND s.kind = $3 LIMIT ${DRIVER_COUNT_CAP}) x) AS n
+      FROM unnest($1::integer[], $2::text[]) WITH ORDINALITY AS u(p, v, i)`,
+    [conditions.map((c) => idNumber(c.property)), conditions.map((c) => c.key), kind]);
+    const n = new Map(counted.rows.map((r) => [Number(r.i) - 1, Number(r.n)]));
+    return conditions.map((c, i) => ({ c, n: n.get(i) ?? 0 })).sort((a, b) => a.n - b.n).map((x) => x.c);
   }
 
   /** One statement text per number of conditions: $1 kind, $2 after, $3 limit, then (property, value) pairs. */

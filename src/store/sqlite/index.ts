@@ -75,7 +75,7 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
     return read.status === 'found' ? read.entity : null;
   };
   store.searchIndex.drainBacklog(db, current);
-  store.statementValues.drainBacklog(current, (entity) => diffIndexRows(null, entity).values);
+  store.statementValues.drainBacklog(current);
   return store;
 }
 

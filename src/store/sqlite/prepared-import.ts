@@ -4,7 +4,7 @@
 // SQLite's half (SqliteStore.writePrepared), which uses the rows only when none of the entities exists yet.
 import { encodeDocument } from './documents.js';
 import type { Entity, KindName } from '../../domain/entity.js';
-import { indexRows, popularity, visitSearchRows, type SearchTable } from '../index-rows.js';
+import { indexRows, popularity, valueRows, visitSearchRows, type SearchTable } from '../index-rows.js';
 import { RowGroups } from './write-order.js';
 
 export interface PreparedEntity {
@@ -59,9 +59,7 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
     });
     const rows = indexRows(entity);
     for (const t of rows.terms) terms.of(t.lang).push(id, type, t.type, t.lang, t.text);
-    const kind = type === 'item' ? 0 : 1;
-    const number = Number(id.slice(1));
-    for (const v of rows.values) values.of(v.property).push(Number(v.property.slice(1)), v.key, kind, number);
+    for (const row of valueRows(entity, rows.values)) values.of(String(row[0])).push(...row);
     for (const s of rows.sitelinks) sitelinks.push([s.site, s.title, id]);
   }
   // Stable: of two entities given the same page, the first keeps it and the second is refused.

@@ -21,7 +21,7 @@ const ROWS_PER_INSERT = 100;
 export type RowInserter = (lists: Iterable<readonly unknown[]>) => void;
 
 /** `head`: `INSERT … (columns) VALUES`, completed here with a hundred rows' placeholders (the rest one by one). */
-function rowInserter(db: Database.Database, head: string, columns: number): RowInserter {
+export function rowInserter(db: Database.Database, head: string, columns: number): RowInserter {
   const row = `(${Array(columns).fill('?').join(', ')})`;
   const one = db.prepare(`${head} ${row}`);
   const many = db.prepare(`${head} ${Array(ROWS_PER_INSERT).fill(row).join(', ')}`);

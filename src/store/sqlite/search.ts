@@ -5,11 +5,10 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
 import type { EntityFilter, KindCode, Row, Stream } from '../../search/rank.js';
-import { diffSearchRows, SEARCH_TABLES, type SearchTable } from '../index-rows.js';
+import { diffSearchRows, KIND_CODE, SEARCH_TABLES, type SearchTable } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
 import { prepareSearchQueries, type SearchQueries } from './queries.js';
 
-const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
 const PREFIX: Record<KindName, string> = { item: 'Q', property: 'P' };
 /** Before the first row of any stream. */
 const START: Row = { rank: Number.MIN_SAFE_INTEGER, entity: -1 };

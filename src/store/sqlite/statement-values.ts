@@ -3,25 +3,26 @@
 // the others with point probes. Statement shapes are fixed: one per number of conditions, at most MAX_CONDITIONS.
 import type Database from 'better-sqlite3';
 import type { Entity, KindName } from '../../domain/entity.js';
-import { MAX_CONDITIONS, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
-import type { RowDiff } from '../index-rows.js';
+import { MAX_CONDITIONS, statementValueKeys, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
+import { idNumber, KIND_CODE, valueRows, type RowDiff } from '../index-rows.js';
 import type { StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
+import { rowInserter, type RowInserter } from './queries.js';
 
-const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
 /** Postings counted per condition to choose the one that drives a lookup: the rarest within this cap. */
 const DRIVER_COUNT_CAP = 2000;
 
-const propertyNumber = (id: string) => Number(id.slice(1));
-
 export class SqliteStatementValues implements StatementValueIndex {
-  private readonly insert: Database.Statement<[number, string, number, number]>;
-  private readonly remove: Database.Statement<[number, string, number, number]>;
+  private readonly insert: Database.Statement<unknown[]>;
+  private readonly remove: Database.Statement<unknown[]>;
   private readonly probe: Database.Statement<[number, string, number, number]>;
   private readonly count: Database.Statement<[number, string, number], { n: number }>;
+  /** Bulk imports: a hundred rows per statement, as for the other index tables. */
+  readonly insertMany: RowInserter;
   private readonly pages = new Map<number, Database.Statement<unknown[], { entity: number }>>();
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare('INSERT OR IGNORE INTO statement_values (property, value, kind, entity) VALUES (?, ?, ?, ?)');
+    this.insertMany = rowInserter(db, 'INSERT OR IGNORE INTO statement_values (property, value, kind, entity) VALUES', 4);
     this.remove = db.prepare('DELETE FROM statement_values WHERE property = ? AND value = ? AND kind = ? AND entity = ?');
     this.probe = db.prepare('SELECT 1 FROM statement_values WHERE property = ? AND value = ? AND kind = ? AND entity = ?');
     this.count = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM statement_values
@@ -30,21 +31,12 @@ export class SqliteStatementValues implements StatementValueIndex {
 
   /** Applies one entity's row difference; runs inside the caller's transaction. */
   write(entity: Pick<Entity, 'id' | 'type'>, diff: RowDiff<ValueKey>): void {
-    const kind = KIND_CODE[entity.type];
-    const number = Number(entity.id.slice(1));
-    for (const v of diff.removed) this.remove.run(propertyNumber(v.property), v.key, kind, number);
-    for (const v of diff.added) this.insert.run(propertyNumber(v.property), v.key, kind, number);
-  }
-
-  /** Writes the prepared rows (property, value, kind, entity) of new entities (a bulk import). */
-  insertMany(rows: readonly (readonly unknown[])[]): void {
-    for (const row of rows) for (let i = 0; i < row.length; i += 4) {
-      this.insert.run(row[i] as number, row[i + 1] as string, row[i + 2] as number, row[i + 3] as number);
-    }
+    for (const row of valueRows(entity, diff.removed)) this.remove.run(row);
+    for (const row of valueRows(entity, diff.added)) this.insert.run(row);
   }
 
   /** Indexes entities that existed before the index did (migration 10), `batch` at a time. */
-  drainBacklog(read: (id: string) => Entity | null, rows: (entity: Entity) => RowDiff<ValueKey>, batch = 1000): void {
+  drainBacklog(read: (id: string) => Entity | null, batch = 1000): void {
     const take = this.db.prepare<[number], { entity_id: string }>('SELECT entity_id FROM value_backlog LIMIT ?');
     const done = this.db.prepare<[string]>('DELETE FROM value_backlog WHERE entity_id = ?');
     for (;;) {
@@ -53,7 +45,7 @@ export class SqliteStatementValues implements StatementValueIndex {
       this.db.transaction(() => {
         for (const { entity_id } of ids) {
           const entity = read(entity_id);
-          if (entity) this.write(entity, rows(entity));
+          if (entity) this.write(entity, { removed: [], added: statementValueKeys(entity) });
           done.run(entity_id);
         }
       }).immediate();
@@ -65,7 +57,7 @@ export class SqliteStatementValues implements StatementValueIndex {
     // Parameters in the order of the statement's placeholders: the driver, kind and cursor, the others, the limit.
     const params: unknown[] = [];
     ordered.forEach((c, i) => {
-      params.push(propertyNumber(c.property), c.key);
+      params.push(idNumber(c.property), c.key);
       if (i === 0) params.push(KIND_CODE[kind], after ?? 0);
     });
     return this.page(ordered.length).all(...params, limit).map((r) => r.entity);
@@ -73,14 +65,14 @@ export class SqliteStatementValues implements StatementValueIndex {
 
   async holds(kind: KindName, entity: number, filter: StatementFilter): Promise<boolean> {
     const code = KIND_CODE[kind];
-    const has = (c: StatementCondition) => this.probe.get(propertyNumber(c.property), c.key, code, entity) !== undefined;
+    const has = (c: StatementCondition) => this.probe.get(idNumber(c.property), c.key, code, entity) !== undefined;
     return filter.all.every(has) && !filter.none.some(has);
   }
 
   /** The conditions with the one of fewest rows first: its rows are read, the others probed per row. */
   private driverFirst(kind: number, conditions: StatementCondition[]): StatementCondition[] {
     if (conditions.length === 1) return conditions;
-    const counted = conditions.map((c) => ({ c, n: this.count.get(propertyNumber(c.property), c.key, kind)!.n }));
+    const counted = conditions.map((c) => ({ c, n: this.count.get(idNumber(c.property), c.key, kind)!.n }));
     counted.sort((a, b) => a.n - b.n);
     return counted.map((x) => x.c);
   }
