@@ -4,10 +4,10 @@
 // recognised from the JSON itself. Every failure names the file, and the line where there is one.
 import { spawn } from 'node:child_process';
 import { createReadStream, promises as fs } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { CliError } from './errors.js';
+import { lineBatches } from './lines.js';
 
 export interface DumpLine {
   /** 1-based line number in the (decompressed) input. */
@@ -38,7 +38,7 @@ export async function openDump(path: string, skipLines = 0): Promise<DumpInput> 
     source = process.stdin;
   } else {
     total = await checkReadable(path);
-    const file = createReadStream(path);
+    const file = createReadStream(path, { highWaterMark: 1 << 20 });
     file.on('data', (chunk) => { read += chunk.length; });
     source = decompressed(path, file);
   }
@@ -97,7 +97,7 @@ async function* entities(input: Readable, path: string, skipLines: number): Asyn
   let whole: string[] | null = null; // a multi-line document, read whole
   let mode: 'lines' | 'document' | null = null;
   const where = (n: number) => `${path === '-' ? 'standard input' : path}:${n}`;
-  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const batch of lineBatches(input)) for (const raw of batch) {
     lineNo++;
     if (mode === 'document') { whole!.push(raw); continue; }
     if (lineNo <= skipLines) continue;

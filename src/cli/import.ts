@@ -31,8 +31,10 @@ export const IMPORT_BATCH = 5000;
  *   log file grows to that size, and the last connection to close folds it in and removes it.
  * - importThread: SQLite writes each batch on a thread of its own while this one prepares and reads the next
  *   (src/store/sqlite/import-thread.ts).
+ * - deferIndexes: the batches stage their search, term and value rows, and the end of the import builds those
+ *   indexes in key order (src/store/sqlite/deferred-index.ts, ADR 0008).
  */
-export const IMPORT_TUNING = { pageCacheMb: 1024, checkpointMb: 1024, importThread: true } as const;
+export const IMPORT_TUNING = { pageCacheMb: 1024, checkpointMb: 1024, importThread: true, deferIndexes: true } as const;
 
 /** What a re-import does with an entity the store holds already. */
 export const IMPORT_MODES = ['newer', 'skip-existing', 'overwrite'] as const;
@@ -68,6 +70,8 @@ export interface ImportSummary {
   /** The line this run started after (0: the beginning). */
   resumedAfterLine: number;
   seconds: number;
+  /** Of `seconds`, the time spent building the indexes the batches deferred (SQLite). */
+  indexSeconds: number;
 }
 
 /**
@@ -108,7 +112,7 @@ interface Checkpoint {
 
 function emptySummary(): ImportSummary {
   return { imported: 0, placeholders: 0, malformedLines: 0, sitelinkConflicts: 0, droppedTerms: 0, droppedSitelinks: 0,
-    droppedStatements: 0, read: 0, resumedAfterLine: 0, seconds: 0,
+    droppedStatements: 0, read: 0, resumedAfterLine: 0, seconds: 0, indexSeconds: 0,
     skipped: { existing: 0, editedLocally: 0, notNewer: 0, filteredOut: 0, notStorable: 0 } };
 }
 
@@ -134,7 +138,7 @@ export async function importDump(store: Store, path: string, sites: SiteTable, m
     const saved = await store.importCheckpoint(key);
     const checkpoint = saved ? (JSON.parse(saved) as Checkpoint) : null;
     if (checkpoint && checkpoint.file.size === file.size && checkpoint.file.mtimeMs === file.mtimeMs) {
-      summary = { ...checkpoint.summary, resumedAfterLine: checkpoint.line };
+      summary = { ...emptySummary(), ...checkpoint.summary, resumedAfterLine: checkpoint.line };
       options.onNote?.(`resuming ${path} after line ${checkpoint.line} (${checkpoint.summary.imported} entities imported by an earlier run)`);
     } else if (checkpoint) {
       options.onNote?.(`${path} changed since an earlier, unfinished import of it: starting from the beginning`);
@@ -190,6 +194,11 @@ export async function importDump(store: Store, path: string, sites: SiteTable, m
   }
   await flush();
   await writer.finish();
+  // The indexes this run (or an earlier, stopped one) left to the end; the checkpoint stays until they are
+  // built, so a run stopped during the build goes straight back to it.
+  const building = Date.now();
+  await store.finishImport(({ step, rows }) => options.onNote?.(`${step} (${rows.toLocaleString('en')} rows)`));
+  summary.indexSeconds = (Date.now() - building) / 1000;
   if (key) await store.clearImportCheckpoint(key);
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
@@ -276,7 +285,8 @@ async function placeholdersFor(store: Store, entities: Entity[], made: Set<strin
 export function summaryLine(s: ImportSummary): string {
   const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
   const rate = s.seconds > 0 ? Math.round(s.imported / s.seconds) : s.imported;
-  return `imported ${s.imported} entities (+${s.placeholders} placeholder properties) in ${s.seconds.toFixed(1)} s (${rate}/s)`
+  return `imported ${s.imported} entities (+${s.placeholders} placeholder properties) in ${s.seconds.toFixed(1)} s (${rate}/s`
+    + `${s.indexSeconds >= 0.1 ? `, ${s.indexSeconds.toFixed(1)} s of it building indexes` : ''})`
     + `${s.resumedAfterLine ? `, resumed after line ${s.resumedAfterLine}` : ''}; `
     + `skipped ${skipped} (${s.skipped.existing} existing, ${s.skipped.editedLocally} edited locally, `
     + `${s.skipped.notNewer} not newer, ${s.skipped.filteredOut} filtered out, ${s.skipped.notStorable} not storable); `

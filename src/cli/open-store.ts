@@ -51,7 +51,7 @@ export function describeStore(db: string): string {
 }
 
 /** `tuning`: settings for one use of a SQLite file (ignored on PostgreSQL), e.g. a bulk import's page cache. */
-export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread'> = {}): Promise<Store> {
+export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread' | 'deferIndexes'> = {}): Promise<Store> {
   checkStoreLocation(config.db);
   if (isPostgresUrl(config.db)) {
     return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema });

@@ -255,6 +255,12 @@ export interface Store {
    * with the same id are replaced. Skips the data-policy checks: the source is trusted.
    */
   importEntities(entities: readonly Entity[], meta: EditMeta, extras?: ImportExtras): Promise<void>;
+  /**
+   * Ends an import: builds whatever index rows its importEntities calls left to the end (SQLite opened with
+   * `deferIndexes`, ADR 0008), with the steps reported to `onStep`. Until then, search and lookups by value do
+   * not see the imported entities. A no-op where nothing was deferred.
+   */
+  finishImport(onStep?: (step: { step: string; rows: number }) => void): Promise<void>;
   /** For `entia import --mode`: what the store holds of these ids, and what an earlier import wrote. */
   importStates(ids: readonly string[]): Promise<Map<string, ImportState>>;
   /** The item holding each (site, title) that some item links, keyed `site + "\u0000" + title`. */

@@ -195,7 +195,10 @@ describe('entia import: sitelinks two items claim', () => {
 });
 
 describe('entia import: interrupted and resumed', () => {
-  /** Every entity's document and revision count, for comparing two stores. */
+  /**
+   * Every entity's document and revision count, and what search, the uniqueness rules and the sitelink table
+   * find of them (the index rows a bulk import builds at its end on SQLite), for comparing two stores.
+   */
   async function contents(db: string, ids: string[]): Promise<string> {
     return withStore(db, async (store) => {
       const out: unknown[] = [];
@@ -203,6 +206,15 @@ describe('entia import: interrupted and resumed', () => {
         const read = await store.readEntity(id);
         out.push([id, read.status === 'found' ? read.entity : read.status, (await store.revisions(id, 10)).length]);
       }
+      for (const [mode, text] of [['search', 'entity 10042'], ['suggest', 'ding 12'], ['suggest', 'entity 1']] as const) {
+        const folded = text.toLowerCase();
+        out.push(await store.search({ kind: 'item', mode, text: { folded, words: folded.split(' ') }, entityId: null,
+          languages: ['en', 'de'], limit: 50, offset: 0 }));
+      }
+      const probe = { id: 'Q1', type: 'item', labels: { en: 'entity 12345' }, descriptions: { en: 'made for the import test 12345' },
+        aliases: {}, statements: {}, sitelinks: { enwiki: { title: 'Resumable page 2345', badges: [] } } } as const;
+      out.push(await store.findViolation(probe as never, { labelDescriptionLanguages: ['en'] }));
+      out.push(await store.findViolation(probe as never, { sitelinkSites: ['enwiki'] }));
       return JSON.stringify(out);
     });
   }
@@ -240,7 +252,12 @@ describe('entia import: interrupted and resumed', () => {
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /resuming .*big\.jsonl after line \d+/);
     assert.match(resumed.stdout, /imported 3000 entities .*resumed after line/);
-    assert.equal(await contents(db, ids), await contents(reference, ids));
+    // SQLite builds the search and term indexes at the end of an import: the killed run's staged rows are gone
+    // with it, and the rows of what it committed are derived again from the stored documents.
+    if (!db.startsWith('postgres')) assert.match(resumed.stderr, /deriving the rows of entities an earlier run left unindexed \(\d[\d,]* rows\)/);
+    const expected = await contents(reference, ids);
+    assert.match(expected, /item-label-description-duplicate.*sitelink-conflict/, 'the reference store has its indexes');
+    assert.equal(await contents(db, ids), expected);
     await withStore(db, async (store) => assert.equal(await store.importCheckpoint(key), null));
   });
 });

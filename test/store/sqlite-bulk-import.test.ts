@@ -43,13 +43,18 @@ const dirs: string[] = [];
 after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
 /** How the import is written: in this thread (any store), or on the import thread (a file). */
+function storeFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
+  dirs.push(dir);
+  return join(dir, 'store.db');
+}
+
+/** How the import is written: in this thread or on the import thread, with its indexes built at once or at the end. */
 const WAYS: Record<string, () => SqliteStore> = {
   'in this thread': () => openSqliteStore({ path: ':memory:' }),
-  'on the import thread': () => {
-    const dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
-    dirs.push(dir);
-    return openSqliteStore({ path: join(dir, 'store.db'), importThread: true });
-  },
+  'on the import thread': () => openSqliteStore({ path: storeFile(), importThread: true }),
+  'in this thread, indexes built at the end': () => openSqliteStore({ path: ':memory:', deferIndexes: true }),
+  'on the import thread, indexes built at the end': () => openSqliteStore({ path: storeFile(), importThread: true, deferIndexes: true }),
 };
 
 for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk import, ${way}`, () => {
@@ -64,6 +69,8 @@ for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk
     const imported = openImportStore();
     await imported.importEntities(first, META);
     await imported.importEntities(second, META);
+    await imported.finishImport();
+    assert.equal(imported.unindexedCount(), 0);
 
     const edited = openSqliteStore({ path: ':memory:' });
     for (const entity of [...first, ...second]) {
@@ -100,9 +107,75 @@ for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk
     assert.equal((await store.readEntity(a.id)).status, 'missing');
     assert.deepEqual(dump(store, 'search_prefixes'), []);
     await store.importEntities([a, c], META);
+    await store.finishImport();
     assert.equal((await store.readEntity(c.id)).status, 'found');
     assert.deepEqual(await store.findViolation(clash, { sitelinkSites: [site] }),
       { violation: 'sitelink-conflict', siteId: site, conflictingId: a.id });
     await store.close();
+  });
+});
+
+describe('sqlite bulk import, indexes built at the end', () => {
+  const all = [...generateAll(9, 30)];
+  const items = all.filter((e) => e.type === 'item');
+
+  it('sees nothing of a batch in search until finishImport, then all of it', async () => {
+    const store = openSqliteStore({ path: storeFile(), importThread: true, deferIndexes: true });
+    await store.importEntities(all, META);
+    const target = items.find((e) => e.labels.en)!;
+    const query = { kind: 'item' as const, mode: 'search' as const, text: parseText(target.labels.en), entityId: null,
+      languages: ['en'], limit: 10, offset: 0 };
+    assert.deepEqual(await store.search(query), []);
+    assert.equal(store.unindexedCount(), all.length);
+    const steps: string[] = [];
+    await store.finishImport(({ step }) => steps.push(step));
+    assert.ok(steps.includes('building search_prefixes'), steps.join('; '));
+    assert.ok((await store.search(query)).some((hit) => hit.id === target.id));
+    assert.equal(store.unindexedCount(), 0);
+    await store.close();
+  });
+
+  it('an edit or a redirect of an entity whose rows are not built yet ends with the rows of its last version', async () => {
+    const path = storeFile();
+    const store = openSqliteStore({ path, importThread: true, deferIndexes: true });
+    await store.importEntities(all, META);
+    const [edited, redirected, target] = items;
+    const read = await store.readEntity(edited.id);
+    assert.equal(read.status, 'found');
+    await store.applyEdit({ entity: changed(edited), previous: read as never, meta: META, checks: {} });
+    await store.redirectEntity(redirected.id, target.id, META);
+    await store.finishImport();
+
+    const reference = openSqliteStore({ path: ':memory:' });
+    for (const entity of all) await reference.applyEdit({ entity, previous: null, meta: META, checks: {} });
+    const again = await reference.readEntity(edited.id);
+    await reference.applyEdit({ entity: changed(edited), previous: again as never, meta: META, checks: {} });
+    await reference.redirectEntity(redirected.id, target.id, META);
+    for (const table of ['terms', 'statement_values', 'search_terms', 'search_prefixes', 'search_tokens', 'sitelinks']) {
+      assert.deepEqual(dump(store, table), dump(reference, table), table);
+    }
+    await store.close();
+    await reference.close();
+  });
+
+  it("a store closed before its build keeps the entities pending, and the next import's build derives their rows", async () => {
+    const path = storeFile();
+    const first = openSqliteStore({ path, importThread: true, deferIndexes: true });
+    await first.importEntities(all.slice(0, 20), META);
+    await first.close();
+    const second = openSqliteStore({ path, importThread: true, deferIndexes: true });
+    assert.equal(second.unindexedCount(), 20);
+    await second.importEntities(all.slice(20), META);
+    const steps: string[] = [];
+    await second.finishImport(({ step }) => steps.push(step));
+    assert.ok(steps.some((s) => s.startsWith('deriving the rows')), steps.join('; '));
+
+    const reference = openSqliteStore({ path: ':memory:' });
+    await reference.importEntities(all, META);
+    for (const table of Object.keys(TABLES).filter((t) => t !== 'revisions')) {
+      assert.deepEqual(dump(second, table), dump(reference, table), table);
+    }
+    await second.close();
+    await reference.close();
   });
 });

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { PolicyViolation, type ImportExtras, type Violation } from '../store.js';
 import type { ImportRevision, PreparedImport } from './prepared-import.js';
 import type { SqliteOptions } from './index.js';
+import type { BuildStep } from './deferred-index.js';
 
 export type ImportMessage =
   | { type: 'begin'; batch: number; revision: ImportRevision }
@@ -14,12 +15,16 @@ export type ImportMessage =
   /** `abort`: preparing failed on this side; roll back whatever was written. */
   | { type: 'commit'; batch: number; extras: ImportExtras }
   | { type: 'abort'; batch: number }
+  /** Build the indexes the import deferred (deferred-index.ts); the worker reports each step, then replies. */
+  | { type: 'build'; batch: number }
   | { type: 'close' };
 
 /** The outcome of one batch; `error` as plain data, since error objects lose their class crossing threads. */
 export interface ImportReply {
   batch: number;
   error?: { message: string; code?: string; violation?: Violation };
+  /** A build's progress: the reply is still to come. */
+  step?: BuildStep;
 }
 
 export function describeError(e: unknown): NonNullable<ImportReply['error']> {
@@ -35,7 +40,7 @@ function errorFrom(reply: NonNullable<ImportReply['error']>): Error {
 
 export class ImportThread {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void; onStep?: (step: BuildStep) => void }>();
   private batches = 0;
   private broken: Error | null = null;
 
@@ -65,6 +70,16 @@ export class ImportThread {
     return written;
   }
 
+  /** Builds the deferred indexes on the import thread's connection, which holds the staged rows. */
+  build(onStep?: (step: BuildStep) => void): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    const batch = ++this.batches;
+    const built = new Promise<void>((resolve, reject) => this.waiting.set(batch, { resolve, reject, onStep }));
+    this.worker.ref();
+    this.post({ type: 'build', batch });
+    return built;
+  }
+
   async close(): Promise<void> {
     if (this.broken) return;
     const exited = new Promise((resolve) => this.worker.once('exit', resolve));
@@ -79,6 +94,10 @@ export class ImportThread {
 
   private settle(reply: ImportReply): void {
     const waiter = this.waiting.get(reply.batch);
+    if (reply.step) {
+      waiter?.onStep?.(reply.step);
+      return;
+    }
     this.waiting.delete(reply.batch);
     if (this.waiting.size === 0) this.worker.unref();
     if (reply.error) waiter?.reject(errorFrom(reply.error));

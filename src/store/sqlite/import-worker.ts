@@ -49,6 +49,14 @@ port.on('message', (message: ImportMessage) => {
     case 'abort':
       finish(false);
       return;
+    case 'build':
+      try {
+        store.buildDeferred((step) => reply({ batch: message.batch, step }));
+        reply({ batch: message.batch });
+      } catch (e) {
+        reply({ batch: message.batch, error: describeError(e) });
+      }
+      return;
     case 'close':
       void store.close().then(() => port.close());
   }

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
-import { decodeDocument } from './documents.js';
+import { decodeDocument, encodeDocument } from './documents.js';
 import { changeOf, revisionContent, type ChangeRow } from '../revision-content.js';
 import { searchFilter } from '../search-filter.js';
 import { diffIndexRows, popularity } from '../index-rows.js';
@@ -20,6 +20,7 @@ import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
 import { ImportThread } from './import-thread.js';
+import { DeferredIndex, type BuildStep } from './deferred-index.js';
 import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
 
 export interface SqliteOptions {
@@ -40,6 +41,12 @@ export interface SqliteOptions {
    * next slice and the caller reads the next batch (import-thread.ts). Files only; for `entia import`.
    */
   importThread?: boolean;
+  /**
+   * importEntities stages the index rows of new entities and finishImport builds the indexes from them in key
+   * order (deferred-index.ts, ADR 0008): for `entia import`. Sorting needs temporary files beside SQLite's
+   * other temporary files (SQLITE_TMPDIR, else /var/tmp or /tmp), about the size of the indexes built.
+   */
+  deferIndexes?: boolean;
 }
 
 // Parsed, a document takes about six times its JSON length of heap (two-byte strings, objects), and its
@@ -61,7 +68,8 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   // Group commit nests each edit in a SAVEPOINT, whose undo pages go to a statement journal: kept in memory, as a
   // temporary file it doubled the writes of every edit (measured). Entia's queries sort nothing large.
-  db.pragma('temp_store = MEMORY');
+  // A deferred import stages its index rows in the temporary database and sorts them: those go to files.
+  db.pragma(`temp_store = ${options.deferIndexes ? 'FILE' : 'MEMORY'}`);
   if (options.pageCacheMb !== undefined) db.pragma(`cache_size = -${options.pageCacheMb * 1024}`);
   if (options.checkpointMb !== undefined) {
     const pageSize = db.pragma('page_size', { simple: true }) as number;
@@ -69,7 +77,8 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   }
   migrate(db);
   const thread = options.importThread && options.path !== ':memory:' ? new ImportThread({ ...options, importThread: false }) : null;
-  const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20), thread);
+  const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20), thread,
+    options.deferIndexes ?? false);
   const current = (id: string) => {
     const read = store.readEntitySync(id, false);
     return read.status === 'found' ? read.entity : null;
@@ -112,9 +121,12 @@ export class SqliteStore implements Store {
   private readonly editInSavepoint: (edit: EditInput) => Head;
   private readonly group: { immediate: (edits: QueuedEdit[]) => Outcome[] };
 
+  private readonly deferred: DeferredIndex;
+
   constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0),
-    private readonly importThread: ImportThread | null = null) {
+    private readonly importThread: ImportThread | null = null, private readonly deferIndexes = false) {
     this.q = prepareQueries(db);
+    this.deferred = new DeferredIndex(db, deferIndexes);
     this.accounts = sqliteAccounts(this.q);
     this.searchIndex = new SqliteSearch(db);
     this.statementValues = new SqliteStatementValues(db);
@@ -242,15 +254,21 @@ export class SqliteStore implements Store {
   }
 
   private writeIndexRows(before: Entity | null, after: Entity): void {
-    // Search rows first: a sitelink conflict below aborts the whole transaction anyway.
-    this.searchIndex.writeRows(before, after);
     const d = diffIndexRows(before, after);
     const id = after.id;
+    // An entity whose import has not built its rows yet: the build applies this difference (deferred-index.ts).
+    if (!this.deferred.markEdited(id)) this.writeSearchableRows(before, after, d);
+    for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
+    for (const s of d.sitelinks.added) this.insertSitelink(s.site, s.title, id);
+  }
+
+  /** The rows search and lookups read (search keys, terms, statement values); sitelinks are written apart. */
+  private writeSearchableRows(before: Entity | null, after: Entity, d = diffIndexRows(before, after)): void {
+    const id = after.id;
+    this.searchIndex.writeRows(before, after);
     this.statementValues.write(after, d.values);
     for (const t of d.terms.removed) this.q.deleteTerm.run(id, t.type, t.lang, t.text);
     for (const t of d.terms.added) this.q.insertTerm.run(id, after.type, t.type, t.lang, t.text);
-    for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
-    for (const s of d.sitelinks.added) this.insertSitelink(s.site, s.title, id);
   }
 
   private insertSitelink(site: string, title: string, itemId: string): void {
@@ -273,6 +291,26 @@ export class SqliteStore implements Store {
       for (const prepared of slices) this.writePrepared(prepared, revision);
       this.writeImportExtras(extras);
     }).immediate();
+  }
+
+  async finishImport(onStep?: (step: BuildStep) => void): Promise<void> {
+    if (this.importThread) return this.importThread.build(onStep);
+    this.buildDeferred(onStep);
+  }
+
+  /** Builds the indexes an import deferred (deferred-index.ts); here, or on the import thread. */
+  buildDeferred(onStep?: (step: BuildStep) => void): void {
+    this.deferred.build((id, stagedRevision) => {
+      const staged = JSON.parse(decodeDocument(this.q.readContent.get(stagedRevision)!.content)) as Entity;
+      const now = this.readEntitySync(id, false);
+      const after = now.status === 'found' ? now.entity : { ...staged, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} };
+      this.writeSearchableRows(staged, after);
+    }, onStep);
+  }
+
+  /** Entities an import wrote whose search, term and value rows are not built yet. */
+  unindexedCount(): number {
+    return this.deferred.pendingCount();
   }
 
   /** The import's bookkeeping, inside the batch's transaction (here, or on the import thread). */
@@ -330,9 +368,9 @@ export class SqliteStore implements Store {
     return replaced;
   }
 
-  private insertImportRevision(id: string, content: string | Uint8Array, revision: ImportRevision): number {
+  private insertImportRevision({ id, type, json }: PreparedEntity, revision: ImportRevision): number {
     return this.q.insertRevision.get(id, revision.timestamp, revision.user, revision.comment, revision.tags,
-      revision.bot ? 1 : 0, content, null)!.rev_id;
+      revision.bot ? 1 : 0, encodeDocument(json, type), null)!.rev_id;
   }
 
   /**
@@ -340,13 +378,18 @@ export class SqliteStore implements Store {
    * Rows go in table by table, grouped by language or site (write-order.ts), a hundred per statement.
    */
   private insertNew({ entities, rows }: PreparedImport, revision: ImportRevision): void {
-    for (const e of entities) {
-      const revId = this.insertImportRevision(e.id, e.content, revision);
+    const written = entities.map((e) => {
+      const revId = this.insertImportRevision(e, revision);
       this.q.insertEntity.run(e.id, e.type, revId, e.sitelinks, e.statements);
+      return { id: e.id, revision: revId };
+    });
+    if (this.deferIndexes) {
+      this.deferred.stage(written, rows);
+    } else {
+      this.searchIndex.insertNew(rows.search);
+      this.statementValues.insertMany(rows.values);
+      this.q.insertTerms(rows.terms);
     }
-    this.searchIndex.insertNew(rows.search);
-    this.statementValues.insertMany(rows.values);
-    this.q.insertTerms(rows.terms);
     // One by one: a taken page must be reported with its owner (insertSitelink).
     for (const [site, title, itemId] of rows.sitelinks) this.insertSitelink(site, title, itemId);
   }
@@ -361,15 +404,16 @@ export class SqliteStore implements Store {
       if (run.length > 0) this.insertNew(prepareImport(run), revision);
       run = [];
     };
-    for (const { id, content } of entities) {
-      const entity = JSON.parse(decodeDocument(content)) as Entity;
+    for (const prepared of entities) {
+      const { id } = prepared;
+      const entity = JSON.parse(prepared.json) as Entity;
       if (!replaced.has(id)) {
         run.push(entity);
         continue;
       }
       insertRun();
       const previous = this.readEntitySync(id, false);
-      const revId = this.insertImportRevision(id, content, revision);
+      const revId = this.insertImportRevision(prepared, revision);
       const pop = popularity(entity);
       if (previous.status === 'missing') this.q.insertEntity.run(id, entity.type, revId, pop.sitelinks, pop.statements);
       else this.q.updateHead.run(revId, pop.sitelinks, pop.statements, id);

@@ -178,4 +178,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE value_backlog (entity_id TEXT PRIMARY KEY) WITHOUT ROWID;
   INSERT INTO value_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
   `,
+  // 11: entities a bulk import wrote whose index rows are staged, not yet built (ADR 0008,
+  // src/store/sqlite/deferred-index.ts): rev_id is the revision the staged rows come from; edited is set when
+  // an edit changed the entity before the build, which then applies the difference from that revision.
+  `
+  CREATE TABLE index_backlog (
+    entity_id TEXT PRIMARY KEY,
+    rev_id INTEGER NOT NULL,
+    edited INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  `,
 ];

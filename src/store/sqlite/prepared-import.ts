@@ -2,7 +2,6 @@
 // each entity derived as if it were new, as plain data that can cross to the import thread (import-thread.ts).
 // Preparing is the JavaScript half of an import, about as costly as parsing the documents; writing them is
 // SQLite's half (SqliteStore.writePrepared), which uses the rows only when none of the entities exists yet.
-import { encodeDocument } from './documents.js';
 import type { Entity, KindName } from '../../domain/entity.js';
 import { indexRows, popularity, valueRows, visitSearchRows, type SearchTable } from '../index-rows.js';
 import { RowGroups } from './write-order.js';
@@ -10,9 +9,11 @@ import { RowGroups } from './write-order.js';
 export interface PreparedEntity {
   id: string;
   type: KindName;
-  /** The revision's document: JSON of the entity. */
-  /** The document as stored (documents.ts): compressed bytes for an item, JSON text for a property. */
-  content: string | Uint8Array;
+  /**
+   * The revision's document as JSON text. The writing side compresses it (documents.ts): on the import thread,
+   * which waits for this one most of the time, instead of here (issue #15's profile).
+   */
+  json: string;
   sitelinks: number;
   statements: number;
 }
@@ -53,7 +54,7 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
   const prepared: PreparedEntity[] = [];
   for (const entity of entities) {
     const { id, type } = entity;
-    prepared.push({ id, type, content: encodeDocument(JSON.stringify(entity), type), ...popularity(entity) });
+    prepared.push({ id, type, json: JSON.stringify(entity), ...popularity(entity) });
     visitSearchRows(entity, (table, kind, lang, key, termType, rank, number) => {
       search[table].of(lang).push(kind, lang, key, termType, rank, number);
     });

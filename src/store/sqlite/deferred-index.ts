@@ -1,0 +1,177 @@
+// Secondary indexes of a bulk import, built once in key order instead of row by row (ADR 0008).
+//
+// A row inserted into a B-tree lands on the leaf its key belongs on; the index rows of an import (about 230
+// per generated item: terms, search keys, statement values) go to random places of indexes that soon outgrow
+// every cache, so each insert reads and rewrites a page the insert before did not touch: 1M generated items
+// loaded at 249 entities/s, falling as the store grew. Here an import appends its rows to unindexed staging
+// tables in the connection's temporary database instead, and finishImport inserts each table's rows sorted
+// by its key, so each page of the index is written once, in order.
+//
+// Durability comes from `index_backlog` in the store itself: each entity whose rows are staged gets a row
+// there (with the revision whose rows were staged) in its batch's transaction. The staging lives only as long
+// as the connection; a run that is killed leaves the backlog, and the next run derives those entities' rows
+// again from their documents. Every build insert is INSERT OR IGNORE of rows derived from a fixed revision,
+// so repeating a build after a crash half-way writes the same rows.
+import type Database from 'better-sqlite3';
+import type { Entity } from '../../domain/entity.js';
+import { indexRows, valueRows, visitSearchRows } from '../index-rows.js';
+import { decodeDocument } from './documents.js';
+import type { PreparedRows } from './prepared-import.js';
+import { rowInserter, type RowInserter } from './queries.js';
+
+/** A table an import fills through the staging, with the columns of its primary key in key order. */
+interface Target {
+  table: string;
+  columns: readonly string[];
+  key: readonly string[];
+}
+
+const TARGETS = {
+  searchTerms: { table: 'search_terms', columns: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'] },
+  searchPrefixes: { table: 'search_prefixes', columns: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'] },
+  searchTokens: { table: 'search_tokens', columns: ['kind', 'lang', 'token', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'token', 'type', 'rank', 'entity'] },
+  terms: { table: 'terms', columns: ['entity_id', 'kind', 'type', 'lang', 'text'], key: ['entity_id', 'type', 'lang', 'text'] },
+  values: { table: 'statement_values', columns: ['property', 'value', 'kind', 'entity'], key: ['property', 'value', 'kind', 'entity'] },
+} satisfies Record<string, Target>;
+
+type TargetName = keyof typeof TARGETS;
+type StagedRows = Omit<PreparedRows, 'sitelinks'>;
+const stageOf = (target: Target) => `stage_${target.table}`;
+
+/**
+ * A secondary index of a target is dropped before its rows go in and made again after (CREATE INDEX sorts
+ * once) when the rows to add are at least this share of the rows already there; below it, the sorted insert
+ * keeps it up to date in place.
+ */
+const REBUILD_SECONDARY_SHARE = 0.25;
+
+/** One step of a build, for the import's progress display. */
+export interface BuildStep {
+  step: string;
+  rows: number;
+}
+
+export class DeferredIndex {
+  private staged = false;
+  private readonly insert: Record<TargetName, RowInserter> = {} as Record<TargetName, RowInserter>;
+  private readonly addPending: Database.Statement<[string, number]>;
+  private readonly markEditedStatement: Database.Statement<[string]>;
+  private stagedEntity!: Database.Statement<[string]>;
+
+  /** `staging`: this connection stages rows (an import's); its tables are made now, outside any transaction, so a rolled-back batch cannot take them with it. */
+  constructor(private readonly db: Database.Database, staging: boolean) {
+    if (staging) this.open();
+    this.addPending = db.prepare('INSERT OR REPLACE INTO index_backlog (entity_id, rev_id, edited) VALUES (?, ?, 0)');
+    this.markEditedStatement = db.prepare('UPDATE index_backlog SET edited = 1 WHERE entity_id = ?');
+  }
+
+  /** Entities whose index rows are staged or waiting to be derived again (an import stopped before its build). */
+  pendingCount(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM index_backlog').get() as { n: number }).n;
+  }
+
+  /**
+   * An edit of an entity whose rows are not built yet: its rows are left to the build, which applies the
+   * difference between the staged revision and the head afterwards. Returns false when the entity is not pending.
+   */
+  markEdited(id: string): boolean {
+    return this.markEditedStatement.run(id).changes > 0;
+  }
+
+  /** Stages the rows of new entities; `revisions` are the revisions those rows come from, in the same order. */
+  stage(entities: readonly { id: string; revision: number }[], rows: StagedRows): void {
+    for (const e of entities) {
+      this.addPending.run(e.id, e.revision);
+      this.stagedEntity.run(e.id);
+    }
+    this.stageRows(rows);
+  }
+
+  /**
+   * Builds the indexes of every pending entity: first the rows of entities a stopped run left pending, then
+   * each table's staged rows in key order (one transaction each), then the edits made meanwhile and the end of
+   * the backlog. Calls `onStep` before each step.
+   */
+  build(reindex: (id: string, stagedRevision: number) => void, onStep: (step: BuildStep) => void = () => {}): void {
+    if (this.pendingCount() === 0) return;
+    this.open();
+    const redo = this.db.prepare<[], { entity_id: string; rev_id: number }>(
+      'SELECT entity_id, rev_id FROM index_backlog WHERE entity_id NOT IN (SELECT entity_id FROM temp.stage_entities)').all();
+    if (redo.length > 0) {
+      onStep({ step: 'deriving the rows of entities an earlier run left unindexed', rows: redo.length });
+      this.restage(redo);
+    }
+    const entities = this.pendingCount();
+    for (const target of Object.values(TARGETS)) {
+      const rows = (this.db.prepare(`SELECT count(*) AS n FROM temp.${stageOf(target)}`).get() as { n: number }).n;
+      onStep({ step: `building ${target.table}`, rows });
+      this.db.transaction(() => this.fill(target, rows, entities)).immediate();
+    }
+    const edited = this.db.prepare<[], { entity_id: string; rev_id: number }>(
+      'SELECT entity_id, rev_id FROM index_backlog WHERE edited = 1').all();
+    onStep({ step: 'applying the edits made meanwhile', rows: edited.length });
+    this.db.transaction(() => {
+      // The backlog goes first: reindex writes through the edit path, which leaves pending entities alone.
+      this.db.prepare('DELETE FROM index_backlog').run();
+      for (const e of edited) reindex(e.entity_id, e.rev_id);
+    }).immediate();
+    for (const target of Object.values(TARGETS)) this.db.exec(`DELETE FROM temp.${stageOf(target)}`);
+    this.db.exec('DELETE FROM temp.stage_entities');
+  }
+
+  /** Inserts a target's staged rows sorted by its key, rebuilding its secondary indexes when that is cheaper. */
+  private fill(target: Target, rows: number, entities: number): void {
+    const existing = (this.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n;
+    const rebuild = entities >= REBUILD_SECONDARY_SHARE * Math.max(existing - entities, 0);
+    const secondary = rebuild ? this.db.prepare<[string], { name: string; sql: string }>(
+      "SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(target.table) : [];
+    for (const index of secondary) this.db.exec(`DROP INDEX main.${index.name}`);
+    if (rows > 0) {
+      const columns = target.columns.join(', ');
+      this.db.exec(`INSERT OR IGNORE INTO main.${target.table} (${columns})
+        SELECT ${columns} FROM temp.${stageOf(target)} ORDER BY ${target.key.join(', ')}`);
+    }
+    for (const index of secondary) this.db.exec(index.sql);
+  }
+
+  /** Stages again the rows of pending entities from the revisions the backlog names. */
+  private restage(pending: readonly { entity_id: string; rev_id: number }[]): void {
+    const read = this.db.prepare<[number], { content: string | Buffer }>('SELECT content FROM revisions WHERE rev_id = ?');
+    const rows: StagedRows = { search: { terms: [], prefixes: [], tokens: [] }, terms: [], values: [] };
+    const flush = () => {
+      this.stageRows(rows);
+      for (const list of [rows.search.terms, rows.search.prefixes, rows.search.tokens, rows.terms, rows.values]) list.length = 0;
+    };
+    for (const { entity_id, rev_id } of pending) {
+      const entity = JSON.parse(decodeDocument(read.get(rev_id)!.content)) as Entity;
+      visitSearchRows(entity, (table, kind, lang, key, type, rank, number) => rows.search[table].push([kind, lang, key, type, rank, number]));
+      const index = indexRows(entity);
+      for (const t of index.terms) rows.terms.push([entity.id, entity.type, t.type, t.lang, t.text]);
+      rows.values.push(...valueRows(entity, index.values));
+      this.stagedEntity.run(entity_id);
+      if (rows.search.prefixes.length > 100_000) flush();
+    }
+    flush();
+  }
+
+  private stageRows(rows: StagedRows): void {
+    this.insert.searchTerms(rows.search.terms);
+    this.insert.searchPrefixes(rows.search.prefixes);
+    this.insert.searchTokens(rows.search.tokens);
+    this.insert.terms(rows.terms);
+    this.insert.values(rows.values);
+  }
+
+  /** Creates this connection's staging tables, shaped like their targets, on first use. */
+  private open(): void {
+    if (this.staged) return;
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS stage_entities (entity_id TEXT NOT NULL)');
+    this.stagedEntity = this.db.prepare('INSERT INTO temp.stage_entities (entity_id) VALUES (?)');
+    for (const [name, target] of Object.entries(TARGETS) as [TargetName, Target][]) {
+      const columns = target.columns.join(', ');
+      this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${stageOf(target)} AS SELECT ${columns} FROM main.${target.table} WHERE 0`);
+      this.insert[name] = rowInserter(this.db, `INSERT INTO temp.${stageOf(target)} (${columns}) VALUES`, target.columns.length);
+    }
+    this.staged = true;
+  }
+}
