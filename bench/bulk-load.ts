@@ -20,6 +20,13 @@ export interface LoadFigures {
   perSecond: number;
   /** CPU time of this process (user + system): less sensitive to a busy machine than wall time. */
   cpuSeconds: number;
+  /**
+   * Import only: entities/s over the first and the last tenth of the entities, batches written (the issue's
+   * "the rate must not fall with size"), and the seconds of the index build that follows them (ADR 0008).
+   */
+  firstTenth?: number;
+  lastTenth?: number;
+  buildSeconds?: number;
 }
 
 /** The lines as `entia import` reads them (src/cli/lines.ts). */
@@ -54,22 +61,35 @@ export async function importAll(path: string, db: string, schema: string | null 
   let batch: Entity[] = [];
   // As `entia import` does: the next batch is read while the last one is written.
   const writer = new BatchWriter((b) => store.importEntities(b, META));
+  /** [entities handed over, ms since the start], one per batch. */
+  const marks: [number, number][] = [[0, 0]];
   for await (const line of lines(path)) {
     batch.push(JSON.parse(line) as Entity);
     if (batch.length >= IMPORT_BATCH) {
       await writer.add(batch);
       entities += batch.length;
+      marks.push([entities, performance.now() - started]);
       batch = [];
     }
   }
   if (batch.length) await writer.add(batch);
   entities += batch.length;
   await writer.finish();
+  const loaded = performance.now();
+  marks.push([entities, loaded - started]);
   // The indexes `entia import` builds at its end (SQLite: ADR 0008), inside the timed load.
   await store.finishImport();
-  const result = figures(entities, started, cpu);
+  const result = { ...figures(entities, started, cpu), ...tenths(marks), buildSeconds: (performance.now() - loaded) / 1000 };
   await store.close();
   return result;
+}
+
+/** The rate over the first and the last tenth of the entities, from the batch marks. */
+function tenths(marks: [number, number][]): { firstTenth: number; lastTenth: number } {
+  const total = marks[marks.length - 1][0];
+  const at = (share: number) => marks.find(([n]) => n >= share * total) ?? marks[marks.length - 1];
+  const rate = ([n0, t0]: [number, number], [n1, t1]: [number, number]) => (n1 - n0) / Math.max(1e-3, (t1 - t0) / 1000);
+  return { firstTenth: rate(marks[0], at(0.1)), lastTenth: rate(at(0.9), marks[marks.length - 1]) };
 }
 
 function figures(entities: number, started: number, cpu: NodeJS.CpuUsage): LoadFigures {

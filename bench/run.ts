@@ -80,9 +80,14 @@ async function bulkLoad(dataset: Dataset, db: string): Promise<Row> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   const { parse, load } = await child<{ parse: LoadFigures; load: LoadFigures }>('bench/bulk-load.ts',
     ['--data', dataset.path, '--db', db]);
-  return row('load', `bulk load (importEntities, batches of ${IMPORT_BATCH.toLocaleString('en')})`, 'entities/s', { rate: load.perSecond },
+  const r = row('load', `bulk load (importEntities, batches of ${IMPORT_BATCH.toLocaleString('en')}, then the index build)`, 'entities/s', { rate: load.perSecond },
     { name: 'JSON.parse of the same lines', rate: parse.perSecond },
-    (e, ratio) => ({ text: '≥ 20,000/s and ≥ 40%', met: e.rate >= 20_000 && (ratio ?? 0) >= 0.4 }));
+    (e, ratio) => ({ text: '≥ 5,000/s and ≥ 80%', met: e.rate >= 5_000 && (ratio ?? 0) >= 0.8 }));
+  const int = (n: number | undefined) => Math.round(n ?? 0).toLocaleString('en');
+  r.note = `batches: first tenth of the entities ${int(load.firstTenth)}/s, last tenth ${int(load.lastTenth)}/s `
+    + `(${Math.round(100 * (load.lastTenth ?? 0) / Math.max(1, load.firstTenth ?? 0))}%); index build ${(load.buildSeconds ?? 0).toFixed(0)} s `
+    + `of ${load.seconds.toFixed(0)} s`;
+  return r;
 }
 
 interface ReadCase {
@@ -90,7 +95,8 @@ interface ReadCase {
   path: string;
   /** Varies the path per request (random items); the baseline then serves `path`'s bytes. */
   request?: Request;
-  goal?: boolean;
+  /** The goal as a share of bare Fastify's rate. */
+  goal?: number;
   note?: string;
 }
 
@@ -101,12 +107,12 @@ async function readPhase(entia: ServerProcess, opts: Options, typical: { id: str
   const large = `Q${Math.min(7, opts.items)}`;
   const next = randomItems(opts.seed, opts.items, 1);
   const cases: ReadCase[] = [
-    { name: `GET item, typical (${typical.id})`, path: item(typical.id), goal: true },
-    { name: `GET item, large (${large})`, path: item(large), goal: true },
+    { name: `GET item, typical (${typical.id})`, path: item(typical.id), goal: 0.6 },
+    { name: `GET item, large (${large})`, path: item(large), goal: 0.6 },
     { name: 'GET one label', path: `${item(typical.id)}/labels/en` },
     { name: 'GET statements', path: `${item(typical.id)}/statements` },
     {
-      name: 'GET item, random over the store', path: item(typical.id),
+      name: 'GET item, random over the store', path: item(typical.id), goal: 0.5,
       request: { method: 'GET', setupRequest: (req) => ({ ...req, path: item(next()) }) },
       note: 'each request reads another item (no cache can hold them all); baseline: the typical item\'s bytes',
     },
@@ -149,7 +155,7 @@ async function readPhase(entia: ServerProcess, opts: Options, typical: { id: str
       check(e, c.name);
       const r = row('read', `${c.name}, ${(bytes / 1024).toFixed(1)} KB`, 'req/s', fig(e),
         { name: 'bare Fastify, same bytes', ...fig(b) },
-        c.goal ? (_, ratio) => ({ text: '≥ 60% of bare', met: (ratio ?? 0) >= 0.6 }) : undefined);
+        c.goal ? (_, ratio) => ({ text: `≥ ${c.goal! * 100}% of bare`, met: (ratio ?? 0) >= c.goal! }) : undefined);
       if (c.note) r.note = c.note;
       rows.push(r);
     }
@@ -226,7 +232,7 @@ async function editPhase(entia: ServerProcess, db: string, opts: Options, typica
       check(e, c.name);
       const written = revisions() - before;
       const r = row('edit', c.name, 'edits/s', fig(e), baseline,
-        c.goal ? (f) => ({ text: '≥ 2,000/s, every revision written', met: f.rate >= 2000 && written === e.ok }) : undefined);
+        c.goal ? (f) => ({ text: '≥ 1,500/s, every revision written', met: f.rate >= 1500 && written === e.ok }) : undefined);
       const cpu = cpuBefore !== null && cpuAfter !== null && e.ok > 0
         ? `; server CPU ${Math.round((cpuAfter - cpuBefore) * 1e6 / e.ok).toLocaleString()} µs per edit` : '';
       r.note = `${written.toLocaleString()} revisions written for ${e.ok.toLocaleString()} successful edits in ${e.seconds.toFixed(1)} s${cpu}`;

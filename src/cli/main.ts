@@ -45,6 +45,11 @@ async function serve(config: Config): Promise<void> {
     return superviseWorkers(config.workers);
   }
   const store = await openStore(config);
+  const unindexed = await store.unindexedCount();
+  if (unindexed > 0 && cluster.isPrimary) {
+    console.error(`entia: ${unindexed} imported entities are not in search yet (an import stopped before building its `
+      + 'indexes): run entia import again to finish it (docs/api.md, "Importing")');
+  }
   const sites = config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined;
   const redis = config.redis ? new Redis(config.redis, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
   if (redis) await redis.connect();

@@ -261,6 +261,8 @@ export interface Store {
    * not see the imported entities. A no-op where nothing was deferred.
    */
   finishImport(onStep?: (step: { step: string; rows: number }) => void): Promise<void>;
+  /** Entities an import wrote whose search, term and value rows wait for finishImport (0 on PostgreSQL). */
+  unindexedCount(): Promise<number>;
   /** For `entia import --mode`: what the store holds of these ids, and what an earlier import wrote. */
   importStates(ids: readonly string[]): Promise<Map<string, ImportState>>;
   /** The item holding each (site, title) that some item links, keyed `site + "\u0000" + title`. */

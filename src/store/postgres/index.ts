@@ -221,6 +221,10 @@ export class PostgresStore implements Store {
   /** PostgreSQL's import writes every row with its batch: nothing is left to build. */
   async finishImport(): Promise<void> {}
 
+  async unindexedCount(): Promise<number> {
+    return 0;
+  }
+
   /** Writes a batch of entities with distinct ids in a handful of statements, replacing their index rows. */
   private async importBatch(db: Db, batch: Entity[], meta: EditMeta): Promise<void> {
     const ids = batch.map((e) => e.id);

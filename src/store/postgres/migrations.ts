@@ -184,4 +184,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE value_backlog (entity_id text PRIMARY KEY);
   INSERT INTO value_backlog SELECT id FROM entities WHERE head_rev IS NOT NULL AND redirect_to IS NULL;
   `,
+  // 11: the term index by text holds labels only, as on SQLite (its migration 12): the uniqueness rules are its
+  // only readers and they look up labels; descriptions and aliases made it about three times larger.
+  `
+  DROP INDEX terms_by_text;
+  CREATE INDEX terms_by_label ON terms (kind, lang, text) WHERE type = 'label';
+  `,
 ];

@@ -309,7 +309,7 @@ export class SqliteStore implements Store {
   }
 
   /** Entities an import wrote whose search, term and value rows are not built yet. */
-  unindexedCount(): number {
+  async unindexedCount(): Promise<number> {
     return this.deferred.pendingCount();
   }
 
