@@ -70,7 +70,7 @@ for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk
     await imported.importEntities(first, META);
     await imported.importEntities(second, META);
     await imported.finishImport();
-    assert.equal(imported.unindexedCount(), 0);
+    assert.equal(await imported.unindexedCount(), 0);
 
     const edited = openSqliteStore({ path: ':memory:' });
     for (const entity of [...first, ...second]) {
@@ -126,12 +126,12 @@ describe('sqlite bulk import, indexes built at the end', () => {
     const query = { kind: 'item' as const, mode: 'search' as const, text: parseText(target.labels.en), entityId: null,
       languages: ['en'], limit: 10, offset: 0 };
     assert.deepEqual(await store.search(query), []);
-    assert.equal(store.unindexedCount(), all.length);
+    assert.equal(await store.unindexedCount(), all.length);
     const steps: string[] = [];
     await store.finishImport(({ step }) => steps.push(step));
     assert.ok(steps.includes('building search_prefixes'), steps.join('; '));
     assert.ok((await store.search(query)).some((hit) => hit.id === target.id));
-    assert.equal(store.unindexedCount(), 0);
+    assert.equal(await store.unindexedCount(), 0);
     await store.close();
   });
 
@@ -164,7 +164,7 @@ describe('sqlite bulk import, indexes built at the end', () => {
     await first.importEntities(all.slice(0, 20), META);
     await first.close();
     const second = openSqliteStore({ path, importThread: true, deferIndexes: true });
-    assert.equal(second.unindexedCount(), 20);
+    assert.equal(await second.unindexedCount(), 20);
     await second.importEntities(all.slice(20), META);
     const steps: string[] = [];
     await second.finishImport(({ step }) => steps.push(step));
