@@ -197,7 +197,9 @@ export async function importDump(store: Store, path: string, sites: SiteTable, m
   // The indexes this run (or an earlier, stopped one) left to the end; the checkpoint stays until they are
   // built, so a run stopped during the build goes straight back to it.
   const building = Date.now();
-  await store.finishImport(({ step, rows }) => options.onNote?.(`${step} (${rows.toLocaleString('en')} rows)`));
+  await store.finishImport(({ step, rows }) => {
+    if (rows > 0) options.onNote?.(`${step} (${rows.toLocaleString('en')} rows)`);
+  });
   summary.indexSeconds = (Date.now() - building) / 1000;
   if (key) await store.clearImportCheckpoint(key);
   summary.seconds = (Date.now() - started) / 1000;
