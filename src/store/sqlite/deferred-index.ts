@@ -78,7 +78,7 @@ export class DeferredIndex {
     return this.markEditedStatement.run(id).changes > 0;
   }
 
-  /** Stages the rows of new entities; `revisions` are the revisions those rows come from, in the same order. */
+  /** Stages the rows of new entities, each given with the revision its rows come from. */
   stage(entities: readonly { id: string; revision: number }[], rows: StagedRows): void {
     for (const e of entities) {
       this.addPending.run(e.id, e.revision);
@@ -101,17 +101,19 @@ export class DeferredIndex {
       onStep({ step: 'deriving the rows of entities an earlier run left unindexed', rows: redo.length });
       this.restage(redo);
     }
-    const entities = this.pendingCount();
+    const pending = this.pendingCount();
+    const indexed = (this.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n - pending;
+    const rebuildSecondary = pending >= REBUILD_SECONDARY_SHARE * Math.max(indexed, 0);
     for (const target of Object.values(TARGETS)) {
       const rows = (this.db.prepare(`SELECT count(*) AS n FROM temp.${stageOf(target)}`).get() as { n: number }).n;
       onStep({ step: `building ${target.table}`, rows });
-      this.db.transaction(() => this.fill(target, rows, entities)).immediate();
+      this.db.transaction(() => this.fill(target, rows, rebuildSecondary)).immediate();
     }
     const edited = this.db.prepare<[], { entity_id: string; rev_id: number }>(
       'SELECT entity_id, rev_id FROM index_backlog WHERE edited = 1').all();
     onStep({ step: 'applying the edits made meanwhile', rows: edited.length });
+    // One transaction: an entity leaves the backlog together with the difference its edits made.
     this.db.transaction(() => {
-      // The backlog goes first: reindex writes through the edit path, which leaves pending entities alone.
       this.db.prepare('DELETE FROM index_backlog').run();
       for (const e of edited) reindex(e.entity_id, e.rev_id);
     }).immediate();
@@ -119,11 +121,9 @@ export class DeferredIndex {
     this.db.exec('DELETE FROM temp.stage_entities');
   }
 
-  /** Inserts a target's staged rows sorted by its key, rebuilding its secondary indexes when that is cheaper. */
-  private fill(target: Target, rows: number, entities: number): void {
-    const existing = (this.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n;
-    const rebuild = entities >= REBUILD_SECONDARY_SHARE * Math.max(existing - entities, 0);
-    const secondary = rebuild ? this.db.prepare<[string], { name: string; sql: string }>(
+  /** Inserts a target's staged rows sorted by its key, its secondary indexes dropped and made again after or kept. */
+  private fill(target: Target, rows: number, rebuildSecondary: boolean): void {
+    const secondary = rebuildSecondary ? this.db.prepare<[string], { name: string; sql: string }>(
       "SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(target.table) : [];
     for (const index of secondary) this.db.exec(`DROP INDEX main.${index.name}`);
     if (rows > 0) {
