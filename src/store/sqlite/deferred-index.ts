@@ -61,6 +61,9 @@ export class DeferredIndex {
   /** `staging`: this connection stages rows (an import's); its tables are made now, outside any transaction, so a rolled-back batch cannot take them with it. */
   constructor(private readonly db: Database.Database, staging: boolean) {
     if (staging) this.open();
+    // SQLite's sorter may sort its runs on helper threads: the import's other thread is idle during a build.
+    // At 1,000,000 items: search_prefixes 123 → 81 s, search_terms 56 → 42 s (ADR 0008).
+    if (staging) db.pragma('threads = 2');
     this.addPending = db.prepare('INSERT OR REPLACE INTO index_backlog (entity_id, rev_id, edited) VALUES (?, ?, 0)');
     this.markEditedStatement = db.prepare('UPDATE index_backlog SET edited = 1 WHERE entity_id = ?');
   }
