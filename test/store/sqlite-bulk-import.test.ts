@@ -12,6 +12,7 @@ import { parseText } from '../../src/search/query.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { decodeDocument } from '../../src/store/sqlite/documents.js';
 import { PolicyViolation, type EditMeta } from '../../src/store/store.js';
+import { call, startServerProcess } from '../helpers/process.js';
 
 const META: EditMeta = { user: 'u', comment: null, tags: [], bot: true };
 
@@ -177,5 +178,20 @@ describe('sqlite bulk import, indexes built at the end', () => {
     }
     await second.close();
     await reference.close();
+  });
+
+  it('entia serve over a store an import left unbuilt says so, and serves its entities by id', async () => {
+    const path = storeFile();
+    const store = openSqliteStore({ path, importThread: true, deferIndexes: true });
+    await store.importEntities(all, META);
+    await store.close();
+    const server = await startServerProcess({ ENTIA_DB: path });
+    try {
+      await server.waitFor(new RegExp(`${all.length} imported entities are not in search yet`));
+      const target = items.find((e) => e.labels.en)!;
+      assert.equal((await call(server.url, 'GET', `/v1/entities/items/${target.id}`)).status, 200);
+    } finally {
+      await server.stop();
+    }
   });
 });
