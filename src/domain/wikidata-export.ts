@@ -31,7 +31,7 @@ function datavalue(dataType: string, content: unknown): Json {
   }
 }
 
-function snak(s: Snak): Json | null {
+export function toWikidataSnak(s: Snak): Json | null {
   const dataType = s.property['data-type'];
   if (!dataType) return null; // a property that no longer exists: its data type is unknown
   const out: Json = { snaktype: s.value.type, property: s.property.id };
@@ -44,14 +44,14 @@ function snak(s: Snak): Json | null {
 function grouped(snaks: readonly Snak[]): { groups: Record<string, Json[]>; order: string[] } {
   const groups: Record<string, Json[]> = {};
   for (const s of snaks) {
-    const converted = snak(s);
+    const converted = toWikidataSnak(s);
     if (converted) (groups[s.property.id] ??= []).push(converted);
   }
   return { groups, order: Object.keys(groups) };
 }
 
 function claim(statement: Statement): Json | null {
-  const mainsnak = snak(statement);
+  const mainsnak = toWikidataSnak(statement);
   if (!mainsnak) return null;
   const out: Json = { mainsnak, type: 'statement', id: statement.id, rank: statement.rank };
   if (statement.qualifiers.length) {

@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import FindMyWay from 'find-my-way';
 import { EntiaError, fail } from '../domain/errors.js';
 import { kindByName, type Kind } from '../domain/kinds.js';
-import { EditConflict, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { parseJsonBody } from './body.js';
 import { etag, httpDate } from './conditional.js';
 import { buildOpenApi } from './openapi.js';
@@ -18,10 +18,10 @@ import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { registerEntityData } from './entity-data.js';
-import { registerActionApi } from './action-api.js';
+import { registerActionApi } from './action-api/index.js';
 import { wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
-import { EditQueue, editedEntity } from './edit-queue.js';
+import { EditQueue, editedEntity, runEdit } from './edit-queue.js';
 import type { Identity, Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 
@@ -51,16 +51,6 @@ export function bindRoutes(routes: readonly Route[]): BoundRoute[] {
     });
   });
 }
-
-/**
- * Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. Each lost race
- * means another edit of the entity committed, so N simultaneous edits need at most N attempts. A retry first
- * waits a random, growing moment so that a crowd of edits (many processes on PostgreSQL) spreads out instead
- * of colliding again in lockstep (docs/adr/0002-postgres-concurrency.md).
- */
-const EDIT_ATTEMPTS = 10;
-const retryPause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** attempt)));
 
 export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const { config } = services;
@@ -136,7 +126,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   for (const path of registerReconcile(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('POST', RECONCILE_PATH, () => {});
   for (const path of registerEntityData(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  for (const path of registerActionApi(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
+  for (const path of registerActionApi(app, store, services, edits)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   // The same routes again under Wikibase's base path, in its spelling (dialect.ts).
@@ -184,28 +174,16 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       const ctx = context(req, kind, store, services, identity);
       if (route.method === 'GET') await services.guard.read(ctx);
       const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
-      const respond = async () => {
-        for (let attempt = 1; ; attempt++) {
-          try {
-            // An edit of a contended entity (a retry, or one after a recent lost race) waits for its turn among
-            // every process's (store.inTurn) instead of racing them again.
-            const result = entity !== null && (attempt > 1 || edits.isContended(entity))
-              ? await store.inTurn(entity, () => route.handler(ctx)) : await route.handler(ctx);
-            // docs/api.md §2.1: success responses name the authenticated user.
-            if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
-            return send(reply, wikibasePrefix ? wikibaseResult(result, services.config.publicUrl, wikibasePrefix) : result);
-          } catch (e) {
-            if (e instanceof EmptyReply) {
-              const headers = wikibasePrefix ? wikibaseHeaders(e.headers, services.config.publicUrl, wikibasePrefix) : e.headers;
-              return reply.code(e.status).headers(headers).send();
-            }
-            if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
-            if (entity !== null) edits.lostRace(entity);
-            await retryPause(attempt);
-          }
-        }
-      };
-      return entity ? edits.run(entity, respond) : respond();
+      try {
+        const result = entity === null ? await route.handler(ctx) : await runEdit(edits, store, entity, () => route.handler(ctx));
+        // docs/api.md §2.1: success responses name the authenticated user.
+        if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
+        return send(reply, wikibasePrefix ? wikibaseResult(result, services.config.publicUrl, wikibasePrefix) : result);
+      } catch (e) {
+        if (!(e instanceof EmptyReply)) throw e;
+        const headers = wikibasePrefix ? wikibaseHeaders(e.headers, services.config.publicUrl, wikibasePrefix) : e.headers;
+        return reply.code(e.status).headers(headers).send();
+      }
     },
   });
 }

@@ -10,6 +10,18 @@ const CONTENDED_MS = 5_000;
 /** Entities remembered as contended at most; past this the oldest are forgotten (they only lose the turn). */
 const MAX_CONTENDED = 10_000;
 
+import { EditConflict, type Store } from '../store/store.js';
+
+/**
+ * Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. Each lost race
+ * means another edit of the entity committed, so N simultaneous edits need at most N attempts. A retry first
+ * waits a random, growing moment so that a crowd of edits (many processes on PostgreSQL) spreads out instead
+ * of colliding again in lockstep (docs/adr/0002-postgres-concurrency.md).
+ */
+const EDIT_ATTEMPTS = 10;
+const retryPause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * 2 ** attempt)));
+
 export class EditQueue {
   /** The last task queued per entity; removed when it settles with nothing queued behind it. */
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -53,4 +65,25 @@ export class EditQueue {
 export function editedEntity(params: Record<string, string>): string | null {
   const id = params.item_id ?? params.property_id ?? params.statement_id?.split('$')[0];
   return id ? id.toUpperCase() : null;
+}
+
+/**
+ * Runs one edit of an entity, whatever API it came through: in its turn among this process's edits of the
+ * entity, in the store's turn once the entity is contended (store.inTurn), and again from the start when it
+ * lost the compare-and-set to another process.
+ */
+export async function runEdit<T>(edits: EditQueue, store: Store, entity: string, task: () => Promise<T>): Promise<T> {
+  return edits.run(entity, async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // An edit of a contended entity (a retry, or one after a recent lost race) waits for its turn among
+        // every process's (store.inTurn) instead of racing them again.
+        return attempt > 1 || edits.isContended(entity) ? await store.inTurn(entity, task) : await task();
+      } catch (e) {
+        if (!(e instanceof EditConflict) || attempt >= EDIT_ATTEMPTS) throw e;
+        edits.lostRace(entity);
+        await retryPause(attempt);
+      }
+    }
+  });
 }

@@ -65,7 +65,7 @@ async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
  * PATCH (`original` given), the stored statements the patch left alone are kept without validation
  * (domain/statements.ts parseStatementMap), so their references are not looked up.
  */
-async function rulesFor(ctx: Ctx, input: unknown, original?: Entity): Promise<EntityRules> {
+export async function rulesFor(ctx: Ctx, input: unknown, original?: Entity): Promise<EntityRules> {
   const fields = isPlainObject(input) ? input : {};
   const sitelinks = isPlainObject(fields.sitelinks) ? Object.values(fields.sitelinks) : [];
   const lookup = await lookupFor(ctx.store, original ? withoutStored(fields.statements, original) : fields.statements);

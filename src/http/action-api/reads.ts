@@ -1,67 +1,27 @@
-// The Action API's read modules at /w/api.php (docs/api.md §10.15), in its own JSON shapes, for tools written
-// against MediaWiki (wikibase-sdk's URLs, bots): wbgetentities, wbsearchentities, wbgetclaims. Another rendering of
-// the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index. Errors are
-// the Action API's `{"error": {"code", "info"}}` with status 200 and a `MediaWiki-API-Error` header, as MediaWiki
-// answers them. Writes are not served yet: an edit module answers `badvalue` like any unknown one.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Entity } from '../domain/entity.js';
-import { parseEntityId, parseIdOfKind, ITEM, PROPERTY, numericPart, type Kind } from '../domain/kinds.js';
-import { fallbackChain, isTermLanguage } from '../domain/languages.js';
-import { sitelinkUrl } from '../domain/sites.js';
-import { toWikidata } from '../domain/wikidata-export.js';
-import { hasControlCharacter } from '../domain/text.js';
-import { searchableText } from './handlers/search.js';
-import { parseText } from '../search/query.js';
-import { searchLanguages } from '../search/languages.js';
-import type { Store } from '../store/store.js';
-import { jsonBuffer } from './reply-error.js';
-import { chargeRead, type Services } from './services.js';
-
-export const ACTION_API_PATH = '/w/api.php';
-
-type Json = Record<string, unknown>;
-
-/** An Action API error: answered with status 200 and the code in a header, as MediaWiki does. */
-class ApiError extends Error {
-  constructor(readonly code: string, readonly info: string, readonly extra: Json = {}) {
-    super(info);
-  }
-}
-
-function refuse(code: string, info: string): never {
-  throw new ApiError(code, info);
-}
+// The Action API's entity reads (docs/api.md §10.15), in its own JSON shapes, for tools written against MediaWiki
+// (wikibase-sdk's URLs, wikibase-edit, bots): wbgetentities, wbsearchentities, wbgetclaims. Another rendering of
+// the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index.
+import type { Entity } from '../../domain/entity.js';
+import { parseEntityId, parseIdOfKind, ITEM, PROPERTY, numericPart, type Kind } from '../../domain/kinds.js';
+import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
+import { sitelinkUrl } from '../../domain/sites.js';
+import { toWikidata } from '../../domain/wikidata-export.js';
+import { searchableText } from '../handlers/search.js';
+import { parseText } from '../../search/query.js';
+import { searchLanguages } from '../../search/languages.js';
+import type { Services } from '../services.js';
+import { hashedClaims } from './claims.js';
+import { ApiError, flag, list, param, refuse, required, type Call, type Json } from './protocol.js';
 
 const MAX_IDS = 50;
 const PROPS = ['info', 'sitelinks', 'sitelinks/urls', 'aliases', 'labels', 'descriptions', 'claims', 'datatype'] as const;
 
-/** One parameter, a string; `|`-separated lists are split by the caller. */
-function param(query: Json, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || hasControlCharacter(v) || v.length > 10_000) {
-    throw new ApiError('badvalue', `Invalid value for parameter "${name}".`);
-  }
-  return v;
-}
-
-function required(query: Json, name: string): string {
-  const v = param(query, name);
-  if (v === undefined || v === '') throw new ApiError('missingparam', `The "${name}" parameter must be set.`);
-  return v;
-}
-
-const list = (v: string | undefined) => (v === undefined || v === '' ? [] : v.split('|'));
-
-/** MediaWiki's boolean parameters are true when present, whatever their value. */
-const flag = (query: Json, name: string) => query[name] !== undefined;
-
-function title(kind: Kind, id: string): { ns: number; title: string } {
+export function title(kind: Kind, id: string): { ns: number; title: string } {
   return kind === ITEM ? { ns: 0, title: id } : { ns: 120, title: `Property:${id}` };
 }
 
 /** An entity in the dump format, narrowed to `props` and `languages` (with their fallbacks when asked). */
-function actionEntity(entity: Entity, head: { revision: number; modified: Date }, props: Set<string>, languages: string[] | null,
+export function actionEntity(entity: Entity, head: { revision: number; modified: Date }, props: Set<string>, languages: string[] | null,
   fallback: boolean, services: Services): Json {
   const full = toWikidata(entity, { id: head.revision, modified: head.modified });
   const kind = entity.type === 'item' ? ITEM : PROPERTY;
@@ -69,7 +29,8 @@ function actionEntity(entity: Entity, head: { revision: number; modified: Date }
   if (props.has('info')) Object.assign(out, { ...title(kind, entity.id), lastrevid: full.lastrevid, modified: full.modified });
   out.type = full.type;
   out.id = full.id;
-  if (props.has('datatype') && entity.type === 'property') out.datatype = full.datatype;
+  // Wikibase answers a property's data type with `info` too; wikibase-edit learns data types that way.
+  if ((props.has('datatype') || props.has('info')) && entity.type === 'property') out.datatype = full.datatype;
   for (const field of ['labels', 'descriptions', 'aliases'] as const) {
     if (!props.has(field)) continue;
     const map = full[field] as Record<string, unknown>;
@@ -83,7 +44,7 @@ function actionEntity(entity: Entity, head: { revision: number; modified: Date }
     }
     out[field] = picked;
   }
-  if (props.has('claims')) out.claims = full.claims;
+  if (props.has('claims')) out.claims = hashedClaims(full.claims as Record<string, Json[]>);
   if ((props.has('sitelinks') || props.has('sitelinks/urls')) && entity.type === 'item') {
     const sitelinks = full.sitelinks as Record<string, Json>;
     out.sitelinks = props.has('sitelinks/urls')
@@ -94,7 +55,7 @@ function actionEntity(entity: Entity, head: { revision: number; modified: Date }
   return out;
 }
 
-async function wbgetentities(query: Json, store: Store, services: Services, v2: boolean): Promise<Json> {
+export async function wbgetentities({ params: query, store, services, v2 }: Call): Promise<Json> {
   const ids = list(param(query, 'ids'));
   const sites = list(param(query, 'sites'));
   const titles = list(param(query, 'titles'));
@@ -141,7 +102,7 @@ async function wbgetentities(query: Json, store: Store, services: Services, v2: 
   return { entities, success: 1 };
 }
 
-async function wbsearchentities(query: Json, store: Store, services: Services): Promise<Json> {
+export async function wbsearchentities({ params: query, store, services }: Call): Promise<Json> {
   const search = searchableText(required(query, 'search')) ?? refuse('badvalue', 'Invalid value for parameter "search".');
   const language = required(query, 'language');
   if (!isTermLanguage(language, 'search')) throw new ApiError('badvalue', `Unrecognized value for parameter "language": ${language}.`);
@@ -173,14 +134,14 @@ async function wbsearchentities(query: Json, store: Store, services: Services): 
   return { searchinfo: { search }, search: results, ...(hits.length > limit ? { 'search-continue': offset + limit } : {}), success: 1 };
 }
 
-async function wbgetclaims(query: Json, store: Store): Promise<Json> {
+export async function wbgetclaims({ params: query, store }: Call): Promise<Json> {
   const claim = param(query, 'claim');
   const entityParam = param(query, 'entity') ?? claim?.split('$')[0];
   if (!entityParam) throw new ApiError('param-missing', 'Either the parameter "entity" or the parameter "claim" need to be set.');
   const parsed = parseEntityId(entityParam);
   const read = parsed ? await store.readEntity(parsed.id) : null;
   if (!read || read.status !== 'found') throw new ApiError('no-such-entity', `Could not find an entity with the ID "${entityParam}".`, { id: entityParam });
-  const claims = toWikidata(read.entity).claims as Record<string, Json[]>;
+  const claims = hashedClaims(toWikidata(read.entity).claims as Record<string, Json[]>);
   const property = param(query, 'property');
   const rank = param(query, 'rank');
   const out: Record<string, Json[]> = {};
@@ -192,34 +153,3 @@ async function wbgetclaims(query: Json, store: Store): Promise<Json> {
   return { claims: out };
 }
 
-const MODULES: Record<string, (query: Json, store: Store, services: Services, v2: boolean) => Promise<Json>> = {
-  wbgetentities, wbsearchentities, wbgetclaims,
-};
-
-function send(reply: FastifyReply, body: Json): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(jsonBuffer(body));
-}
-
-export function registerActionApi(app: FastifyInstance, store: Store, services: Services): string[] {
-  app.get(ACTION_API_PATH, async (req: FastifyRequest, reply) => {
-    await chargeRead(services.guard, req);
-    const query = req.query as Json;
-    try {
-      const format = param(query, 'format') ?? 'json';
-      if (format !== 'json') throw new ApiError('badvalue', `Unrecognized value for parameter "format": ${format}.`);
-      const formatversion = param(query, 'formatversion') ?? '1';
-      if (formatversion !== '1' && formatversion !== '2' && formatversion !== 'latest') {
-        throw new ApiError('badvalue', `Unrecognized value for parameter "formatversion": ${formatversion}.`);
-      }
-      const action = param(query, 'action') ?? 'help';
-      const module = Object.hasOwn(MODULES, action) ? MODULES[action] : null;
-      if (!module) throw new ApiError('badvalue', `Unrecognized value for parameter "action": ${action}.`);
-      return send(reply, await module(query, store, services, formatversion !== '1'));
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      reply.header('mediawiki-api-error', e.code);
-      return send(reply, { error: { code: e.code, info: e.info, ...e.extra }, servedby: 'entia' });
-    }
-  });
-  return [ACTION_API_PATH];
-}

@@ -1,0 +1,193 @@
+// The Action API at /w/api.php (docs/api.md §10.15): MediaWiki's request conventions (GET or a form POST,
+// `format=json`, `formatversion`), its login and tokens, and its entity modules, for tools written against
+// Wikibase (wikibase-sdk, wikibase-edit, bots). A dialect, not a second service: reads use the same store
+// reads, searches the same handler, edits the same edit path as the REST routes (writes.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isEntiaError } from '../../domain/errors.js';
+import { ITEM, PROPERTY } from '../../domain/kinds.js';
+import type { Store } from '../../store/store.js';
+import type { EditQueue } from '../edit-queue.js';
+import { searchTerms } from '../handlers/search.js';
+import { parseMeta } from '../meta.js';
+import { jsonBuffer } from '../reply-error.js';
+import type { Ctx } from '../route.js';
+import type { Identity, Services } from '../services.js';
+import { ApiError, fromEntiaError, list, param, refuse, type Call, type Json, type WriteCall } from './protocol.js';
+import { title, wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';
+import { buildSessions, checkCsrf, type Sessions } from './session.js';
+import { WRITE_MODULES } from './writes.js';
+
+export const ACTION_API_PATH = '/w/api.php';
+
+/** One request's call with who sent it; what each kind of module needs on top of Call. */
+interface Request extends Call {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  identity: Identity;
+  bearer: string | null;
+  sessions: Sessions;
+  edits: EditQueue;
+}
+
+const READ_MODULES: Record<string, (call: Request) => Promise<Json>> = {
+  wbgetentities, wbsearchentities, wbgetclaims, query, login, logout,
+};
+
+/** Modules MediaWiki serves only to a POST (they change state), and whose token must not travel in a URL. */
+const POST_ONLY = new Set([...Object.keys(WRITE_MODULES), 'login', 'logout']);
+
+async function login(call: Request): Promise<Json> {
+  const { body, cookie } = await call.sessions.login(call.params);
+  if (cookie) call.reply.header('set-cookie', cookie);
+  return body;
+}
+
+async function logout(call: Request): Promise<Json> {
+  await checkCsrf(call.sessions, call.bearer, param(call.params, 'token'));
+  call.reply.header('set-cookie', call.sessions.logoutCookie());
+  return {};
+}
+
+/** action=query: the meta modules tools ask for (tokens, who am I, the site) and list=search. */
+async function query(call: Request): Promise<Json> {
+  const out: Json = {};
+  for (const meta of list(param(call.params, 'meta'))) {
+    if (meta === 'tokens') out.tokens = await tokens(call);
+    else if (meta === 'userinfo') out.userinfo = call.identity.kind === 'user' ? { id: 0, name: call.identity.account.name } : { id: 0, name: call.req.ip, anon: call.v2 ? true : '' };
+    else if (meta === 'siteinfo') Object.assign(out, siteinfo(call));
+    else if (meta === 'wikibase') out.wikibase = { siteid: 'entia' };
+    else refuse('badvalue', `Unrecognized value for parameter "meta": ${meta}.`);
+  }
+  for (const name of list(param(call.params, 'list'))) {
+    if (name !== 'search') refuse('badvalue', `Unrecognized value for parameter "list": ${name}.`);
+    out.search = await search(call);
+  }
+  return { batchcomplete: call.v2 ? true : '', query: out };
+}
+
+async function tokens(call: Request): Promise<Json> {
+  const out: Json = {};
+  for (const type of list(param(call.params, 'type') ?? 'csrf')) {
+    if (type === 'csrf') out.csrftoken = await call.sessions.csrfToken(call.bearer);
+    else if (type === 'login') out.logintoken = await call.sessions.loginToken();
+    else refuse('badvalue', `Unrecognized value for parameter "type": ${type}.`);
+  }
+  return out;
+}
+
+function siteinfo(call: Request): Json {
+  const base = call.services.config.publicUrl;
+  return {
+    general: { sitename: 'Entia', generator: 'Entia', base: `${base}/`, server: base, scriptpath: '/w', articlepath: '/wiki/$1',
+      'wikibase-conceptbaseuri': call.services.config.conceptUri },
+    namespaces: {
+      0: { id: 0, name: '', canonical: '', content: call.v2 ? true : '' },
+      120: { id: 120, name: 'Property', canonical: 'Property', content: call.v2 ? true : '' },
+    },
+  };
+}
+
+/** list=search: the REST search (haswbstatement: included) of items (srnamespace 0) or properties (120). */
+async function search(call: Request): Promise<Json[]> {
+  const namespace = param(call.params, 'srnamespace') ?? '0';
+  const kind = namespace === '0' ? ITEM : namespace === '120' ? PROPERTY : refuse('badvalue', `Unrecognized value for parameter "srnamespace": ${namespace}.`);
+  const ctx = requestCtx(call, {
+    q: param(call.params, 'srsearch') ?? refuse('missingparam', 'The "srsearch" parameter must be set.'),
+    limit: param(call.params, 'srlimit') ?? '10', offset: param(call.params, 'sroffset') ?? '0', lang: param(call.params, 'uselang') ?? 'en',
+  }, {});
+  ctx.kind = kind;
+  const { body } = await searchTerms('search')(ctx);
+  return (body as { results: { id: string }[] }).results.map((hit) => ({ ...title(kind, hit.id), pageid: 0 }));
+}
+
+/** The Ctx the REST routes would build for this request: the edit path and the guard take nothing else. */
+function requestCtx(call: Request, query: Record<string, unknown>, body: Record<string, unknown>): Ctx {
+  const { req, identity } = call;
+  return {
+    kind: ITEM, params: {}, query, body, headers: req.headers, store: call.store, services: call.services,
+    user: identity.kind === 'user' ? identity.account.name : req.ip, identity, address: req.ip, url: req.url,
+  };
+}
+
+async function write(call: Request, module: (call: WriteCall) => Promise<Json>): Promise<Json> {
+  await checkCsrf(call.sessions, call.bearer, param(call.params, 'token'));
+  const assert = param(call.params, 'assert');
+  if (assert === 'user' && call.identity.kind !== 'user') refuse('assertuserfailed', 'You are no longer logged in, so the action could not be completed.');
+  if (assert === 'bot' && !(call.identity.kind === 'user' && call.identity.account.group === 'bot')) {
+    refuse('assertbotfailed', 'You do not have the "bot" right, so the action could not be completed.');
+  }
+  const maxlag = param(call.params, 'maxlag');
+  if (maxlag !== undefined && !/^-?\d+$/.test(maxlag)) refuse('badinteger', 'Invalid value for parameter "maxlag".');
+  const summary = param(call.params, 'summary');
+  const tags = list(param(call.params, 'tags'));
+  const ctx = requestCtx(call, {}, {
+    ...(summary !== undefined ? { comment: summary } : {}), tags, bot: call.params.bot !== undefined,
+  });
+  return module({ ...call, ctx, meta: parseMeta(ctx), edits: call.edits });
+}
+
+function send(reply: FastifyReply, body: Json): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(jsonBuffer(body));
+}
+
+function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  reply.header('mediawiki-api-error', e.code);
+  return send(reply, { error: { code: e.code, info: e.info, ...e.extra }, servedby: 'entia' });
+}
+
+async function answer(req: FastifyRequest, reply: FastifyReply, store: Store, services: Services, sessions: Sessions,
+  edits: EditQueue): Promise<FastifyReply> {
+  const fromUrl = req.query as Json;
+  const params: Json = { ...fromUrl, ...(req.method === 'POST' ? (req.body as Json | undefined) ?? {} : {}) };
+  try {
+    const { identity, bearer } = await sessions.identify(req.headers);
+    await services.guard.read({ identity, address: req.ip });
+    const format = param(params, 'format') ?? 'json';
+    if (format !== 'json') refuse('badvalue', `Unrecognized value for parameter "format": ${format}.`);
+    const formatversion = param(params, 'formatversion') ?? '1';
+    if (!['1', '2', 'latest'].includes(formatversion)) refuse('badvalue', `Unrecognized value for parameter "formatversion": ${formatversion}.`);
+    const action = param(params, 'action') ?? 'help';
+    const writeModule = Object.hasOwn(WRITE_MODULES, action) ? WRITE_MODULES[action] : null;
+    const readModule = Object.hasOwn(READ_MODULES, action) ? READ_MODULES[action] : null;
+    if (!writeModule && !readModule) refuse('badvalue', `Unrecognized value for parameter "action": ${action}.`);
+    if (POST_ONLY.has(action) && req.method !== 'POST') refuse('mustbeposted', `The "${action}" module requires a POST request.`);
+    // Secrets stay out of URLs (and so out of access logs and browser history), as MediaWiki insists too.
+    for (const secret of ['token', 'lgpassword', 'lgtoken']) {
+      if (fromUrl[secret] !== undefined) refuse('mustpostparams', `The following parameter was found in the query string, but must be in the POST body: ${secret}.`);
+    }
+    const call: Request = { params, v2: formatversion !== '1', store, services, req, reply, identity, bearer, sessions, edits };
+    const body = writeModule ? await write(call, writeModule) : await readModule!(call);
+    return send(reply, body);
+  } catch (e) {
+    if (e instanceof ApiError) return sendError(reply, e);
+    if (isEntiaError(e)) {
+      if (e.code === 'unexpected-error') req.log.error({ err: e }, 'unexpected error');
+      return sendError(reply, fromEntiaError(e));
+    }
+    req.log.error({ err: e }, 'unexpected error');
+    return sendError(reply, new ApiError('internal_api_error', 'An internal error occurred.'));
+  }
+}
+
+export function registerActionApi(app: FastifyInstance, store: Store, services: Services, edits: EditQueue): string[] {
+  const sessions = buildSessions(services, store.accounts);
+  // Its own context: form bodies here only, and every failure in the Action API's shape.
+  app.register(async (api) => {
+    api.removeAllContentTypeParsers();
+    api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    api.setErrorHandler((error, req, reply) => {
+      const code = (error as { code?: string }).code;
+      const known: Record<string, ApiError> = {
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: new ApiError('badcontenttype', 'POST bodies must be application/x-www-form-urlencoded.'),
+        FST_ERR_CTP_BODY_TOO_LARGE: new ApiError('toobig', 'The request body is too large.'),
+      };
+      if (!code || !known[code]) req.log.error({ err: error }, 'unexpected error');
+      return sendError(reply, code && known[code] ? known[code] : new ApiError('internal_api_error', 'An internal error occurred.'));
+    });
+    api.get(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions, edits));
+    api.post(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions, edits));
+  });
+  return [ACTION_API_PATH];
+}

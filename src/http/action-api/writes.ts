@@ -1,0 +1,470 @@
+// The Action API's edit modules (docs/api.md §10.15). Each one only says how its parameters change an entity's
+// document; the rest is the REST routes' edit path: the document is parsed by the same domain parsers as an
+// entity PATCH (every value, language, site and badge checked the same way), then written by commitEdit (data
+// policy, size, rate limit, one atomic revision) in the entity's turn (runEdit), with the same permissions.
+import type { Entity, Statement } from '../../domain/entity.js';
+import { parseNewEntity, patchedEntity } from '../../domain/entity-input.js';
+import { ITEM, PROPERTY, parseEntityId, type Kind } from '../../domain/kinds.js';
+import { parseStatementId } from '../../domain/statements.js';
+import { BODY, inMode, isPlainObject } from '../../domain/problems.js';
+import { toWikidata } from '../../domain/wikidata-export.js';
+import { commitEdit, type Committed } from '../edit.js';
+import { runEdit } from '../edit-queue.js';
+import { rulesFor } from '../handlers/entities.js';
+import { renderEntity, renderSitelink } from '../render.js';
+import { actionEntity } from './reads.js';
+import {
+  hashedClaim, snakListFromAction, statementById, statementFromAction, storedSnakHash, valueFromAction,
+} from './claims.js';
+import { jsonParam, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+
+type Doc = Json & { statements: Record<string, Json[]>; labels: Json; descriptions: Json; aliases: Json; sitelinks?: Json };
+
+interface Edited {
+  done: Committed;
+  before: Entity | null;
+}
+
+const ALL_PROPS = new Set(['info', 'sitelinks', 'sitelinks/urls', 'aliases', 'labels', 'descriptions', 'claims', 'datatype']);
+
+// ---- The edit path ---------------------------------------------------------------------------------------
+
+/** The entity an edit names: `id`, or the item linked from `site` + `title`. */
+async function targetId(call: WriteCall, idParam = 'id'): Promise<string> {
+  const raw = param(call.params, idParam);
+  if (raw !== undefined) return parsedId(raw);
+  const site = param(call.params, 'site');
+  const title = param(call.params, 'title');
+  if (site === undefined || title === undefined) return refuse('param-missing', `Either provide the entity "${idParam}" or "site" and "title".`);
+  const owner = (await call.store.sitelinkOwners([[site, title.replaceAll('_', ' ')]])).get(`${site}\u0000${title.replaceAll('_', ' ')}`);
+  return owner ?? refuse('no-such-entity-link', `No entity found matching site link "${title}" on "${site}".`);
+}
+
+function parsedId(raw: string): string {
+  return parseEntityId(raw)?.id ?? refuse('invalid-entity-id', `Invalid entity ID "${raw}".`, { id: raw });
+}
+
+/** Applies `change` to the entity's current document and writes the result through the shared edit path. */
+async function editDocument(call: WriteCall, id: string, change: (doc: Doc, entity: Entity) => void): Promise<Edited> {
+  const { ctx } = call;
+  return runEdit(call.edits, call.store, id, async () => {
+    const read = await call.store.readEntity(id, 'edit');
+    if (read.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
+    if (read.status === 'redirect') refuse('unresolved-redirect', `${id} is a redirect to ${read.target}.`);
+    const baserevid = param(call.params, 'baserevid');
+    if (baserevid !== undefined && baserevid !== String(read.head.revision)) {
+      refuse('editconflict', `Edit conflict: ${id} was changed after revision ${baserevid}; its latest revision is ${read.head.revision}.`);
+    }
+    await ctx.services.guard.authorize(ctx, id);
+    const kind = parseEntityId(id)!.kind;
+    const doc = structuredClone(renderEntity(read.entity, ctx.services.sites, true)) as Doc;
+    change(doc, read.entity);
+    const rules = await rulesFor(ctx, doc, read.entity);
+    const next = inMode(BODY, () => patchedEntity(kind, read.entity, doc, rules));
+    return { done: await commitEdit(ctx, { previous: { entity: read.entity, head: read.head }, next, meta: call.meta }), before: read.entity };
+  });
+}
+
+/** A new entity from a document, through the creation path of POST /v1/entities/{kind}. */
+async function createDocument(call: WriteCall, kind: Kind, doc: Doc): Promise<Edited> {
+  const { ctx } = call;
+  const rules = await rulesFor(ctx, doc);
+  const entity = inMode(BODY, () => parseNewEntity(kind, doc, rules));
+  await ctx.services.guard.authorize(ctx, null);
+  return { done: await commitEdit(ctx, { previous: null, next: entity, meta: call.meta }), before: null };
+}
+
+/** What every entity module answers: the entity (or the part it edited), its revision, and `nochange`. */
+function entityAnswer({ done }: Edited, call: WriteCall, pick?: (full: Json) => Json): Json {
+  const full = actionEntity(done.entity, done.head, ALL_PROPS, null, false, call.services);
+  const entity: Json = pick ? { id: done.entity.id, type: done.entity.type, lastrevid: done.head.revision, ...pick(full) } : full;
+  if (!done.changed) entity.nochange = call.v2 ? true : '';
+  return { entity, success: 1 };
+}
+
+function pageAnswer({ done }: Edited, more: Json = {}): Json {
+  return { pageinfo: { lastrevid: done.head.revision }, success: 1, ...more };
+}
+
+/** The dump-format claim of a statement of the edited entity, with hashes. */
+function claimOf(entity: Entity, id: string): Json {
+  const claims = toWikidata(entity).claims as Record<string, Json[]>;
+  const claim = Object.values(claims).flat().find((c) => c.id === id);
+  return claim ? hashedClaim(claim) : {};
+}
+
+// ---- Document changes --------------------------------------------------------------------------------------
+
+/** wbeditentity's `labels` / `descriptions`: `{lang: {language, value}}` or a list; "" or `remove` deletes. */
+function applyTerms(target: Json, input: unknown, field: string): void {
+  for (const term of termEntries(input, field)) {
+    if (term.remove !== undefined || term.value === '') delete target[term.language as string];
+    else target[term.language as string] = term.value;
+  }
+}
+
+function termEntries(input: unknown, field: string): Json[] {
+  if (input === undefined) return [];
+  const entries = Array.isArray(input) ? input : isPlainObject(input) ? Object.values(input) : null;
+  if (entries === null) return refuse('not-recognized-array', `"${field}" must be an object or a list.`);
+  return entries.flat().map((e) => {
+    if (!isPlainObject(e) || typeof e.language !== 'string' || (e.remove === undefined && typeof e.value !== 'string')) {
+      return refuse('invalid-term', `Each entry of "${field}" needs a "language" and a "value".`);
+    }
+    return e;
+  });
+}
+
+/** Aliases: entries flagged `add` or `remove` change a language's list; unflagged ones replace it. */
+function applyAliases(target: Record<string, string[]>, input: unknown): void {
+  const byLanguage = new Map<string, Json[]>();
+  for (const e of termEntries(input, 'aliases')) byLanguage.set(e.language as string, [...(byLanguage.get(e.language as string) ?? []), e]);
+  for (const [language, entries] of byLanguage) {
+    const flagged = entries.some((e) => e.add !== undefined || e.remove !== undefined);
+    let aliases = flagged ? [...(target[language] ?? [])] : [];
+    for (const e of entries) {
+      if (e.remove !== undefined) aliases = aliases.filter((a) => a !== e.value);
+      else if (!aliases.includes(e.value as string)) aliases.push(e.value as string);
+    }
+    if (aliases.length) target[language] = aliases;
+    else delete target[language];
+  }
+}
+
+function applySitelinks(target: Json, input: unknown): void {
+  if (input === undefined) return;
+  const entries = Array.isArray(input) ? input : isPlainObject(input) ? Object.values(input) : null;
+  if (entries === null) return refuse('not-recognized-array', '"sitelinks" must be an object or a list.');
+  for (const e of entries) {
+    if (!isPlainObject(e) || typeof e.site !== 'string') return refuse('invalid-sitelink', 'Each sitelink needs a "site".');
+    if (e.remove !== undefined || e.title === '') { delete target[e.site]; continue; }
+    target[e.site] = { title: e.title, badges: e.badges ?? (target[e.site] as Json | undefined)?.badges ?? [] };
+  }
+}
+
+/** Claims: with `remove`, deleted by id; with a known id, replaced in place; otherwise added. */
+function applyClaims(doc: Doc, input: unknown): void {
+  if (input === undefined) return;
+  const claims = Array.isArray(input) ? input : isPlainObject(input) ? Object.values(input).flat() : null;
+  if (claims === null) return refuse('not-recognized-array', '"claims" must be an object or a list.');
+  for (const raw of claims) {
+    if (isPlainObject(raw) && raw.remove !== undefined) {
+      if (typeof raw.id !== 'string' || !removeStatement(doc, raw.id)) refuse('no-such-claim', `Could not find a claim with the GUID "${String(raw.id)}".`);
+      continue;
+    }
+    putStatement(doc, statementFromAction(raw));
+  }
+}
+
+/** Replaces the statement with the same id, or adds it (without an id the parser gives it a new one). */
+function putStatement(doc: Doc, statement: Json): void {
+  const propertyId = (statement.property as Json).id as string;
+  const id = typeof statement.id === 'string' ? statement.id : undefined;
+  if (id !== undefined) {
+    for (const [pid, group] of Object.entries(doc.statements)) {
+      const at = group.findIndex((s) => s.id === id);
+      if (at < 0) continue;
+      if (pid === propertyId) { group[at] = statement; return; }
+      group.splice(at, 1);
+      break;
+    }
+  }
+  // An id this entity does not hold is Wikibase's way of choosing a new statement's GUID; here ids are the store's.
+  if (id !== undefined && !hasStatement(doc, id)) delete statement.id;
+  (doc.statements[propertyId] ??= []).push(statement);
+}
+
+function hasStatement(doc: Doc, id: string): boolean {
+  return Object.values(doc.statements).some((g) => g.some((s) => s.id === id));
+}
+
+function removeStatement(doc: Doc, id: string): boolean {
+  for (const [pid, group] of Object.entries(doc.statements)) {
+    const at = group.findIndex((s) => s.id === id);
+    if (at < 0) continue;
+    group.splice(at, 1);
+    if (group.length === 0) delete doc.statements[pid];
+    return true;
+  }
+  return false;
+}
+
+/** The document's statement with this GUID, for the modules that edit one statement. */
+function statementIn(doc: Doc, id: string): Json {
+  for (const group of Object.values(doc.statements)) {
+    const found = group.find((s) => s.id === id);
+    if (found) return found;
+  }
+  return refuse('no-such-claim', `Could not find a claim with the GUID "${id}".`);
+}
+
+/** The entity a claim GUID belongs to, and the GUID as stored (the entity part upper-cased). */
+function claimSubject(guid: string): { entityId: string; guid: string } {
+  const parsed = parseStatementId(guid);
+  if (!parsed) return refuse('invalid-guid', `Invalid claim GUID "${guid}".`);
+  return { entityId: parsed.subjectId, guid: parsed.id };
+}
+
+/** A stored statement's GUID in the letter case it is stored with. */
+function storedGuid(entity: Entity, guid: string): string {
+  return statementById(entity.statements, guid)?.id ?? refuse('no-such-claim', `Could not find a claim with the GUID "${guid}".`);
+}
+
+// ---- Modules -----------------------------------------------------------------------------------------------
+
+async function wbeditentity(call: WriteCall): Promise<Json> {
+  const data = jsonParam(call.params, 'data');
+  if (!isPlainObject(data)) return refuse('invalid-json', 'The "data" parameter must be a JSON object.');
+  const fill = (doc: Doc) => {
+    applyTerms(doc.labels, data.labels, 'labels');
+    applyTerms(doc.descriptions, data.descriptions, 'descriptions');
+    applyAliases(doc.aliases as Record<string, string[]>, data.aliases);
+    if (doc.type === 'item') applySitelinks(doc.sitelinks ??= {}, data.sitelinks);
+    else if (data.sitelinks !== undefined) refuse('not-supported', 'Properties have no sitelinks.');
+    applyClaims(doc, data.claims);
+  };
+  const fresh = param(call.params, 'new');
+  if (fresh !== undefined) {
+    if (param(call.params, 'id') !== undefined) refuse('param-illegal', 'Either provide "id" or "new", not both.');
+    const kind = fresh === 'item' ? ITEM : fresh === 'property' ? PROPERTY : refuse('badvalue', `Unrecognized value for parameter "new": ${fresh}.`);
+    const doc: Doc = { labels: {}, descriptions: {}, aliases: {}, statements: {}, ...(kind === ITEM ? { sitelinks: {} } : {}) };
+    doc.type = kind.name;
+    if (kind === PROPERTY) {
+      if (typeof data.datatype !== 'string') refuse('param-illegal', 'A new property needs a "datatype".');
+      doc.data_type = data.datatype;
+    }
+    fill(doc);
+    // New claims get their ids from the store; any given are ignored, as on creation through the REST API.
+    return entityAnswer(await createDocument(call, kind, doc), call);
+  }
+  const clear = call.params.clear !== undefined;
+  const id = await targetId(call);
+  return entityAnswer(await editDocument(call, id, (doc) => {
+    if (data.datatype !== undefined && data.datatype !== doc.data_type) refuse('modification-failed', 'A property\'s data type cannot change.');
+    if (clear) {
+      doc.labels = {}; doc.descriptions = {}; doc.aliases = {}; doc.statements = {};
+      if (doc.type === 'item') doc.sitelinks = {};
+    }
+    fill(doc);
+  }), call);
+}
+
+function setTerm(field: 'labels' | 'descriptions') {
+  return async (call: WriteCall): Promise<Json> => {
+    const language = required(call.params, 'language');
+    const value = param(call.params, 'value') ?? '';
+    const edited = await editDocument(call, await targetId(call), (doc) => {
+      if (value === '') delete doc[field][language];
+      else doc[field][language] = value;
+    });
+    const term = edited.done.entity[field][language];
+    return entityAnswer(edited, call, () => ({
+      [field]: { [language]: term === undefined ? { language, removed: '' } : { language, value: term } },
+    }));
+  };
+}
+
+async function wbsetaliases(call: WriteCall): Promise<Json> {
+  const language = required(call.params, 'language');
+  const set = param(call.params, 'set');
+  const add = list(param(call.params, 'add'));
+  const remove = list(param(call.params, 'remove'));
+  if (set === undefined && add.length === 0 && remove.length === 0) refuse('missingparam', 'At least one of "set", "add" and "remove" must be set.');
+  if (set !== undefined && (add.length || remove.length)) refuse('invalidparammix', 'The "set" parameter cannot be used with "add" or "remove".');
+  const edited = await editDocument(call, await targetId(call), (doc) => {
+    const aliases = doc.aliases as Record<string, string[]>;
+    let next = set !== undefined ? list(set) : (aliases[language] ?? []).filter((a) => !remove.includes(a));
+    for (const a of add) if (!next.includes(a)) next = [...next, a];
+    if (next.length) aliases[language] = next;
+    else delete aliases[language];
+  });
+  const after = edited.done.entity.aliases[language] ?? [];
+  return entityAnswer(edited, call, () => ({ aliases: { [language]: after.map((value) => ({ language, value })) } }));
+}
+
+async function wbsetsitelink(call: WriteCall): Promise<Json> {
+  const site = required(call.params, 'linksite');
+  const title = param(call.params, 'linktitle');
+  const badges = param(call.params, 'badges');
+  const edited = await editDocument(call, await targetId(call), (doc) => {
+    if (doc.type !== 'item') refuse('not-supported', 'Properties have no sitelinks.');
+    const links = (doc.sitelinks ??= {}) as Record<string, Json>;
+    if (title === undefined || title === '') {
+      if (!links[site]) refuse('no-such-sitelink', `The entity has no sitelink to "${site}".`);
+      delete links[site];
+      return;
+    }
+    links[site] = { title, badges: badges !== undefined ? list(badges) : links[site]?.badges ?? [] };
+  });
+  const link = edited.done.entity.sitelinks?.[site];
+  return entityAnswer(edited, call, () => ({
+    sitelinks: { [site]: link ? { site, title: link.title, badges: link.badges, url: renderSitelink(call.services.sites, site, link).url } : { site, removed: '' } },
+  }));
+}
+
+async function wbcreateclaim(call: WriteCall): Promise<Json> {
+  const id = parsedId(required(call.params, 'entity'));
+  const property = required(call.params, 'property').toUpperCase();
+  const snaktype = required(call.params, 'snaktype');
+  const value = valueFromAction(snaktype, snaktype === 'value' ? jsonParam(call.params, 'value') : undefined);
+  let before: Set<string> = new Set();
+  const edited = await editDocument(call, id, (doc, entity) => {
+    before = new Set(Object.values(entity.statements).flat().map((s) => s.id));
+    (doc.statements[property] ??= []).push({ property: { id: property }, value, rank: 'normal', qualifiers: [], references: [] });
+  });
+  const added = Object.values(edited.done.entity.statements).flat().find((s) => !before.has(s.id));
+  return pageAnswer(edited, { claim: added ? claimOf(edited.done.entity, added.id) : {} });
+}
+
+async function wbsetclaim(call: WriteCall): Promise<Json> {
+  const claim = jsonParam(call.params, 'claim');
+  if (!isPlainObject(claim) || typeof claim.id !== 'string') return refuse('invalid-claim', 'The claim needs an "id" (a GUID).');
+  const { entityId, guid } = claimSubject(claim.id);
+  const statement = statementFromAction({ ...claim, id: guid });
+  let before: Set<string> = new Set();
+  const edited = await editDocument(call, entityId, (doc, entity) => {
+    before = new Set(Object.values(entity.statements).flat().map((s) => s.id));
+    const stored = statementById(entity.statements, guid);
+    putStatement(doc, stored ? { ...statement, id: stored.id } : statement);
+  });
+  const written = statementById(edited.done.entity.statements, guid)
+    ?? Object.values(edited.done.entity.statements).flat().find((s) => !before.has(s.id));
+  return pageAnswer(edited, { claim: written ? claimOf(edited.done.entity, written.id) : {} });
+}
+
+/** The modules that change one statement, found by its GUID in `param`. */
+async function editStatement(call: WriteCall, paramName: string, change: (statement: Json, stored: Statement) => void): Promise<{ edited: Edited; id: string }> {
+  const { entityId, guid } = claimSubject(required(call.params, paramName));
+  let id = guid;
+  const edited = await editDocument(call, entityId, (doc, entity) => {
+    id = storedGuid(entity, guid);
+    change(statementIn(doc, id), statementById(entity.statements, id)!);
+  });
+  return { edited, id };
+}
+
+async function wbsetclaimvalue(call: WriteCall): Promise<Json> {
+  const snaktype = required(call.params, 'snaktype');
+  const value = valueFromAction(snaktype, snaktype === 'value' ? jsonParam(call.params, 'value') : undefined);
+  const { edited, id } = await editStatement(call, 'claim', (statement) => { statement.value = value; });
+  return pageAnswer(edited, { claim: claimOf(edited.done.entity, id) });
+}
+
+async function wbremoveclaims(call: WriteCall): Promise<Json> {
+  const guids = list(required(call.params, 'claim')).map(claimSubject);
+  const entityId = guids[0].entityId;
+  if (guids.some((g) => g.entityId !== entityId)) refuse('invalid-guid', 'All claims must belong to the same entity.');
+  const removed: string[] = [];
+  const edited = await editDocument(call, entityId, (doc, entity) => {
+    for (const g of guids) {
+      const id = storedGuid(entity, g.guid);
+      removeStatement(doc, id);
+      removed.push(id);
+    }
+  });
+  return pageAnswer(edited, { claims: removed });
+}
+
+async function wbsetqualifier(call: WriteCall): Promise<Json> {
+  const snakhash = param(call.params, 'snakhash');
+  const property = param(call.params, 'property');
+  const snaktype = param(call.params, 'snaktype');
+  if (snakhash === undefined && (property === undefined || snaktype === undefined)) {
+    refuse('param-missing', 'A new qualifier needs "property" and "snaktype".');
+  }
+  const { edited, id } = await editStatement(call, 'claim', (statement, stored) => {
+    const qualifiers = statement.qualifiers as Json[];
+    const at = snakhash === undefined ? -1 : stored.qualifiers.findIndex((q) => storedSnakHash(q) === snakhash);
+    if (snakhash !== undefined && at < 0) refuse('no-such-qualifier', `The claim has no qualifier with the hash "${snakhash}".`);
+    const old = at >= 0 ? qualifiers[at] : undefined;
+    const type = snaktype ?? (old!.value as Json).type;
+    const value = valueFromAction(type as string, type === 'value' ? jsonParam(call.params, 'value') : undefined);
+    const qualifier = { property: { id: (property ?? (old!.property as Json).id as string).toUpperCase() }, value };
+    if (at >= 0) qualifiers[at] = qualifier;
+    else qualifiers.push(qualifier);
+  });
+  return pageAnswer(edited, { claim: claimOf(edited.done.entity, id) });
+}
+
+async function wbremovequalifiers(call: WriteCall): Promise<Json> {
+  const hashes = list(required(call.params, 'qualifiers'));
+  const { edited } = await editStatement(call, 'claim', (statement, stored) => {
+    const keep = stored.qualifiers.map((q) => !hashes.includes(storedSnakHash(q) ?? ''));
+    const found = keep.filter((k) => !k).length;
+    if (found < hashes.length) refuse('no-such-qualifier', 'The claim has no qualifier with one of the given hashes.');
+    statement.qualifiers = (statement.qualifiers as Json[]).filter((_, i) => keep[i]);
+  });
+  return pageAnswer(edited);
+}
+
+async function wbsetreference(call: WriteCall): Promise<Json> {
+  const parts = snakListFromAction(jsonParam(call.params, 'snaks'), call.params['snaks-order'] !== undefined ? jsonParam(call.params, 'snaks-order') : undefined);
+  const replaced = param(call.params, 'reference');
+  const index = param(call.params, 'index');
+  let hashesBefore: Set<string> = new Set();
+  const { edited, id } = await editStatement(call, 'statement', (statement, stored) => {
+    hashesBefore = new Set(stored.references.map((r) => r.hash));
+    const references = statement.references as Json[];
+    const at = replaced === undefined ? -1 : stored.references.findIndex((r) => r.hash === replaced);
+    if (replaced !== undefined && at < 0) refuse('no-such-reference', `The statement has no reference with the hash "${replaced}".`);
+    if (at >= 0) references.splice(at, 1);
+    const position = index !== undefined && /^\d+$/.test(index) ? Math.min(Number(index), references.length) : at >= 0 ? at : references.length;
+    references.splice(position, 0, { parts });
+  });
+  const statement = statementById(edited.done.entity.statements, id)!;
+  const reference = statement.references.find((r) => !hashesBefore.has(r.hash)) ?? statement.references.find((r) => r.hash === replaced);
+  const claim = claimOf(edited.done.entity, id);
+  const answered = ((claim.references ?? []) as Json[]).find((r) => r.hash === reference?.hash);
+  return pageAnswer(edited, { reference: answered ?? {} });
+}
+
+async function wbremovereferences(call: WriteCall): Promise<Json> {
+  const hashes = list(required(call.params, 'references'));
+  const { edited } = await editStatement(call, 'statement', (statement, stored) => {
+    const missing = hashes.filter((h) => !stored.references.some((r) => r.hash === h));
+    if (missing.length) refuse('no-such-reference', `The statement has no reference with the hash "${missing[0]}".`);
+    statement.references = (statement.references as Json[]).filter((_, i) => !hashes.includes(stored.references[i].hash));
+  });
+  return pageAnswer(edited);
+}
+
+/** Turns an empty item into a redirect to another item (what a merge leaves behind). */
+async function wbcreateredirect(call: WriteCall): Promise<Json> {
+  const from = parsedId(required(call.params, 'from'));
+  const to = parsedId(required(call.params, 'to'));
+  if (parseEntityId(from)!.kind !== ITEM || parseEntityId(to)!.kind !== ITEM) refuse('target-is-incompatible', 'Only items can be redirected.');
+  if (from === to) refuse('cant-redirect-self', 'An item cannot redirect to itself.');
+  await runEdit(call.edits, call.store, from, async () => {
+    const source = await call.store.readEntity(from, 'edit');
+    if (source.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${from}".`, { id: from });
+    if (source.status === 'found') {
+      const e = source.entity;
+      const empty = [e.labels, e.descriptions, e.aliases, e.statements, e.sitelinks ?? {}].every((m) => Object.keys(m).length === 0);
+      if (!empty) refuse('not-empty', `${from} is not empty: only an empty item can become a redirect.`);
+    }
+    const target = await call.store.readEntity(to, 'read');
+    if (target.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${to}".`, { id: to });
+    if (target.status === 'redirect') refuse('target-is-redirect', `${to} is itself a redirect.`);
+    await call.ctx.services.guard.authorize(call.ctx, from);
+    await call.ctx.services.guard.consume(call.ctx, false);
+    await call.store.redirectEntity(from, to, call.meta);
+  });
+  return { success: 1, redirected: 1, from, to };
+}
+
+export const WRITE_MODULES: Record<string, (call: WriteCall) => Promise<Json>> = {
+  wbeditentity,
+  wbsetlabel: setTerm('labels'),
+  wbsetdescription: setTerm('descriptions'),
+  wbsetaliases,
+  wbsetsitelink,
+  wbcreateclaim,
+  wbsetclaim,
+  wbsetclaimvalue,
+  wbremoveclaims,
+  wbsetqualifier,
+  wbremovequalifiers,
+  wbsetreference,
+  wbremovereferences,
+  wbcreateredirect,
+};
