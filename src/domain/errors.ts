@@ -97,6 +97,8 @@ export class EntiaError<C extends ErrorCode = ErrorCode> extends Error {
     readonly context: ContextOf<C>,
     /** Values that only the message uses (ids, language codes), not part of the context. */
     readonly params: Record<string, string | number> = {},
+    /** For a code that stands for a more precise one (D7/D8's invalid-item-data): that one, for dialects that say it. */
+    readonly precise?: EntiaError,
   ) {
     super(code);
   }

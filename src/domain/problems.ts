@@ -4,7 +4,7 @@
 //   'patch'  → patch-result-invalid-value, patch-result-missing-field, … with the pointer into the patched document;
 //   'create' → the kind's invalid-item-data / invalid-property-data, without context.
 // `raise` is the one place that makes that translation.
-import { fail, type ErrorCode } from './errors.js';
+import { EntiaError, fail, type ErrorCode } from './errors.js';
 
 export type Problem =
   | { type: 'invalid'; path: string; value: unknown }
@@ -32,7 +32,12 @@ export function problem(p: Problem): never {
 }
 
 export function raise(p: Problem, mode: Mode): never {
-  if (mode.type === 'create') fail(mode.code as 'invalid-item-data');
+  if (mode.type === 'create') {
+    // The contract collapses every creation problem into one code (D7/D8); the precise error travels with it.
+    let precise: EntiaError | undefined;
+    try { raise(p, BODY); } catch (e) { precise = e as EntiaError; }
+    throw new EntiaError(mode.code as 'invalid-item-data', undefined, {}, precise);
+  }
   const patch = mode.type === 'patch';
   switch (p.type) {
     case 'invalid':

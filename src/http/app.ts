@@ -19,7 +19,7 @@ import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { registerEntityData } from './entity-data.js';
 import { registerActionApi } from './action-api/index.js';
-import { wikibaseHeaders, wikibaseResult } from './dialect.js';
+import { wikibaseError, wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity, runEdit } from './edit-queue.js';
 import type { Identity, Services } from './services.js';
@@ -150,7 +150,10 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     if (req.method === 'OPTIONS') return reply.code(204).send();
     return sendError(reply, new EntiaError('rest-wrong-method', undefined, { method: req.method, path }));
   });
-  app.setErrorHandler((error, req, reply) => sendError(reply, toEntiaError(error, req)));
+  app.setErrorHandler((error, req, reply) => {
+    const dialect = (req.routeOptions?.config as RouteConfig | undefined)?.wikibase ? wikibaseError : undefined;
+    return sendError(reply, toEntiaError(error, req), dialect);
+  });
   return app;
 }
 
@@ -158,7 +161,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
   wikibasePrefix?: string): void {
   const { route, kind } = b;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
-  const config: RouteConfig = { kind: kind?.name, creation: route.creation };
+  const config: RouteConfig = { kind: kind?.name, creation: route.creation, wikibase: wikibasePrefix !== undefined };
   app.route({
     method: route.method,
     url: (wikibasePrefix ?? '') + b.url,

@@ -1,8 +1,41 @@
 // Upstream Wikibase's spelling of the REST API (docs/api.md §1.1), served under ENTIA_WIKIBASE_PREFIX
 // (`/w/rest.php/wikibase/v1/…`, the base path Wikibase clients are configured with). It is a rendering at the
 // edge: the same routes and handlers, with the differences below applied to what they answer.
+import type { EntiaError, ErrorCode } from '../domain/errors.js';
 import type { Result } from './route.js';
-import { jsonBuffer } from './reply-error.js';
+import { errorBody, jsonBuffer } from './reply-error.js';
+
+/** D5: a malformed id or code in the path is upstream's `invalid-path-parameter`, naming the parameter. */
+const PATH_PARAMETERS: Partial<Record<ErrorCode, string>> = {
+  'invalid-item-id': 'item_id', 'invalid-property-id': 'property_id', 'invalid-statement-id': 'statement_id',
+  'invalid-language-code': 'language_code', 'invalid-site-id': 'site_id',
+};
+
+/** D5: a missing resource is upstream's `resource-not-found`, naming its type. */
+const RESOURCE_TYPES: Partial<Record<ErrorCode, string>> = {
+  'item-not-found': 'item', 'property-not-found': 'property', 'statement-not-found': 'statement',
+  'label-not-defined': 'label', 'description-not-defined': 'description', 'aliases-not-defined': 'aliases',
+  'sitelink-not-defined': 'sitelink', 'revision-not-found': 'revision',
+};
+
+/** An error as upstream Wikibase answers it: D5, D6, D7/D8 (the precise error) and D10 applied. */
+export function wikibaseError(error: EntiaError): { status: number; body: Record<string, unknown> } {
+  if (error.precise) return wikibaseError(error.precise);
+  const { code, params } = error;
+  const parameter = PATH_PARAMETERS[code];
+  if (parameter) return { status: 400, body: { code: 'invalid-path-parameter', message: `Invalid path parameter: '${parameter}'`, context: { parameter } } };
+  if (code === 'statement-not-found' && params.subject !== undefined) {
+    const subject = String(params.subject);
+    const noun = subject.startsWith('P') ? 'property' : 'item';
+    return { status: 400, body: { code: `${noun}-statement-id-mismatch`, message: `IDs of the ${noun === 'item' ? 'Item' : 'Property'} and the Statement do not match`,
+      context: { [`${noun}_id`]: subject, statement_id: String(params.id) } } };
+  }
+  const resource = RESOURCE_TYPES[code];
+  if (resource) return { status: 404, body: { code: 'resource-not-found', message: 'The requested resource does not exist', context: { resource_type: resource } } };
+  const body = errorBody(error);
+  if (code === 'unexpected-error') body.message = 'Unexpected error';
+  return { status: error.status, body };
+}
 
 /**
  * A statement's property reference carries its data type as `data-type` in the contract and as `data_type` in
@@ -25,9 +58,10 @@ export function wikibaseHeaders<H extends Record<string, string> | undefined>(he
   return { ...headers, location: wikibaseLocation(headers.location, publicUrl, prefix) };
 }
 
-/** A handler's result as upstream Wikibase would answer it. */
+/** A handler's result as upstream Wikibase would answer it; a PUT that created its resource is a 201 (D11). */
 export function wikibaseResult(result: Result, publicUrl: string, prefix: string): Result {
   const body = result.body === undefined ? undefined
     : wikibaseBody(Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body));
-  return { ...result, body, headers: wikibaseHeaders(result.headers, publicUrl, prefix) };
+  const status = result.created && (result.status ?? 200) === 200 ? 201 : result.status;
+  return { ...result, status, body, headers: wikibaseHeaders(result.headers, publicUrl, prefix) };
 }

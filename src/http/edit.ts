@@ -1,7 +1,7 @@
 // The write half of every edit route (docs/api.md §7.7, steps 8-9): data policy, no-op
 // detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
 import { entityJson, freezeJson, sameJson, type Entity } from '../domain/entity.js';
-import { fail } from '../domain/errors.js';
+import { EntiaError, fail } from '../domain/errors.js';
 import { kindByName } from '../domain/kinds.js';
 import { changedLanguages, sameLabelAndDescription } from '../domain/terms.js';
 import { PolicyViolation, type EditMeta, type Head, type PolicyChecks, type Violation } from '../store/store.js';
@@ -105,8 +105,8 @@ function violation(v: Violation, plan: EditPlan): never {
 function checkSize(ctx: Ctx, entity: Entity, creation: boolean): void {
   const limit = ctx.services.config.maxEntitySizeKb;
   if (Buffer.byteLength(entityJson(entity), 'utf8') <= limit * 1024) return;
-  if (creation) fail(kindByName(entity.type).codes.invalidData as 'invalid-item-data');
-  fail('resource-too-large', { limit });
+  const tooLarge = new EntiaError('resource-too-large', { limit });
+  throw creation ? new EntiaError(kindByName(entity.type).codes.invalidData as 'invalid-item-data', undefined, {}, tooLarge) : tooLarge;
 }
 
 /** Gives a new entity its allocated id, and its statements ids under that subject. */

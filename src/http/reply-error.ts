@@ -37,19 +37,24 @@ export function jsonBuffer(value: unknown): Buffer {
   return bytes;
 }
 
-export function sendError(reply: FastifyReply, error: EntiaError): FastifyReply {
+/** Sends an error in the contract's shape, or in another dialect's when `render` is given (dialect.ts). */
+export function sendError(reply: FastifyReply, error: EntiaError,
+  render?: (error: EntiaError) => { status: number; body: Record<string, unknown> }): FastifyReply {
   if (error instanceof RequestLimitReached) reply.header('retry-after', String(error.retryAfterSeconds));
+  const { status, body } = render ? render(error) : { status: error.status, body: errorBody(error) };
   return reply
-    .code(error.status)
+    .code(status)
     .header('content-type', 'application/json')
     .header('content-language', 'en')
-    .send(jsonBuffer(errorBody(error)));
+    .send(jsonBuffer(body));
 }
 
 /** The route's config, set by app.ts: which kind it serves and whether it is a creation route. */
 export interface RouteConfig {
   kind?: KindName;
   creation?: boolean;
+  /** Served under ENTIA_WIKIBASE_PREFIX, in upstream Wikibase's spelling (dialect.ts). */
+  wikibase?: boolean;
 }
 
 /**
@@ -69,17 +74,18 @@ export function toEntiaError(error: unknown, request: FastifyRequest): EntiaErro
   const config = (request.routeOptions?.config ?? {}) as RouteConfig;
   const creationCode = config.creation && config.kind ? kindByName(config.kind).codes.invalidData : null;
   const fe = error as FastifyError & { validation?: Array<{ keyword: string; instancePath: string; params: Record<string, unknown> }> };
+  // Creation routes collapse body problems into their code (D7/D8), keeping the precise one for dialects.
+  const collapsed = (precise: EntiaError) => creationCode
+    ? new EntiaError(creationCode as 'invalid-item-data', undefined, {}, precise) : precise;
   if (fe.validation && fe.validation.length > 0) {
-    if (creationCode) return new EntiaError(creationCode as 'invalid-item-data', undefined);
     const first = fe.validation[0];
     if (first.keyword === 'required') {
-      return new EntiaError('missing-field', { path: first.instancePath, field: String(first.params.missingProperty) });
+      return collapsed(new EntiaError('missing-field', { path: first.instancePath, field: String(first.params.missingProperty) }));
     }
-    return new EntiaError('invalid-value', { path: first.instancePath });
+    return collapsed(new EntiaError('invalid-value', { path: first.instancePath }));
   }
   if (error instanceof MalformedBody) {
-    if (creationCode) return new EntiaError(creationCode as 'invalid-item-data', undefined);
-    return error.precise ?? new EntiaError('invalid-value', { path: '' });
+    return collapsed(error.precise ?? new EntiaError('invalid-value', { path: '' }));
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

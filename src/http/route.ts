@@ -62,6 +62,8 @@ export interface Result {
   /** ETag and Last-Modified of the entity concerned (docs/api.md §2.3). */
   head?: Head;
   headers?: Record<string, string>;
+  /** A PUT that created its resource rather than replacing it (upstream's dialect answers 201, D11). */
+  created?: boolean;
 }
 
 export type Handler = (ctx: Ctx) => Promise<Result>;

@@ -58,7 +58,8 @@ export async function putSitelink(ctx: Ctx): Promise<Result> {
   const next = { ...found.entity, sitelinks: { ...sitelinksOf(found), [siteId]: link } };
   // §6.4: on this route the conflict names only the other item.
   const done = await commitEdit(ctx, { previous: found, next, meta, sitelinkConflictContext: 'item-only' });
-  return { body: renderSitelink(ctx.services.sites, siteId, done.entity.sitelinks![siteId]), head: done.head };
+  return { body: renderSitelink(ctx.services.sites, siteId, done.entity.sitelinks![siteId]), head: done.head,
+    created: sitelinksOf(found)[siteId] === undefined };
 }
 
 /**

@@ -103,7 +103,8 @@ async function openStatement(ctx: Ctx, isRead: boolean): Promise<Opened> {
  */
 function requireStatement(ctx: Ctx, { target, read }: Opened): { subject: Found } & Located {
   const notFound = (): never => fail('statement-not-found', undefined, { id: target.requested });
-  if (target.mismatch) notFound();
+  // D6: the contract says not found; upstream's dialect says which ids do not match (dialect.ts).
+  if (target.mismatch) fail('statement-not-found', undefined, { id: target.requested, subject: target.subjectId });
   if (read.status === 'missing' && target.isLong) {
     fail(target.subjectKind.codes.notFound, undefined, { id: target.subjectId });
   }

@@ -110,7 +110,7 @@ export function putTerm(field: TextField): Handler {
     const found = await requireEditable(ctx, read, id);
     const next = withTerms(found.entity, field, { ...found.entity[field], [lang]: value });
     const done = await commitEdit(ctx, { previous: found, next, meta });
-    return { body: done.entity[field][lang], head: done.head };
+    return { body: done.entity[field][lang], head: done.head, created: current === undefined };
   };
 }
 
