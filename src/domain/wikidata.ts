@@ -117,30 +117,35 @@ function snak(raw: Json | undefined, report: ConversionReport): Snak | null {
   report.propertyTypes.set(raw.property, raw.datatype);
   const property = { id: raw.property, 'data-type': raw.datatype as string };
   if (raw.snaktype === 'somevalue' || raw.snaktype === 'novalue') return { property, value: { type: raw.snaktype } };
-  const content = valueContent(raw.datavalue);
+  const content = datavalueContent(raw.datavalue);
   return content === undefined ? null : { property, value: { type: 'value', content } as Value };
 }
 
-/** docs/api.md §5: the REST content shape of each dump value type. */
-function valueContent(dv: Json | undefined): unknown {
+/**
+ * docs/api.md §5: the REST content shape of each dump value type; undefined for a type Entia does not know. Also
+ * reads untrusted input (the Action API's edits): a malformed value is reshaped, not trusted, and the REST
+ * parsers then refuse it.
+ */
+export function datavalueContent(dv: Json | undefined): unknown {
   const v = dv?.value;
+  const o: Json = v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
   switch (dv?.type) {
     case 'string':
       return v;
     case 'wikibase-entityid':
-      return v.id ?? (v['entity-type'] === 'property' ? 'P' : 'Q') + v['numeric-id'];
+      return typeof o.id === 'string' ? o.id : (o['entity-type'] === 'property' ? 'P' : 'Q') + o['numeric-id'];
     case 'time':
-      return { time: v.time, precision: v.precision, calendarmodel: v.calendarmodel };
+      return { time: o.time, precision: o.precision, calendarmodel: o.calendarmodel };
     case 'quantity': {
-      const q: Json = { amount: v.amount, unit: v.unit };
-      if (v.upperBound !== undefined) q.upperBound = v.upperBound;
-      if (v.lowerBound !== undefined) q.lowerBound = v.lowerBound;
+      const q: Json = { amount: o.amount, unit: o.unit };
+      if (o.upperBound !== undefined) q.upperBound = o.upperBound;
+      if (o.lowerBound !== undefined) q.lowerBound = o.lowerBound;
       return q;
     }
     case 'globecoordinate':
-      return { latitude: v.latitude, longitude: v.longitude, precision: v.precision, globe: v.globe };
+      return { latitude: o.latitude, longitude: o.longitude, precision: o.precision, globe: o.globe };
     case 'monolingualtext':
-      return { text: v.text, language: v.language };
+      return { text: o.text, language: o.language };
     default:
       return undefined;
   }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Snak, Statement } from '../../domain/entity.js';
 import { isPlainObject } from '../../domain/problems.js';
+import { datavalueContent } from '../../domain/wikidata.js';
 import { toWikidataSnak } from '../../domain/wikidata-export.js';
 import { refuse, type Json } from './protocol.js';
 
@@ -42,40 +43,14 @@ export function storedSnakHash(snak: Snak): string | null {
   return converted ? snakHash(converted) : null;
 }
 
-/** The contract's `value` of a datavalue's `value`, by the datavalue's type (docs/api.md §5). */
-function content(type: unknown, v: unknown): unknown {
-  const o = isPlainObject(v) ? v : {};
-  switch (type) {
-    case 'string':
-      return v;
-    case 'wikibase-entityid': {
-      if (typeof o.id === 'string') return o.id;
-      if (typeof o['numeric-id'] !== 'number') return invalidSnak('an entity id value needs "id" or "numeric-id"');
-      return (o['entity-type'] === 'property' ? 'P' : 'Q') + o['numeric-id'];
-    }
-    case 'time':
-      return { time: o.time, precision: o.precision, calendarmodel: o.calendarmodel };
-    case 'quantity': {
-      const q: Json = { amount: o.amount, unit: o.unit };
-      if (o.upperBound !== undefined) q.upperBound = o.upperBound;
-      if (o.lowerBound !== undefined) q.lowerBound = o.lowerBound;
-      return q;
-    }
-    case 'globecoordinate':
-      return { latitude: o.latitude, longitude: o.longitude, precision: o.precision, globe: o.globe };
-    case 'monolingualtext':
-      return { text: o.text, language: o.language };
-    default:
-      return invalidSnak(`unknown datavalue type ${JSON.stringify(type)}`);
-  }
-}
-
 /** The contract's `{type, content}` of a snak's type and datavalue. */
 export function snakValue(snaktype: unknown, datavalue: unknown): Json {
   if (typeof snaktype !== 'string' || !SNAK_TYPES.includes(snaktype)) return invalidSnak('"snaktype" must be value, somevalue or novalue');
   if (snaktype !== 'value') return { type: snaktype };
   if (!isPlainObject(datavalue)) return invalidSnak('a value snak needs a "datavalue"');
-  return { type: 'value', content: content(datavalue.type, datavalue.value) };
+  const content = datavalueContent(datavalue);
+  if (content === undefined) return invalidSnak(`unknown datavalue type ${JSON.stringify(datavalue.type)}`);
+  return { type: 'value', content };
 }
 
 /**
