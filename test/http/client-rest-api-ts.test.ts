@@ -65,6 +65,8 @@ describe('wikibase-rest-api-ts against Entia', () => {
     const missing = await items.getItem({ itemId: 'Q999999999' }).then(() => null, (e: unknown) => e);
     assert.ok(missing instanceof ResponseError);
     assert.equal(missing.response.status, 404);
-    assert.equal(((await missing.response.json()) as { code: string }).code, 'item-not-found');
+    // Upstream's code and context under its base path (docs/api.md §1.1, D5).
+    assert.deepEqual(await missing.response.json(),
+      { code: 'resource-not-found', message: 'The requested resource does not exist', context: { resource_type: 'item' } });
   });
 });

@@ -179,9 +179,12 @@ describe('framework-level errors', () => {
     let res = await s.request('POST', '/w/unknown.php', form);
     assert.equal(res.status, 404, res.text);
     assert.equal(res.body.code, 'rest-no-match');
-    // The Action API's read modules answer GET only (docs/api.md §10.15): a form POST of an edit is 405, not a
-    // 415 that a client could mistake for success.
+    // The Action API takes the form POST of an edit and answers in its own error shape (docs/api.md §10.15):
+    // here, without a token, an error a client cannot mistake for success.
     res = await s.request('POST', '/w/api.php', form);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(JSON.parse(res.text).error.code, 'missingparam');
+    res = await s.request('POST', '/wiki/Special:EntityData/Q1.json', form);
     assert.equal(res.status, 405, res.text);
     assert.equal(res.body.code, 'rest-wrong-method');
     res = await s.request('PUT', '/v1/entities/items/Q1/aliases/en', text);
