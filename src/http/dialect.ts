@@ -42,9 +42,14 @@ export function wikibaseError(error: EntiaError): { status: number; body: Record
  * upstream's API, which every Wikibase REST client reads. In JSON as JSON.stringify writes it, `"data-type":` can
  * only be that key (inside a string the quotes would be escaped), so the bytes are rewritten without parsing.
  */
-function wikibaseBody(bytes: Buffer): Buffer {
-  const text = bytes.toString('utf8');
-  return text.includes('"data-type":') ? Buffer.from(text.replaceAll('"data-type":', '"data_type":'), 'utf8') : bytes;
+function wikibaseBody(bytes: Buffer, dataType?: string): Buffer {
+  let text = bytes.toString('utf8');
+  // D2: a whole property shows its data type right after its type, where upstream puts it.
+  if (dataType !== undefined && !text.includes('"data_type":')) {
+    text = text.replace('"type":"property",', `"type":"property","data_type":${JSON.stringify(dataType)},`);
+  }
+  if (text.includes('"data-type":')) text = text.replaceAll('"data-type":', '"data_type":');
+  return text.length === bytes.length && text === bytes.toString('utf8') ? bytes : Buffer.from(text, 'utf8');
 }
 
 /** A Location under the contract's paths (`…/v1/…`) points under the prefix, where the client is. */
@@ -61,7 +66,7 @@ export function wikibaseHeaders<H extends Record<string, string> | undefined>(he
 /** A handler's result as upstream Wikibase would answer it; a PUT that created its resource is a 201 (D11). */
 export function wikibaseResult(result: Result, publicUrl: string, prefix: string): Result {
   const body = result.body === undefined ? undefined
-    : wikibaseBody(Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body));
+    : wikibaseBody(Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body), result.dataType);
   const status = result.created && (result.status ?? 200) === 200 ? 201 : result.status;
   return { ...result, status, body, headers: wikibaseHeaders(result.headers, publicUrl, prefix) };
 }

@@ -64,6 +64,8 @@ export interface Result {
   headers?: Record<string, string>;
   /** A PUT that created its resource rather than replacing it (upstream's dialect answers 201, D11). */
   created?: boolean;
+  /** A whole property's data type, which upstream's dialect shows where the contract leaves it out (D2). */
+  dataType?: string;
 }
 
 export type Handler = (ctx: Ctx) => Promise<Result>;

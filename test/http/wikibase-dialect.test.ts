@@ -31,6 +31,11 @@ describe(`the REST API under ${W}`, () => {
     assert.equal(contract.body.statements[property][0].property['data-type'], 'string', '/v1 keeps the contract\'s spelling');
     const one = await s.get(`${W}/v1/statements/${encodeURIComponent(statement.id)}`);
     assert.equal(one.body.property.data_type, 'string');
+    // D2: a property read under the prefix says its data type; at /v1 the contract leaves it out.
+    const prop = await s.get(`${W}/v1/entities/properties/${property}`);
+    assert.deepEqual(Object.keys(prop.body).slice(0, 3), ['id', 'type', 'data_type']);
+    assert.equal(prop.body.data_type, 'string');
+    assert.equal((await s.get(`/v1/entities/properties/${property}`)).body.data_type, undefined);
   });
 
   it('edits through the prefix, with Locations under it', async () => {

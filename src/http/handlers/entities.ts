@@ -11,6 +11,7 @@ import { commitEdit } from '../edit.js';
 import { badgePolicyFor, lookupFor } from '../lookup.js';
 import { parseMeta } from '../meta.js';
 import { renderEntity, renderEntityJson } from '../render.js';
+import { topLevelMembers } from '../json-members.js';
 import type { Ctx, Result } from '../route.js';
 import type { Services } from '../services.js';
 import { beginPatch, loadDocument, loadEntity, pathEntityId, requireFound } from '../subject.js';
@@ -40,7 +41,9 @@ export async function getEntity(ctx: Ctx): Promise<Result> {
   // no cache holds, and parsing a document only to serialise it again costs more than the rest of the read).
   const { documents, sites } = ctx.services;
   const bytes = documents.get(id, head.revision) ?? renderDocument(id, head.revision, json(), documents, sites);
-  return { body: bytes, head };
+  // D2: the contract leaves a property's data type out of this answer; another dialect may want it back.
+  const dataType = ctx.kind.hasDataType ? JSON.parse(topLevelMembers(json()).get('data_type') ?? 'null') ?? undefined : undefined;
+  return { body: bytes, head, dataType };
 }
 
 /** The bytes GET of a whole entity answers for one revision, kept in the per-revision cache for the next reader. */
