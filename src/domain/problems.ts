@@ -4,7 +4,7 @@
 //   'patch'  → patch-result-invalid-value, patch-result-missing-field, … with the pointer into the patched document;
 //   'create' → the kind's invalid-item-data / invalid-property-data, without context.
 // `raise` is the one place that makes that translation.
-import { EntiaError, fail, type ErrorCode } from './errors.js';
+import { EntiaError, type ErrorCode } from './errors.js';
 
 export type Problem =
   | { type: 'invalid'; path: string; value: unknown }
@@ -34,32 +34,34 @@ export function problem(p: Problem): never {
 export function raise(p: Problem, mode: Mode): never {
   if (mode.type === 'create') {
     // The contract collapses every creation problem into one code (D7/D8); the precise error travels with it.
-    let precise: EntiaError | undefined;
-    try { raise(p, BODY); } catch (e) { precise = e as EntiaError; }
-    throw new EntiaError(mode.code as 'invalid-item-data', undefined, {}, precise);
+    throw new EntiaError(mode.code as 'invalid-item-data', undefined, {}, problemError(p, false));
   }
-  const patch = mode.type === 'patch';
+  throw problemError(p, mode.type === 'patch');
+}
+
+/** The public error of a problem: from a request body, or from a patch's result. */
+function problemError(p: Problem, patch: boolean): EntiaError {
   switch (p.type) {
     case 'invalid':
-      return patch ? fail('patch-result-invalid-value', { path: p.path, value: p.value }) : fail('invalid-value', { path: p.path });
+      return patch ? new EntiaError('patch-result-invalid-value', { path: p.path, value: p.value }) : new EntiaError('invalid-value', { path: p.path });
     case 'missing':
-      return patch ? fail('patch-result-missing-field', { path: p.path, field: p.field })
-        : fail('missing-field', { path: p.path, field: p.field });
+      return patch ? new EntiaError('patch-result-missing-field', { path: p.path, field: p.field })
+        : new EntiaError('missing-field', { path: p.path, field: p.field });
     case 'too-long':
-      return patch ? fail('patch-result-value-too-long', { path: p.path, limit: p.limit })
-        : fail('value-too-long', { path: p.path, limit: p.limit });
+      return patch ? new EntiaError('patch-result-value-too-long', { path: p.path, limit: p.limit })
+        : new EntiaError('value-too-long', { path: p.path, limit: p.limit });
     case 'invalid-key':
-      return patch ? fail('patch-result-invalid-key', { path: p.path, key: p.key })
-        : fail('invalid-key', { path: p.path, key: p.key });
+      return patch ? new EntiaError('patch-result-invalid-key', { path: p.path, key: p.key })
+        : new EntiaError('invalid-key', { path: p.path, key: p.key });
     case 'not-found':
-      return patch ? fail('patch-result-referenced-resource-not-found', { path: p.path, value: p.value })
-        : fail('referenced-resource-not-found', { path: p.path });
+      return patch ? new EntiaError('patch-result-referenced-resource-not-found', { path: p.path, value: p.value })
+        : new EntiaError('referenced-resource-not-found', { path: p.path });
     case 'read-only':
-      return patch ? fail('patch-result-modified-read-only-value', { path: p.path })
-        : fail('cannot-modify-read-only-value', { path: p.path });
+      return patch ? new EntiaError('patch-result-modified-read-only-value', { path: p.path })
+        : new EntiaError('cannot-modify-read-only-value', { path: p.path });
     case 'group-mismatch': {
       const context = { path: p.path, statement_group_property_id: p.groupPropertyId, statement_property_id: p.statementPropertyId };
-      return patch ? fail('patched-statement-group-property-id-mismatch', context) : fail('statement-group-property-id-mismatch', context);
+      return patch ? new EntiaError('patched-statement-group-property-id-mismatch', context) : new EntiaError('statement-group-property-id-mismatch', context);
     }
   }
 }

@@ -50,7 +50,7 @@ function grouped(snaks: readonly Snak[]): { groups: Record<string, Json[]>; orde
   return { groups, order: Object.keys(groups) };
 }
 
-function claim(statement: Statement): Json | null {
+export function toWikidataClaim(statement: Statement): Json | null {
   const mainsnak = toWikidataSnak(statement);
   if (!mainsnak) return null;
   const out: Json = { mainsnak, type: 'statement', id: statement.id, rank: statement.rank };
@@ -84,7 +84,7 @@ export function toWikidata(entity: Entity, revision?: { id: number; modified: Da
   out.aliases = Object.fromEntries(Object.entries(entity.aliases)
     .map(([language, list]) => [language, list.map((value) => ({ language, value }))]));
   out.claims = Object.fromEntries(Object.entries(entity.statements)
-    .map(([property, group]) => [property, group.map(claim).filter((c): c is Json => c !== null)])
+    .map(([property, group]) => [property, group.map(toWikidataClaim).filter((c): c is Json => c !== null)])
     .filter(([, group]) => (group as Json[]).length > 0));
   if (entity.type === 'item') {
     out.sitelinks = Object.fromEntries(Object.entries(entity.sitelinks ?? {})

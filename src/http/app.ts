@@ -1,5 +1,5 @@
 // build(options) → a Fastify instance serving every row of the route table over the given store.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import FindMyWay from 'find-my-way';
 import { EntiaError, fail } from '../domain/errors.js';
@@ -8,7 +8,7 @@ import type { Store } from '../store/store.js';
 import { parseJsonBody } from './body.js';
 import { etag, httpDate } from './conditional.js';
 import { buildOpenApi } from './openapi.js';
-import { EmptyReply, type Ctx, type Method, type Result, type Route } from './route.js';
+import { EmptyReply, requestContext, type Ctx, type Method, type Result, type Route } from './route.js';
 import { ROUTES } from './routes.js';
 import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { withDecodablePath } from './url.js';
@@ -22,7 +22,7 @@ import { registerActionApi } from './action-api/index.js';
 import { wikibaseError, wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity, runEdit } from './edit-queue.js';
-import type { Identity, Services } from './services.js';
+import type { Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 
 export interface AppOptions {
@@ -174,7 +174,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
     },
     handler: async (req, reply) => {
       const identity = await services.guard.identify(req.headers.authorization);
-      const ctx = context(req, kind, store, services, identity);
+      const ctx = requestContext(req, { kind: kind ?? kindByName('item'), store, services, identity });
       if (route.method === 'GET') await services.guard.read(ctx);
       const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
       try {
@@ -189,24 +189,6 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       }
     },
   });
-}
-
-function context(req: FastifyRequest, kind: Kind | null, store: Store, services: Services, identity: Identity): Ctx {
-  const params: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.params as Record<string, string>)) params[k] = v.normalize('NFC');
-  return {
-    kind: kind ?? kindByName('item'),
-    params,
-    query: req.query as Record<string, unknown>,
-    body: (req.body ?? {}) as Record<string, unknown>,
-    headers: req.headers,
-    store,
-    services,
-    user: identity.kind === 'user' ? identity.account.name : req.ip,
-    identity,
-    address: req.ip,
-    url: req.url,
-  };
 }
 
 async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> {

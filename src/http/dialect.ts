@@ -42,14 +42,16 @@ export function wikibaseError(error: EntiaError): { status: number; body: Record
  * upstream's API, which every Wikibase REST client reads. In JSON as JSON.stringify writes it, `"data-type":` can
  * only be that key (inside a string the quotes would be escaped), so the bytes are rewritten without parsing.
  */
-function wikibaseBody(bytes: Buffer, dataType?: string): Buffer {
-  let text = bytes.toString('utf8');
+function wikibaseBody(bytes: Buffer, dataType?: () => string | undefined): Buffer {
+  const original = bytes.toString('utf8');
+  let text = original;
   // D2: a whole property shows its data type right after its type, where upstream puts it.
-  if (dataType !== undefined && !text.includes('"data_type":')) {
-    text = text.replace('"type":"property",', `"type":"property","data_type":${JSON.stringify(dataType)},`);
+  const type = dataType?.();
+  if (type !== undefined && !text.includes('"data_type":')) {
+    text = text.replace('"type":"property",', `"type":"property","data_type":${JSON.stringify(type)},`);
   }
   if (text.includes('"data-type":')) text = text.replaceAll('"data-type":', '"data_type":');
-  return text.length === bytes.length && text === bytes.toString('utf8') ? bytes : Buffer.from(text, 'utf8');
+  return text === original ? bytes : Buffer.from(text, 'utf8');
 }
 
 /** A Location under the contract's paths (`…/v1/…`) points under the prefix, where the client is. */

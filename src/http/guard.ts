@@ -6,7 +6,7 @@ import type { AccountStore } from '../store/store.js';
 import { addressKey, memoryRateLimiter, RequestLimitReached, type RateLimiter } from './rate-limit.js';
 import type { Ctx } from './route.js';
 import type { Client, EditGuard, Identity } from './services.js';
-import { bearerToken, hashToken, sameHash, tokenSecret } from './tokens.js';
+import { bearerToken, hashToken, sameSecret, tokenSecret } from './tokens.js';
 
 /** The `denial_reason` values this service answers with (all with a string `denial_context`, D9). */
 export const DENIAL_REASONS = {
@@ -44,7 +44,7 @@ export async function buildGuard({ config, accounts, limiter = memoryRateLimiter
     const found = await accounts.userByTokenHash(hash);
     // The store matched on the hash already; the constant-time re-check guards against a backend whose
     // lookup is looser than byte equality (collation, case folding).
-    if (!found || !sameHash(found.tokenHash, hash)) return { kind: 'invalid-token' };
+    if (!found || !sameSecret(found.tokenHash, hash)) return { kind: 'invalid-token' };
     return { kind: 'user', account: found.account };
   }
 

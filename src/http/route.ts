@@ -64,8 +64,11 @@ export interface Result {
   headers?: Record<string, string>;
   /** A PUT that created its resource rather than replacing it (upstream's dialect answers 201, D11). */
   created?: boolean;
-  /** A whole property's data type, which upstream's dialect shows where the contract leaves it out (D2). */
-  dataType?: string;
+  /**
+   * A whole property's data type, which upstream's dialect shows where the contract leaves it out (D2); a
+   * function, so that only that dialect pays for reading it.
+   */
+  dataType?: () => string | undefined;
 }
 
 export type Handler = (ctx: Ctx) => Promise<Result>;
@@ -75,4 +78,25 @@ export class EmptyReply extends Error {
   constructor(readonly status: number, readonly headers: Record<string, string> = {}) {
     super(String(status));
   }
+}
+
+/**
+ * The Ctx of a request: its path parameters (NFC), query and body, unless the caller gives others (the Action
+ * API, whose parameters are neither), and who sent it.
+ */
+export function requestContext(req: FastifyRequest, who: Pick<Ctx, 'kind' | 'store' | 'services' | 'identity'>,
+  input: Partial<Pick<Ctx, 'params' | 'query' | 'body'>> = {}): Ctx {
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.params as Record<string, string>)) params[k] = v.normalize('NFC');
+  const { identity } = who;
+  return {
+    ...who,
+    params: input.params ?? params,
+    query: input.query ?? (req.query as Record<string, unknown>),
+    body: input.body ?? ((req.body ?? {}) as Record<string, unknown>),
+    headers: req.headers,
+    user: identity.kind === 'user' ? identity.account.name : req.ip,
+    address: req.ip,
+    url: req.url,
+  };
 }

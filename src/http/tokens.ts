@@ -17,8 +17,8 @@ export function hashToken(secret: string, token: string): string {
   return createHmac('sha256', secret).update(token, 'utf8').digest('hex');
 }
 
-/** Constant-time equality of two hex hashes. */
-export function sameHash(a: string, b: string): boolean {
+/** Constant-time equality of two secrets (token hashes, CSRF and login tokens). */
+export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
   const y = Buffer.from(b, 'utf8');
   return x.length === y.length && timingSafeEqual(x, y);

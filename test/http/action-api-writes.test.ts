@@ -119,6 +119,7 @@ describe('Action API edits', () => {
       [{ action: 'wbcreateclaim', entity: item.id, property: 'P999999', snaktype: 'value', value: '"x"', token }, 'modification-failed', { headers: auth }],
       [{ action: 'wbremoveclaims', claim: `${item.id}$00000000-0000-0000-0000-000000000000`, token }, 'no-such-claim', { headers: auth }],
       [{ action: 'wbcreateredirect', from: item.id, to: item.id, token }, 'cant-redirect-self', { headers: auth }],
+      [{ action: 'wbsetreference', statement: `${item.id}$00000000-0000-0000-0000-000000000000`, snaks: '{}', index: 'first', token }, 'badinteger', { headers: auth }],
       [{ action: 'wbsetlabel', id: item.id, language: 'en', value: 'x', token, maxlag: 'soon' }, 'badinteger', { headers: auth }],
       [{ action: 'nosuchmodule' }, 'badvalue'],
     ];

@@ -33,6 +33,11 @@ const TABLES: Record<string, string> = {
 const dump = (store: SqliteStore, table: string) => store.db.prepare(TABLES[table]).all()
   .map((row) => (table === 'heads' ? { ...(row as object), content: decodeDocument((row as { content: string | Buffer }).content) } : row));
 
+/** The given tables hold the same rows in both stores. */
+function assertSameRows(store: SqliteStore, reference: SqliteStore, tables: string[]): void {
+  for (const table of tables) assert.deepEqual(dump(store, table), dump(reference, table), table);
+}
+
 /** A new version of an entity: one label changed, aliases and sitelinks gone, a statement group dropped. */
 function changed(entity: Entity): Entity {
   const [dropped] = Object.keys(entity.statements);
@@ -152,9 +157,7 @@ describe('sqlite bulk import, indexes built at the end', () => {
     const again = await reference.readEntity(edited.id);
     await reference.applyEdit({ entity: changed(edited), previous: again as never, meta: META, checks: {} });
     await reference.redirectEntity(redirected.id, target.id, META);
-    for (const table of ['terms', 'statement_values', 'search_terms', 'search_prefixes', 'search_tokens', 'sitelinks']) {
-      assert.deepEqual(dump(store, table), dump(reference, table), table);
-    }
+    assertSameRows(store, reference, ['terms', 'statement_values', 'search_terms', 'search_prefixes', 'search_tokens', 'sitelinks']);
     await store.close();
     await reference.close();
   });
@@ -173,9 +176,7 @@ describe('sqlite bulk import, indexes built at the end', () => {
 
     const reference = openSqliteStore({ path: ':memory:' });
     await reference.importEntities(all, META);
-    for (const table of Object.keys(TABLES).filter((t) => t !== 'revisions')) {
-      assert.deepEqual(dump(second, table), dump(reference, table), table);
-    }
+    assertSameRows(second, reference, Object.keys(TABLES).filter((t) => t !== 'revisions'));
     await second.close();
     await reference.close();
   });

@@ -17,7 +17,7 @@ function invalidSnak(why: string): never {
 }
 
 /** A snak's hash, as the Action API shows it beside qualifiers and uses to name one (wbsetqualifier). */
-export function snakHash(snak: Json): string {
+function snakHash(snak: Json): string {
   return createHash('sha1').update(JSON.stringify([snak.snaktype, snak.property, snak.datavalue ?? null])).digest('hex');
 }
 
@@ -44,7 +44,7 @@ export function storedSnakHash(snak: Snak): string | null {
 }
 
 /** The contract's `{type, content}` of a snak's type and datavalue. */
-export function snakValue(snaktype: unknown, datavalue: unknown): Json {
+function snakValue(snaktype: unknown, datavalue: unknown): Json {
   if (typeof snaktype !== 'string' || !SNAK_TYPES.includes(snaktype)) return invalidSnak('"snaktype" must be value, somevalue or novalue');
   if (snaktype !== 'value') return { type: snaktype };
   if (!isPlainObject(datavalue)) return invalidSnak('a value snak needs a "datavalue"');
@@ -68,7 +68,7 @@ export function valueFromAction(snaktype: string, v: unknown): Json {
 }
 
 /** One Action API snak as a contract snak (`{property: {id}, value}`). */
-export function snakFromAction(raw: unknown): Json {
+function snakFromAction(raw: unknown): Json {
   if (!isPlainObject(raw)) return invalidSnak('a snak must be an object');
   if (typeof raw.property !== 'string') return invalidSnak('a snak needs a "property"');
   return { property: { id: raw.property.toUpperCase() }, value: snakValue(raw.snaktype, raw.datavalue) };
@@ -111,11 +111,6 @@ export function statementFromAction(raw: unknown): Json {
   };
   if (raw.id !== undefined) out.id = raw.id;
   return out;
-}
-
-/** The statements of a document, flat, with the group each sits in. */
-export function allStatements(statements: Record<string, Json[]>): Json[] {
-  return Object.values(statements).flat();
 }
 
 /** The stored statement with this id (ids compared as Wikibase does: the entity part case-insensitively). */

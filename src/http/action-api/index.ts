@@ -4,20 +4,20 @@
 // reads, searches the same handler, edits the same edit path as the REST routes (writes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isEntiaError } from '../../domain/errors.js';
-import { ITEM, PROPERTY } from '../../domain/kinds.js';
+import { ITEM, PROPERTY, type Kind } from '../../domain/kinds.js';
 import type { Store } from '../../store/store.js';
 import type { EditQueue } from '../edit-queue.js';
 import { searchTerms } from '../handlers/search.js';
 import { parseMeta } from '../meta.js';
 import { jsonBuffer } from '../reply-error.js';
-import type { Ctx } from '../route.js';
+import { requestContext, type Ctx } from '../route.js';
 import type { Identity, Services } from '../services.js';
 import { ApiError, fromEntiaError, list, param, refuse, type Call, type Json, type WriteCall } from './protocol.js';
 import { title, wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';
 import { buildSessions, checkCsrf, type Sessions } from './session.js';
 import { WRITE_MODULES } from './writes.js';
 
-export const ACTION_API_PATH = '/w/api.php';
+const ACTION_API_PATH = '/w/api.php';
 
 /** One request's call with who sent it; what each kind of module needs on top of Call. */
 interface Request extends Call {
@@ -94,19 +94,14 @@ async function search(call: Request): Promise<Json[]> {
   const ctx = requestCtx(call, {
     q: param(call.params, 'srsearch') ?? refuse('missingparam', 'The "srsearch" parameter must be set.'),
     limit: param(call.params, 'srlimit') ?? '10', offset: param(call.params, 'sroffset') ?? '0', lang: param(call.params, 'uselang') ?? 'en',
-  }, {});
-  ctx.kind = kind;
+  }, {}, kind);
   const { body } = await searchTerms('search')(ctx);
   return (body as { results: { id: string }[] }).results.map((hit) => ({ ...title(kind, hit.id), pageid: 0 }));
 }
 
-/** The Ctx the REST routes would build for this request: the edit path and the guard take nothing else. */
-function requestCtx(call: Request, query: Record<string, unknown>, body: Record<string, unknown>): Ctx {
-  const { req, identity } = call;
-  return {
-    kind: ITEM, params: {}, query, body, headers: req.headers, store: call.store, services: call.services,
-    user: identity.kind === 'user' ? identity.account.name : req.ip, identity, address: req.ip, url: req.url,
-  };
+/** The Ctx the REST routes would build for this request, with the module's parameters as query or body. */
+function requestCtx(call: Request, query: Record<string, unknown>, body: Record<string, unknown>, kind: Kind = ITEM): Ctx {
+  return requestContext(call.req, { kind, store: call.store, services: call.services, identity: call.identity }, { params: {}, query, body });
 }
 
 async function write(call: Request, module: (call: WriteCall) => Promise<Json>): Promise<Json> {
@@ -141,7 +136,8 @@ async function answer(req: FastifyRequest, reply: FastifyReply, store: Store, se
   const params: Json = { ...fromUrl, ...(req.method === 'POST' ? (req.body as Json | undefined) ?? {} : {}) };
   try {
     const { identity, bearer } = await sessions.identify(req.headers);
-    await services.guard.read({ identity, address: req.ip });
+    // Reads spend the read budget as the REST reads do; an edit spends the edit budget instead (commitEdit).
+    if (!Object.hasOwn(WRITE_MODULES, String(params.action))) await services.guard.read({ identity, address: req.ip });
     const format = param(params, 'format') ?? 'json';
     if (format !== 'json') refuse('badvalue', `Unrecognized value for parameter "format": ${format}.`);
     const formatversion = param(params, 'formatversion') ?? '1';
@@ -169,6 +165,12 @@ async function answer(req: FastifyRequest, reply: FastifyReply, store: Store, se
   }
 }
 
+/** The framework's refusals of a request body, as the Action API says them. */
+const FRAMEWORK_ERRORS: Record<string, ApiError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: new ApiError('badcontenttype', 'POST bodies must be application/x-www-form-urlencoded.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: new ApiError('toobig', 'The request body is too large.'),
+};
+
 export function registerActionApi(app: FastifyInstance, store: Store, services: Services, edits: EditQueue): string[] {
   const sessions = buildSessions(services, store.accounts);
   // Its own context: form bodies here only, and every failure in the Action API's shape.
@@ -178,13 +180,10 @@ export function registerActionApi(app: FastifyInstance, store: Store, services: 
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
     api.setErrorHandler((error, req, reply) => {
-      const code = (error as { code?: string }).code;
-      const known: Record<string, ApiError> = {
-        FST_ERR_CTP_INVALID_MEDIA_TYPE: new ApiError('badcontenttype', 'POST bodies must be application/x-www-form-urlencoded.'),
-        FST_ERR_CTP_BODY_TOO_LARGE: new ApiError('toobig', 'The request body is too large.'),
-      };
-      if (!code || !known[code]) req.log.error({ err: error }, 'unexpected error');
-      return sendError(reply, code && known[code] ? known[code] : new ApiError('internal_api_error', 'An internal error occurred.'));
+      const code = (error as { code?: string }).code ?? '';
+      if (Object.hasOwn(FRAMEWORK_ERRORS, code)) return sendError(reply, FRAMEWORK_ERRORS[code]);
+      req.log.error({ err: error }, 'unexpected error');
+      return sendError(reply, new ApiError('internal_api_error', 'An internal error occurred.'));
     });
     api.get(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions, edits));
     api.post(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions, edits));

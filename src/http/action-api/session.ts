@@ -5,18 +5,18 @@
 // replaced token ends every session made with it. Edits need a CSRF token (`meta=tokens`) derived from the
 // caller's token, so a cross-site form post with the cookie alone cannot edit; anonymous edits (when the edit
 // mode allows them) use MediaWiki's `+\`.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Identity, Services } from '../services.js';
-import { tokenSecret } from '../tokens.js';
+import { bearerToken, sameSecret, tokenSecret } from '../tokens.js';
 import type { AccountStore } from '../../store/store.js';
 import { param, refuse, type Json } from './protocol.js';
 
 /** The session cookie's name: MediaWiki clients keep cookies whose name ends in `session`. */
-export const SESSION_COOKIE = 'entia_session';
+const SESSION_COOKIE = 'entia_session';
 const SESSION_SECONDS = 12 * 3600;
 /** Login tokens are good for this long (two windows of it are accepted). */
 const LOGIN_WINDOW_MS = 10 * 60_000;
-export const ANONYMOUS_CSRF = '+\\';
+const ANONYMOUS_CSRF = '+\\';
 
 export interface Sessions {
   /** The identity of a request: its bearer token, else its session cookie, else anonymous. */
@@ -64,8 +64,8 @@ export function buildSessions(services: Services, accounts: AccountStore): Sessi
     async identify(headers) {
       if (headers.authorization !== undefined) {
         const identity = await services.guard.identify(headers.authorization);
-        const bearer = /^Bearer[ ]+(\S+)/i.exec(headers.authorization)?.[1] ?? null;
-        return { identity, bearer: identity.kind === 'user' ? bearer : null };
+        // A known account's header is a well-formed bearer token (guard.identify parsed it the same way).
+        return { identity, bearer: identity.kind === 'user' ? bearerToken(headers.authorization) as string : null };
       }
       const sealed = cookieValue(headers.cookie, SESSION_COOKIE);
       const token = sealed ? await open(sealed) : null;
@@ -86,7 +86,7 @@ export function buildSessions(services: Services, accounts: AccountStore): Sessi
       const given = param(params, 'lgtoken');
       if (given === undefined) return { body: { login: { result: 'NeedToken', token: await loginTokenAt(Math.floor(Date.now() / LOGIN_WINDOW_MS)) } } };
       const window = Math.floor(Date.now() / LOGIN_WINDOW_MS);
-      const valid = [await loginTokenAt(window), await loginTokenAt(window - 1)].some((t) => sameText(t, given));
+      const valid = [await loginTokenAt(window), await loginTokenAt(window - 1)].some((t) => sameSecret(t, given));
       if (!valid) return { body: { login: { result: 'WrongToken' } } };
       if (!name || !password) refuse('missingparam', 'The "lgname" and "lgpassword" parameters must be set.');
       const identity = await services.guard.identify(`Bearer ${password}`);
@@ -106,14 +106,8 @@ export function buildSessions(services: Services, accounts: AccountStore): Sessi
   };
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** One cookie's value from a Cookie header (RFC 6265 §5.4: `name=value` pairs separated by `; `). */
-export function cookieValue(header: string | undefined, name: string): string | null {
+function cookieValue(header: string | undefined, name: string): string | null {
   for (const pair of (header ?? '').split(';')) {
     const at = pair.indexOf('=');
     if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
@@ -124,5 +118,5 @@ export function cookieValue(header: string | undefined, name: string): string | 
 /** Whether the request's `token` is the CSRF token of its identity. */
 export async function checkCsrf(sessions: Sessions, bearer: string | null, token: string | undefined): Promise<void> {
   if (token === undefined) refuse('missingparam', 'The "token" parameter must be set.');
-  if (!sameText(await sessions.csrfToken(bearer), token)) refuse('badtoken', 'Invalid CSRF token.');
+  if (!sameSecret(await sessions.csrfToken(bearer), token)) refuse('badtoken', 'Invalid CSRF token.');
 }

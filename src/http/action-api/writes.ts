@@ -7,11 +7,12 @@ import { parseNewEntity, patchedEntity } from '../../domain/entity-input.js';
 import { ITEM, PROPERTY, parseEntityId, type Kind } from '../../domain/kinds.js';
 import { parseStatementId } from '../../domain/statements.js';
 import { BODY, inMode, isPlainObject } from '../../domain/problems.js';
-import { toWikidata } from '../../domain/wikidata-export.js';
+import { toWikidataClaim } from '../../domain/wikidata-export.js';
 import { commitEdit, type Committed } from '../edit.js';
 import { runEdit } from '../edit-queue.js';
 import { rulesFor } from '../handlers/entities.js';
 import { renderEntity, renderSitelink } from '../render.js';
+import type { Services } from '../services.js';
 import { actionEntity } from './reads.js';
 import {
   hashedClaim, snakListFromAction, statementById, statementFromAction, storedSnakHash, valueFromAction,
@@ -36,7 +37,8 @@ async function targetId(call: WriteCall, idParam = 'id'): Promise<string> {
   const site = param(call.params, 'site');
   const title = param(call.params, 'title');
   if (site === undefined || title === undefined) return refuse('param-missing', `Either provide the entity "${idParam}" or "site" and "title".`);
-  const owner = (await call.store.sitelinkOwners([[site, title.replaceAll('_', ' ')]])).get(`${site}\u0000${title.replaceAll('_', ' ')}`);
+  const page = title.replaceAll('_', ' ');
+  const owner = (await call.store.sitelinkOwners([[site, page]])).get(`${site}\u0000${page}`);
   return owner ?? refuse('no-such-entity-link', `No entity found matching site link "${title}" on "${site}".`);
 }
 
@@ -57,12 +59,27 @@ async function editDocument(call: WriteCall, id: string, change: (doc: Doc, enti
     }
     await ctx.services.guard.authorize(ctx, id);
     const kind = parseEntityId(id)!.kind;
-    const doc = structuredClone(renderEntity(read.entity, ctx.services.sites, true)) as Doc;
+    const doc = editableDocument(read.entity, ctx.services.sites);
     change(doc, read.entity);
     const rules = await rulesFor(ctx, doc, read.entity);
     const next = inMode(BODY, () => patchedEntity(kind, read.entity, doc, rules));
     return { done: await commitEdit(ctx, { previous: { entity: read.entity, head: read.head }, next, meta: call.meta }), before: read.entity };
   });
+}
+
+/**
+ * The entity's document, ready for a module to change: its maps and statement groups are copies, the statements
+ * in them the stored (frozen) ones until statementIn copies the one a module edits. patchedEntity then keeps every
+ * statement the edit left alone as it is, without validating it or looking up its values again, as for a PATCH.
+ */
+function editableDocument(entity: Entity, sites: Services['sites']): Doc {
+  const rendered = renderEntity(entity, sites, true) as Doc;
+  const doc: Doc = {
+    ...rendered, labels: { ...rendered.labels }, descriptions: { ...rendered.descriptions }, aliases: { ...rendered.aliases },
+    statements: Object.fromEntries(Object.entries(rendered.statements).map(([pid, group]) => [pid, [...group]])),
+  };
+  if (rendered.sitelinks) doc.sitelinks = { ...rendered.sitelinks };
+  return doc;
 }
 
 /** A new entity from a document, through the creation path of POST /v1/entities/{kind}. */
@@ -74,10 +91,10 @@ async function createDocument(call: WriteCall, kind: Kind, doc: Doc): Promise<Ed
   return { done: await commitEdit(ctx, { previous: null, next: entity, meta: call.meta }), before: null };
 }
 
-/** What every entity module answers: the entity (or the part it edited), its revision, and `nochange`. */
-function entityAnswer({ done }: Edited, call: WriteCall, pick?: (full: Json) => Json): Json {
-  const full = actionEntity(done.entity, done.head, ALL_PROPS, null, false, call.services);
-  const entity: Json = pick ? { id: done.entity.id, type: done.entity.type, lastrevid: done.head.revision, ...pick(full) } : full;
+/** What every entity module answers: the whole entity, or only the part it edited; its revision; `nochange`. */
+function entityAnswer({ done }: Edited, call: WriteCall, part?: Json): Json {
+  const entity: Json = part ? { id: done.entity.id, type: done.entity.type, lastrevid: done.head.revision, ...part }
+    : actionEntity(done.entity, done.head, ALL_PROPS, null, false, call.services);
   if (!done.changed) entity.nochange = call.v2 ? true : '';
   return { entity, success: 1 };
 }
@@ -88,9 +105,15 @@ function pageAnswer({ done }: Edited, more: Json = {}): Json {
 
 /** The dump-format claim of a statement of the edited entity, with hashes. */
 function claimOf(entity: Entity, id: string): Json {
-  const claims = toWikidata(entity).claims as Record<string, Json[]>;
-  const claim = Object.values(claims).flat().find((c) => c.id === id);
+  const statement = statementById(entity.statements, id);
+  const claim = statement ? toWikidataClaim(statement) : null;
   return claim ? hashedClaim(claim) : {};
+}
+
+/** The statement an edit added: the one the entity did not hold before. */
+function addedStatement({ done, before }: Edited): Statement | undefined {
+  const held = new Set(Object.values(before?.statements ?? {}).flat().map((s) => s.id));
+  return Object.values(done.entity.statements).flat().find((s) => !held.has(s.id));
 }
 
 // ---- Document changes --------------------------------------------------------------------------------------
@@ -189,11 +212,17 @@ function removeStatement(doc: Doc, id: string): boolean {
   return false;
 }
 
-/** The document's statement with this GUID, for the modules that edit one statement. */
+/**
+ * The document's statement with this GUID, for the modules that edit one statement: a copy, put in its group in
+ * place of the stored one (editableDocument), with its own qualifier and reference lists.
+ */
 function statementIn(doc: Doc, id: string): Json {
   for (const group of Object.values(doc.statements)) {
-    const found = group.find((s) => s.id === id);
-    if (found) return found;
+    const at = group.findIndex((s) => s.id === id);
+    if (at < 0) continue;
+    const stored = group[at];
+    group[at] = { ...stored, qualifiers: [...(stored.qualifiers as Json[])], references: [...(stored.references as Json[])] };
+    return group[at];
   }
   return refuse('no-such-claim', `Could not find a claim with the GUID "${id}".`);
 }
@@ -258,9 +287,9 @@ function setTerm(field: 'labels' | 'descriptions') {
       else doc[field][language] = value;
     });
     const term = edited.done.entity[field][language];
-    return entityAnswer(edited, call, () => ({
+    return entityAnswer(edited, call, {
       [field]: { [language]: term === undefined ? { language, removed: '' } : { language, value: term } },
-    }));
+    });
   };
 }
 
@@ -279,7 +308,7 @@ async function wbsetaliases(call: WriteCall): Promise<Json> {
     else delete aliases[language];
   });
   const after = edited.done.entity.aliases[language] ?? [];
-  return entityAnswer(edited, call, () => ({ aliases: { [language]: after.map((value) => ({ language, value })) } }));
+  return entityAnswer(edited, call, { aliases: { [language]: after.map((value) => ({ language, value })) } });
 }
 
 async function wbsetsitelink(call: WriteCall): Promise<Json> {
@@ -297,9 +326,9 @@ async function wbsetsitelink(call: WriteCall): Promise<Json> {
     links[site] = { title, badges: badges !== undefined ? list(badges) : links[site]?.badges ?? [] };
   });
   const link = edited.done.entity.sitelinks?.[site];
-  return entityAnswer(edited, call, () => ({
+  return entityAnswer(edited, call, {
     sitelinks: { [site]: link ? { site, title: link.title, badges: link.badges, url: renderSitelink(call.services.sites, site, link).url } : { site, removed: '' } },
-  }));
+  });
 }
 
 async function wbcreateclaim(call: WriteCall): Promise<Json> {
@@ -307,12 +336,10 @@ async function wbcreateclaim(call: WriteCall): Promise<Json> {
   const property = required(call.params, 'property').toUpperCase();
   const snaktype = required(call.params, 'snaktype');
   const value = valueFromAction(snaktype, snaktype === 'value' ? jsonParam(call.params, 'value') : undefined);
-  let before: Set<string> = new Set();
-  const edited = await editDocument(call, id, (doc, entity) => {
-    before = new Set(Object.values(entity.statements).flat().map((s) => s.id));
+  const edited = await editDocument(call, id, (doc) => {
     (doc.statements[property] ??= []).push({ property: { id: property }, value, rank: 'normal', qualifiers: [], references: [] });
   });
-  const added = Object.values(edited.done.entity.statements).flat().find((s) => !before.has(s.id));
+  const added = addedStatement(edited);
   return pageAnswer(edited, { claim: added ? claimOf(edited.done.entity, added.id) : {} });
 }
 
@@ -321,14 +348,12 @@ async function wbsetclaim(call: WriteCall): Promise<Json> {
   if (!isPlainObject(claim) || typeof claim.id !== 'string') return refuse('invalid-claim', 'The claim needs an "id" (a GUID).');
   const { entityId, guid } = claimSubject(claim.id);
   const statement = statementFromAction({ ...claim, id: guid });
-  let before: Set<string> = new Set();
   const edited = await editDocument(call, entityId, (doc, entity) => {
-    before = new Set(Object.values(entity.statements).flat().map((s) => s.id));
     const stored = statementById(entity.statements, guid);
     putStatement(doc, stored ? { ...statement, id: stored.id } : statement);
   });
-  const written = statementById(edited.done.entity.statements, guid)
-    ?? Object.values(edited.done.entity.statements).flat().find((s) => !before.has(s.id));
+  // The statement replaced, or the new one a GUID the entity did not hold made.
+  const written = statementById(edited.done.entity.statements, guid) ?? addedStatement(edited);
   return pageAnswer(edited, { claim: written ? claimOf(edited.done.entity, written.id) : {} });
 }
 
@@ -401,18 +426,19 @@ async function wbsetreference(call: WriteCall): Promise<Json> {
   const parts = snakListFromAction(jsonParam(call.params, 'snaks'), call.params['snaks-order'] !== undefined ? jsonParam(call.params, 'snaks-order') : undefined);
   const replaced = param(call.params, 'reference');
   const index = param(call.params, 'index');
-  let hashesBefore: Set<string> = new Set();
+  if (index !== undefined && !/^\d{1,6}$/.test(index)) refuse('badinteger', 'Invalid value for parameter "index".');
   const { edited, id } = await editStatement(call, 'statement', (statement, stored) => {
-    hashesBefore = new Set(stored.references.map((r) => r.hash));
     const references = statement.references as Json[];
     const at = replaced === undefined ? -1 : stored.references.findIndex((r) => r.hash === replaced);
     if (replaced !== undefined && at < 0) refuse('no-such-reference', `The statement has no reference with the hash "${replaced}".`);
     if (at >= 0) references.splice(at, 1);
-    const position = index !== undefined && /^\d+$/.test(index) ? Math.min(Number(index), references.length) : at >= 0 ? at : references.length;
+    const position = index !== undefined ? Math.min(Number(index), references.length) : at >= 0 ? at : references.length;
     references.splice(position, 0, { parts });
   });
-  const statement = statementById(edited.done.entity.statements, id)!;
-  const reference = statement.references.find((r) => !hashesBefore.has(r.hash)) ?? statement.references.find((r) => r.hash === replaced);
+  // The reference written: the one the statement did not hold before, or the replaced one if it is unchanged.
+  const held = new Set(statementById(edited.before!.statements, id)!.references.map((r) => r.hash));
+  const references = statementById(edited.done.entity.statements, id)!.references;
+  const reference = references.find((r) => !held.has(r.hash)) ?? references.find((r) => r.hash === replaced);
   const claim = claimOf(edited.done.entity, id);
   const answered = ((claim.references ?? []) as Json[]).find((r) => r.hash === reference?.hash);
   return pageAnswer(edited, { reference: answered ?? {} });

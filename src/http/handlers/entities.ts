@@ -42,7 +42,7 @@ export async function getEntity(ctx: Ctx): Promise<Result> {
   const { documents, sites } = ctx.services;
   const bytes = documents.get(id, head.revision) ?? renderDocument(id, head.revision, json(), documents, sites);
   // D2: the contract leaves a property's data type out of this answer; another dialect may want it back.
-  const dataType = ctx.kind.hasDataType ? JSON.parse(topLevelMembers(json()).get('data_type') ?? 'null') ?? undefined : undefined;
+  const dataType = ctx.kind.hasDataType ? () => JSON.parse(topLevelMembers(json()).get('data_type') ?? 'null') ?? undefined : undefined;
   return { body: bytes, head, dataType };
 }
 
