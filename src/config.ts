@@ -45,6 +45,8 @@ export interface Config {
   log: boolean;
   /** Serve GET /metrics (ENTIA_METRICS=0 turns it off). */
   metrics: boolean;
+  /** Serve the web interface at / and the API reference at /docs (ENTIA_UI=0 turns them off). */
+  ui: boolean;
   /** Who may edit (README "Security model"); `token` is the default when NODE_ENV=production. */
   editMode: EditMode;
   /** Key of the token hashes; null: a random one generated once and kept in the store. */
@@ -90,6 +92,7 @@ export const DEFAULTS: Config = {
   requireUserAgent: false,
   log: true,
   metrics: true,
+  ui: true,
   editMode: 'open',
   secret: null,
   rateCreate: null,
@@ -179,6 +182,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     requireUserAgent: env.ENTIA_REQUIRE_USER_AGENT === '1' || env.ENTIA_REQUIRE_USER_AGENT === 'true',
     log: env.ENTIA_LOG !== '0',
     metrics: env.ENTIA_METRICS !== '0' && env.ENTIA_METRICS !== 'false',
+    ui: env.ENTIA_UI !== '0' && env.ENTIA_UI !== 'false',
     editMode: editMode(env),
     secret: env.ENTIA_SECRET || null,
     rateCreate: parseRate('ENTIA_RATE_CREATE', env.ENTIA_RATE_CREATE),

@@ -24,6 +24,7 @@ import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity, runEdit } from './edit-queue.js';
 import type { Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
+import { registerUi } from '../ui/index.js';
 
 export interface AppOptions {
   store: Store;
@@ -128,6 +129,8 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   for (const path of registerEntityData(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   for (const path of registerActionApi(app, store, services, edits)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
+  // The web interface reads through the routes registered here, in process (ui/api.ts).
+  if (config.ui) for (const path of registerUi(app)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   // The same routes again under Wikibase's base path, in its spelling (dialect.ts).
   const wikibasePrefix = config.wikibasePrefix;

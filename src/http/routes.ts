@@ -162,6 +162,7 @@ export const ROUTES: Route[] = [
       limit: { type: 'integer', description: 'Changes per page, 1..1000 (default 100)' },
       entity: { type: 'string', description: 'Comma-separated entity ids: only their changes' },
       types: { type: 'string', description: 'item, property, or item|property' },
+      order: { type: 'string', description: 'oldest (default): commit order; newest: backwards from `since` (absent: the latest), `next` null on the oldest page' },
     } },
 
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200], returns: 'DataTypes',

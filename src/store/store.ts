@@ -61,6 +61,8 @@ export interface ChangeQuery {
   limit: number;
   entities?: readonly string[];
   kinds?: readonly KindName[];
+  /** Newest first: the changes before `since` (null: from the latest), for people reading what happened lately. */
+  newestFirst?: boolean;
 }
 
 /** Uniqueness rules the store enforces atomically with the write (docs/api.md §6.1, §6.4). */

@@ -47,9 +47,18 @@ export function renderChange(c: Change): Record<string, unknown> {
     timestamp: c.timestamp.toISOString().replace('.000Z', 'Z'), user: c.user, comment: c.comment };
 }
 
+/** `order=newest` reads the feed backwards, for a recent-changes list; `oldest` (the default) is commit order. */
+function newestFirst(ctx: Ctx): boolean {
+  const order = text(ctx, 'order') ?? 'oldest';
+  if (order !== 'oldest' && order !== 'newest') fail('invalid-query-parameter', { parameter: 'order' });
+  return order === 'newest';
+}
+
 export async function getChanges(ctx: Ctx): Promise<Result> {
   const since = text(ctx, 'since') ?? null;
-  const query = { since: since === '0' ? null : since, limit: limitOf(ctx), entities: entitiesOf(ctx), kinds: kindsOf(ctx) };
+  const backwards = newestFirst(ctx);
+  const query = { since: since === '0' && !backwards ? null : since, limit: limitOf(ctx), entities: entitiesOf(ctx),
+    kinds: kindsOf(ctx), newestFirst: backwards };
   let changes: Change[];
   try {
     changes = await ctx.store.changes(query);
@@ -58,6 +67,8 @@ export async function getChanges(ctx: Ctx): Promise<Result> {
     throw e;
   }
   // An empty page keeps the position: polling with `next` again returns what committed since.
-  const next = changes.length ? changes[changes.length - 1].cursor : since ?? '0';
+  // Backwards, a short page is the oldest one: there is nothing before it.
+  const next = backwards ? (changes.length === query.limit ? changes[changes.length - 1].cursor : null)
+    : changes.length ? changes[changes.length - 1].cursor : since ?? '0';
   return { body: { changes: changes.map(renderChange), next } };
 }

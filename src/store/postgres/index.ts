@@ -21,6 +21,8 @@ import { inTransaction, isRetryable } from './transaction.js';
 
 /** Connections of the turns pool: at most this many contested entities wait for their turn at once per process. */
 const TURN_CONNECTIONS = 4;
+/** Above every transaction id: where a newest-first read of the change feed starts. */
+const MAX_XID8 = '18446744073709551615';
 
 export interface PostgresOptions {
   /** postgres://user:password@host:port/database?sslmode=… (libpq-style URL, as `pg` reads it). */
@@ -340,11 +342,12 @@ export class PostgresStore implements Store {
   }
 
   async changes(query: ChangeQuery): Promise<Change[]> {
-    const m = query.since === null ? ['', '0', '0'] : /^([0-9]{1,20})\.([0-9]{1,16})$/.exec(query.since);
-    if (!m && query.since !== '0') throw new InvalidCursor(String(query.since));
-    const [xid, rev] = m ? [m[1], Number(m[2])] : ['0', 0];
+    const m = query.since === null ? null : /^([0-9]{1,20})\.([0-9]{1,16})$/.exec(query.since);
+    if (!m && query.since !== null && query.since !== '0') throw new InvalidCursor(String(query.since));
+    // No position: the start of the feed, or its end when reading backwards.
+    const [xid, rev] = m ? [m[1], Number(m[2])] : query.since === null && query.newestFirst ? [MAX_XID8, 0] : ['0', 0];
     const kinds = query.kinds ?? [];
-    const found = await changeQueries.after(this.pool, xid, rev, query.limit, query.entities ? [...query.entities] : null,
+    const found = await changeQueries.page(this.pool, query.newestFirst === true, xid, rev, query.limit, query.entities ? [...query.entities] : null,
       kinds.length ? kinds.map((k) => (k === 'item' ? 'Q' : 'P')) : null);
     return found.map((r) => changeOf(`${r.xid}.${r.rev_id}`, Number(r.rev_id), r.entity_id, r.timestamp, r.user_name, r.comment, r.action, r.first));
   }

@@ -1,0 +1,90 @@
+// @ts-check
+// The browser's side of the API: every edit carries the token kept in this tab's session storage (never a
+// URL or a cookie) and If-Match with the revision the page showed, so a concurrent edit is never overwritten.
+
+const TOKEN_KEY = 'entia.token';
+const USER_KEY = 'entia.user';
+
+/** @returns {{ token: string, user: string } | null} */
+export function signedIn() {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  const user = sessionStorage.getItem(USER_KEY);
+  return token && user ? { token, user } : null;
+}
+
+/**
+ * Checks a token with the API and keeps it for this tab.
+ * @param {string} token
+ * @returns {Promise<string>} the account's name
+ */
+export async function signIn(token) {
+  const res = await fetch('/w/api.php?action=query&meta=userinfo&format=json&formatversion=2', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok || !body.query?.userinfo || body.query.userinfo.anon) {
+    throw new Error(body.error?.info ?? body.message ?? 'That token was not accepted.');
+  }
+  sessionStorage.setItem(TOKEN_KEY, token);
+  sessionStorage.setItem(USER_KEY, body.query.userinfo.name);
+  return body.query.userinfo.name;
+}
+
+export function signOut() {
+  sessionStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(USER_KEY);
+}
+
+/**
+ * @typedef {{ ok: boolean, status: number, body: any, revision: number | null }} Answer
+ */
+
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {{ body?: unknown, revision?: number }} [options] revision: sent as If-Match
+ * @returns {Promise<Answer>}
+ */
+export async function call(method, url, options = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'application/json' };
+  const session = signedIn();
+  if (session) headers.authorization = `Bearer ${session.token}`;
+  if (options.revision !== undefined) headers['if-match'] = `"${options.revision}"`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const text = await res.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+  const tag = /^"(\d+)"$/.exec(res.headers.get('etag') ?? '');
+  return { ok: res.ok, status: res.status, body, revision: tag ? Number(tag[1]) : null };
+}
+
+/** @type {Record<string, string>} */
+const IN_WORDS = {
+  'permission-denied': 'You may not make this edit.',
+  'request-limit-reached': 'Too many edits in a short time. Wait a moment, then try again.',
+  'data-policy-violation': 'Another entity already uses this.',
+  'value-too-long': 'That text is too long.',
+  'patch-result-value-too-long': 'That text is too long.',
+  'invalid-value': 'That value is not valid here.',
+  'patch-result-invalid-value': 'That value is not valid here.',
+  'redirected-item': 'This item has become a redirect, so it cannot be edited.',
+  'referenced-resource-not-found': 'Something this edit points to does not exist.',
+  'unexpected-error': 'The server failed to save the edit. Try again.',
+};
+
+/**
+ * A refused edit explained to a person: a sentence for the common causes, then the API's own message.
+ * @param {Answer} answer
+ */
+export function explain(answer) {
+  const body = answer.body ?? {};
+  if (answer.status === 401 || body.context?.denial_reason === 'unauthenticated') {
+    return 'Editing needs a token: choose “Sign in” at the top of the page and paste yours.';
+  }
+  const reason = body.context?.denial_reason ? ` (${body.context.denial_reason})` : '';
+  const sentence = IN_WORDS[body.code] ?? '';
+  const detail = body.message ? `${body.message}${reason}.` : `The server answered ${answer.status}.`;
+  return sentence ? `${sentence} ${detail}` : `The edit was not saved: ${detail}`;
+}

@@ -1,0 +1,309 @@
+// @ts-check
+// Editing on an entity page: terms per language, statements (add, change value and rank, remove), sitelinks
+// (add, remove), and revert from the history or an old revision. Every edit is one API request sent with
+// If-Match: the revision the page showed. A 412 means someone else edited first: the editor says so and shows
+// their version instead of overwriting it.
+import { call, explain } from './api.js';
+import { entityPicker, valueInput, valueText } from './value-input.js';
+
+/** @typedef {import('./api.js').Answer} Answer */
+
+/** @param {string} tag @param {Record<string, any>} [props] @param {(Node | string)[]} [children] */
+function el(tag, props = {}, children = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+/** @param {string} text @param {() => void} onClick @param {string} [className] */
+function button(text, onClick, className = '') {
+  return el('button', { type: 'button', className, textContent: text, onclick: onClick });
+}
+
+/** Shown after the reload that follows a saved edit. @param {string} text */
+function flash(text) {
+  sessionStorage.setItem('entia.flash', text);
+}
+
+/**
+ * An editor box: its fields, an optional summary, Save and Cancel, and a place for errors and conflicts.
+ * @param {{ title: string, fields: HTMLElement[], save: (comment: string | undefined) => Promise<Answer>,
+ *   theirs: () => Promise<string>, done: (answer: Answer) => void, close: () => void }} spec
+ */
+function editor(spec) {
+  const summary = el('input', { type: 'text', name: 'comment', maxLength: 500 });
+  const message = el('div', { className: 'editor-message', role: 'alert' });
+  const save = el('button', { type: 'submit', textContent: 'Save' });
+  const form = el('form', { className: 'editor', ariaLabel: spec.title }, [
+    el('strong', { textContent: spec.title }),
+    ...spec.fields,
+    el('label', {}, [el('span', { textContent: 'Edit summary (optional)' }), summary]),
+    el('div', { className: 'buttons' }, [save, button('Cancel', spec.close)]),
+    message,
+  ]);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.replaceChildren();
+    save.disabled = true;
+    try {
+      const answer = await spec.save(summary.value.trim() || undefined);
+      if (answer.ok) return spec.done(answer);
+      if (answer.status === 412) {
+        const theirs = await spec.theirs().catch(() => '(could not be read)');
+        message.replaceChildren(el('div', { className: 'conflict' }, [
+          el('p', { textContent: 'Someone else edited this entity after you opened the page, so your change was not saved.' }),
+          el('p', { textContent: 'Their version:' }),
+          el('pre', { textContent: theirs }),
+          button('Reload the page to see it', () => location.reload(), 'primary'),
+        ]));
+      } else {
+        message.replaceChildren(el('p', { className: 'editor-error', textContent: explain(answer) }));
+      }
+    } catch (e) {
+      message.replaceChildren(el('p', { className: 'editor-error', textContent: e instanceof Error ? e.message : String(e) }));
+    } finally {
+      save.disabled = false;
+    }
+  });
+  queueMicrotask(() => /** @type {HTMLElement | null} */ (form.querySelector('input, select, textarea'))?.focus());
+  return form;
+}
+
+/** @param {string} label @param {HTMLElement} control */
+function field(label, control) {
+  return el('label', {}, [el('span', { textContent: label }), control]);
+}
+
+export function enhanceEntity(/** @type {HTMLElement} */ article) {
+  const id = /** @type {string} */ (article.dataset.entity);
+  const kind = /** @type {string} */ (article.dataset.kind);
+  const revision = Number(article.dataset.revision);
+  const base = `/v1/entities/${kind}/${id}`;
+  const saved = (/** @type {Answer} */ answer) => {
+    flash(`Saved: ${id} is now at revision ${answer.revision ?? 'new'}.`);
+    location.reload();
+  };
+  enhanceTerms(article, base, revision, saved);
+  enhanceStatements(article, base, revision, saved);
+  enhanceSitelinks(article, base, revision, saved);
+}
+
+/**
+ * @param {HTMLElement} article @param {string} base @param {number} revision @param {(a: Answer) => void} saved
+ */
+function enhanceTerms(article, base, revision, saved) {
+  /** @param {HTMLTableRowElement | null} row @param {string} language @param {HTMLElement} anchor */
+  const open = (row, language, anchor) => {
+    const text = (/** @type {string} */ cls) => row?.querySelector(`.${cls}`)?.textContent ?? '';
+    const old = {
+      label: text('term-label'),
+      description: text('term-description'),
+      aliases: /** @type {string[]} */ (JSON.parse(row?.querySelector('.term-aliases')?.getAttribute('data-aliases') ?? '[]')),
+    };
+    const label = el('input', { type: 'text', name: 'label', value: old.label, lang: language });
+    const description = el('input', { type: 'text', name: 'description', value: old.description, lang: language });
+    const aliases = el('textarea', { name: 'aliases', rows: 3, value: old.aliases.join('\n'), lang: language });
+    const holder = el('div');
+    const close = () => holder.remove();
+    holder.append(editor({
+      title: `Terms in ${language}`,
+      fields: [field('Label', label), field('Description', description), field('Aliases (one per line)', aliases)],
+      save: (comment) => {
+        const patch = [
+          ...termOps(`/labels/${language}`, old.label, label.value.trim()),
+          ...termOps(`/descriptions/${language}`, old.description, description.value.trim()),
+          ...aliasOps(`/aliases/${language}`, old.aliases, aliases.value.split('\n').map((/** @type {string} */ a) => a.trim()).filter(Boolean)),
+        ];
+        if (patch.length === 0) throw new Error('Nothing was changed.');
+        return call('PATCH', base, { body: { patch, comment }, revision });
+      },
+      theirs: async () => {
+        const now = await call('GET', `${base}?_fields=labels,descriptions,aliases`);
+        const b = now.body ?? {};
+        return `Label: ${b.labels?.[language] ?? '(none)'}\nDescription: ${b.descriptions?.[language] ?? '(none)'}\n`
+          + `Aliases: ${(b.aliases?.[language] ?? []).join(', ') || '(none)'}`;
+      },
+      done: saved,
+      close,
+    }));
+    anchor.after(holder);
+  };
+  for (const row of article.querySelectorAll('table.terms tbody tr')) {
+    const language = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.language);
+    const cell = row.querySelector('td.actions');
+    const table = /** @type {HTMLElement} */ (row.closest('table'));
+    cell?.append(button('Edit', () => open(/** @type {HTMLTableRowElement} */ (row), language, table), 'link'));
+  }
+  const section = article.querySelector('.terms-section');
+  const code = el('input', { type: 'text', name: 'language', size: 8, placeholder: 'e.g. fr' });
+  const add = el('form', { className: 'row add-language' }, [field('Add or edit terms in the language', code), el('button', { type: 'submit', textContent: 'Open' })]);
+  add.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const language = code.value.trim().toLowerCase();
+    if (!language) return;
+    const row = /** @type {HTMLTableRowElement | null} */ (article.querySelector(`table.terms tr[data-language="${CSS.escape(language)}"]`));
+    open(row, language, add);
+  });
+  section?.append(add);
+}
+
+/** @param {string} path @param {string} before @param {string} after */
+function termOps(path, before, after) {
+  if (before === after) return [];
+  if (after === '') return [{ op: 'remove', path }];
+  return [{ op: before === '' ? 'add' : 'replace', path, value: after }];
+}
+
+/** @param {string} path @param {string[]} before @param {string[]} after */
+function aliasOps(path, before, after) {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  if (after.length === 0) return [{ op: 'remove', path }];
+  return [{ op: before.length === 0 ? 'add' : 'replace', path, value: after }];
+}
+
+/**
+ * @param {HTMLElement} article @param {string} base @param {number} revision @param {(a: Answer) => void} saved
+ */
+function enhanceStatements(article, base, revision, saved) {
+  const rankSelect = (/** @type {string} */ rank) => {
+    const select = el('select', { name: 'rank' });
+    for (const r of ['preferred', 'normal', 'deprecated']) select.append(new Option(r, r, false, r === rank));
+    return select;
+  };
+  const describe = async (/** @type {string} */ sid) => {
+    const now = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
+    return now.ok ? `${valueText(now.body.value)} (${now.body.rank} rank)` : 'The statement has been removed.';
+  };
+  for (const li of article.querySelectorAll('li.statement')) {
+    const item = /** @type {HTMLElement} */ (li);
+    const sid = /** @type {string} */ (item.dataset.statementId);
+    const dataType = item.dataset.datatype ?? 'string';
+    const actions = /** @type {HTMLElement} */ (item.querySelector('.actions'));
+    actions.append(
+      button('Edit', async () => {
+        const current = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
+        const value = valueInput(dataType, current.ok ? current.body.value : undefined);
+        const rank = rankSelect(item.dataset.rank ?? 'normal');
+        const holder = el('div');
+        holder.append(editor({
+          title: 'Change this statement',
+          fields: [value.element, field('Rank', rank)],
+          save: (comment) => call('PATCH', `${base}/statements/${encodeURIComponent(sid)}`, {
+            body: { patch: [{ op: 'replace', path: '/value', value: value.read() }, { op: 'replace', path: '/rank', value: rank.value }], comment },
+            revision,
+          }),
+          theirs: () => describe(sid),
+          done: saved,
+          close: () => holder.remove(),
+        }));
+        item.append(holder);
+      }, 'link'),
+      button('Remove', async () => {
+        if (!confirm('Remove this statement?')) return;
+        const answer = await call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`, { revision });
+        if (answer.ok) return saved(answer);
+        const text = answer.status === 412
+          ? `Someone else edited this entity after you opened the page; nothing was removed. Their version: ${await describe(sid)}`
+          : explain(answer);
+        actions.after(el('p', { className: answer.status === 412 ? 'conflict' : 'editor-error', role: 'alert', textContent: text }));
+      }, 'link danger'),
+    );
+  }
+  /** @param {string} property @param {string} dataType @param {HTMLElement} anchor */
+  const addTo = (property, dataType, anchor) => {
+    const value = valueInput(dataType);
+    const rank = rankSelect('normal');
+    const holder = el('div');
+    holder.append(editor({
+      title: `Add a value for ${property}`,
+      fields: [value.element, field('Rank', rank)],
+      save: (comment) => call('POST', `${base}/statements`, {
+        body: { statement: { property: { id: property }, value: value.read(), rank: rank.value }, comment }, revision,
+      }),
+      theirs: async () => 'The entity has a newer revision; reload to see it.',
+      done: saved,
+      close: () => holder.remove(),
+    }));
+    anchor.after(holder);
+  };
+  for (const group of article.querySelectorAll('.statement-group')) {
+    const g = /** @type {HTMLElement} */ (group);
+    const list = /** @type {HTMLElement} */ (g.querySelector('ol.statements'));
+    list.after(button('Add value', () => addTo(/** @type {string} */ (g.dataset.property), g.dataset.datatype || 'string', list), 'link'));
+  }
+  const section = article.querySelector('.statements-section');
+  const picker = entityPicker('properties', '', 'property');
+  const start = el('form', { className: 'row add-statement' }, [field('Add a statement with the property', picker.wrap), el('button', { type: 'submit', textContent: 'Next' })]);
+  const problem = el('p', { className: 'editor-error', role: 'alert' });
+  start.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    problem.textContent = '';
+    const property = (/^\s*(P[1-9]\d*)/i.exec(picker.el.value)?.[1] ?? '').toUpperCase();
+    if (!property) return void (problem.textContent = 'Pick a property from the suggestions, or type its id such as P31.');
+    const info = await fetch(`/w/api.php?action=wbgetentities&format=json&props=info&ids=${property}`).then((r) => r.json());
+    const dataType = info.entities?.[property]?.datatype;
+    if (!dataType) return void (problem.textContent = `There is no property ${property}.`);
+    addTo(property, dataType, start);
+  });
+  section?.append(start, problem);
+}
+
+/**
+ * @param {HTMLElement} article @param {string} base @param {number} revision @param {(a: Answer) => void} saved
+ */
+function enhanceSitelinks(article, base, revision, saved) {
+  const section = article.querySelector('.sitelinks-section');
+  if (!section) return;
+  const titleOf = async (/** @type {string} */ site) => {
+    const now = await call('GET', `${base}/sitelinks/${site}`);
+    return now.ok ? `${site}: ${now.body.title}` : `${site}: no sitelink`;
+  };
+  for (const row of section.querySelectorAll('tbody tr')) {
+    const site = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.site);
+    row.querySelector('td.actions')?.append(button('Remove', async () => {
+      if (!confirm(`Remove the ${site} sitelink?`)) return;
+      const answer = await call('DELETE', `${base}/sitelinks/${site}`, { revision });
+      if (answer.ok) return saved(answer);
+      const text = answer.status === 412 ? `Someone else edited this item first; nothing was removed. Now: ${await titleOf(site)}` : explain(answer);
+      section.append(el('p', { className: answer.status === 412 ? 'conflict' : 'editor-error', role: 'alert', textContent: text }));
+    }, 'link danger'));
+  }
+  const site = el('input', { type: 'text', name: 'site', size: 12, placeholder: 'enwiki' });
+  const title = el('input', { type: 'text', name: 'title' });
+  const holder = el('div');
+  section.append(button('Add a sitelink', () => {
+    holder.replaceChildren(editor({
+      title: 'Add a sitelink',
+      fields: [field('Site id', site), field('Page title', title)],
+      save: (comment) => call('PUT', `${base}/sitelinks/${encodeURIComponent(site.value.trim())}`, {
+        body: { sitelink: { title: title.value.trim(), badges: [] }, comment }, revision,
+      }),
+      theirs: () => titleOf(site.value.trim()),
+      done: saved,
+      close: () => holder.replaceChildren(),
+    }));
+  }, 'link'), holder);
+}
+
+/** Revert buttons, on the history page and on an old revision. */
+export function enhanceReverts(/** @type {HTMLElement} */ container) {
+  const id = /** @type {string} */ (container.dataset.entity);
+  const kind = /** @type {string} */ (container.dataset.kind);
+  const latest = Number(container.dataset.latest ?? container.dataset.revision);
+  for (const b of container.querySelectorAll('button.revert')) {
+    const target = Number(/** @type {HTMLElement} */ (b).dataset.revert);
+    b.addEventListener('click', async () => {
+      if (!confirm(`Make revision ${target} the current version of ${id}? This is recorded as a new revision.`)) return;
+      const answer = await call('POST', `/v1/entities/${kind}/${id}/revert`, { body: { revision: target }, revision: latest });
+      const message = answer.ok ? null : answer.status === 412
+        ? 'Someone else edited this entity after you opened the page, so nothing was reverted. Reload to see their change.'
+        : explain(answer);
+      if (message) {
+        b.after(el('p', { className: answer.status === 412 ? 'conflict' : 'editor-error', role: 'alert', textContent: message }));
+        return;
+      }
+      flash(`Reverted ${id} to revision ${target}: it is now at revision ${answer.revision}.`);
+      location.href = `/${id}`;
+    });
+  }
+}

@@ -1,0 +1,158 @@
+// @ts-check
+// A value input suited to a property's data type: a picker with suggestions for items and properties, a date
+// for times, an amount and a unit for quantities, latitude and longitude for coordinates, a language and a text
+// for monolingual text, a line of text for the rest. read() turns what was typed into the API's value shape.
+
+const GREGORIAN = 'http://www.wikidata.org/entity/Q1985727';
+const GLOBE = 'http://www.wikidata.org/entity/Q2';
+const ENTITY_URI = 'http://www.wikidata.org/entity/';
+let counter = 0;
+
+/**
+ * @param {string} text
+ * @param {HTMLElement} control
+ */
+function labelled(text, control) {
+  const label = document.createElement('label');
+  const span = document.createElement('span');
+  span.textContent = text;
+  label.append(span, control);
+  return label;
+}
+
+/** @param {Partial<HTMLInputElement>} props */
+function input(props) {
+  const el = document.createElement('input');
+  Object.assign(el, { type: 'text', ...props });
+  return el;
+}
+
+/**
+ * An id input whose suggestions come from the API's suggest route (a native datalist: keyboard and screen
+ * readers know it).
+ * @param {'items' | 'properties'} kind
+ * @param {string} value
+ * @param {string} name
+ */
+export function entityPicker(kind, value, name) {
+  const list = document.createElement('datalist');
+  list.id = `suggest-${++counter}`;
+  const el = input({ value, name, autocomplete: 'off', placeholder: kind === 'items' ? 'Q42 or a name' : 'P31 or a name' });
+  el.setAttribute('list', list.id);
+  let pending = 0;
+  el.addEventListener('input', async () => {
+    const q = el.value.trim();
+    if (q.length < 1 || /^[QP]\d+$/i.test(q)) return;
+    const mine = ++pending;
+    const lang = document.body.dataset.language ?? 'en';
+    const res = await fetch(`/v1/suggest/${kind}?${new URLSearchParams({ q, lang, limit: '8' })}`);
+    if (!res.ok || mine !== pending) return;
+    const { results } = await res.json();
+    list.replaceChildren(...results.map((/** @type {any} */ hit) => {
+      const option = document.createElement('option');
+      option.value = hit.id;
+      option.label = [hit['display-label']?.value, hit.description?.value].filter(Boolean).join(' — ');
+      return option;
+    }));
+  });
+  const wrap = document.createElement('span');
+  wrap.append(el, list);
+  return { wrap, el };
+}
+
+/** @param {string} text @returns {string} the entity id a picker holds */
+function idIn(text) {
+  const m = /^\s*([QP][1-9]\d*)\b/i.exec(text);
+  if (!m) throw new Error(`“${text}” is not an id such as Q42: pick a suggestion or type the id.`);
+  return m[1].toUpperCase();
+}
+
+/**
+ * Builds the inputs; `read()` returns the API value or throws an Error whose message tells what to fix.
+ * @param {string} dataType
+ * @param {any} [current] the API value being edited
+ * @returns {{ element: HTMLElement, read: () => any }}
+ */
+export function valueInput(dataType, current) {
+  const box = document.createElement('div');
+  box.className = 'row value-input';
+  const content = current?.type === 'value' ? current.content : undefined;
+
+  const kindSelect = document.createElement('select');
+  for (const [v, text] of [['value', 'a value'], ['somevalue', 'unknown value'], ['novalue', 'no value']]) {
+    kindSelect.append(new Option(text, v, false, (current?.type ?? 'value') === v));
+  }
+  box.append(labelled('Kind', kindSelect));
+  /** @type {() => any} */
+  let readContent;
+
+  if (dataType === 'wikibase-item' || dataType === 'wikibase-property') {
+    const picker = entityPicker(dataType === 'wikibase-item' ? 'items' : 'properties', typeof content === 'string' ? content : '', 'value');
+    box.append(labelled(dataType === 'wikibase-item' ? 'Item' : 'Property', picker.wrap));
+    readContent = () => idIn(picker.el.value);
+  } else if (dataType === 'time') {
+    const shown = content ? String(content.time).replace(/^\+/, '').replace(/T.*$/, '').replace(/(-00)+$/, '') : '';
+    const el = input({ value: shown, name: 'value', placeholder: 'YYYY-MM-DD, YYYY-MM or YYYY' });
+    box.append(labelled('Date (Gregorian)', el));
+    readContent = () => {
+      const m = /^(-?)(\d{1,4})(?:-(\d\d)(?:-(\d\d))?)?$/.exec(el.value.trim());
+      if (!m) throw new Error('Write the date as 1831-07-21, 1831-07 or 1831.');
+      const [, minus, year, month, day] = m;
+      const precision = day ? 11 : month ? 10 : 9;
+      const time = `${minus || '+'}${year.padStart(4, '0')}-${month ?? '00'}-${day ?? '00'}T00:00:00Z`;
+      return { time, precision, calendarmodel: GREGORIAN };
+    };
+  } else if (dataType === 'quantity') {
+    const amount = input({ value: content ? String(content.amount).replace(/^\+/, '') : '', name: 'amount', inputMode: 'decimal' });
+    const unitId = typeof content?.unit === 'string' && content.unit !== '1' ? content.unit.split('/').pop() : '';
+    const unit = entityPicker('items', unitId, 'unit');
+    box.append(labelled('Amount', amount), labelled('Unit (optional item)', unit.wrap));
+    readContent = () => {
+      const value = amount.value.trim();
+      if (!/^-?\d+(\.\d+)?$/.test(value)) throw new Error('The amount must be a number such as 42 or -0.5.');
+      const u = unit.el.value.trim();
+      return { amount: value.startsWith('-') ? value : `+${value}`, unit: u ? ENTITY_URI + idIn(u) : '1' };
+    };
+  } else if (dataType === 'globe-coordinate') {
+    const lat = input({ value: content ? String(content.latitude) : '', name: 'latitude', inputMode: 'decimal' });
+    const lon = input({ value: content ? String(content.longitude) : '', name: 'longitude', inputMode: 'decimal' });
+    box.append(labelled('Latitude', lat), labelled('Longitude', lon));
+    readContent = () => {
+      const [a, b] = [Number(lat.value), Number(lon.value)];
+      if (lat.value.trim() === '' || lon.value.trim() === '' || !(Math.abs(a) <= 90) || !(Math.abs(b) <= 360)) {
+        throw new Error('Latitude goes from -90 to 90 and longitude from -360 to 360.');
+      }
+      const decimals = Math.max(...[lat.value, lon.value].map((v) => (v.split('.')[1] ?? '').length));
+      return { latitude: a, longitude: b, precision: 10 ** -Math.min(decimals, 9), globe: GLOBE };
+    };
+  } else if (dataType === 'monolingualtext') {
+    const lang = input({ value: content?.language ?? document.body.dataset.language ?? 'en', name: 'language', size: 6 });
+    const text = input({ value: content?.text ?? '', name: 'text' });
+    box.append(labelled('Language', lang), labelled('Text', text));
+    readContent = () => ({ language: lang.value.trim(), text: text.value });
+  } else {
+    const el = input({ value: typeof content === 'string' ? content : '', name: 'value', type: dataType === 'url' ? 'url' : 'text' });
+    box.append(labelled('Value', el));
+    readContent = () => el.value;
+  }
+  return {
+    element: box,
+    read: () => (kindSelect.value === 'value' ? { type: 'value', content: readContent() } : { type: kindSelect.value }),
+  };
+}
+
+/**
+ * A value as plain text, for the "their version" of a conflict.
+ * @param {any} value
+ */
+export function valueText(value) {
+  if (!value) return '(nothing)';
+  if (value.type !== 'value') return value.type === 'novalue' ? 'no value' : 'unknown value';
+  const c = value.content;
+  if (typeof c === 'string') return c;
+  if (c.time) return c.time;
+  if (c.amount) return `${c.amount}${c.unit && c.unit !== '1' ? ` ${c.unit.split('/').pop()}` : ''}`;
+  if (c.text !== undefined) return `${c.text} (${c.language})`;
+  if (c.latitude !== undefined) return `${c.latitude}, ${c.longitude}`;
+  return JSON.stringify(c);
+}

@@ -1,0 +1,180 @@
+// The web interface: server-rendered pages over the HTTP API (api.ts), with assets/entia.js adding suggest
+// and editing in the browser through the same API. Registered by http/app.ts; ADR 0010 says why this shape.
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ComponentChildren } from 'preact';
+import { parseEntityId } from '../domain/kinds.js';
+import type { Entity } from '../domain/entity.js';
+import { expectOk, PageApi, PageError } from './api.js';
+import { fetchLabels } from './labels.js';
+import { pageLanguage, termIn } from './language.js';
+import { Layout, renderPage } from './layout.js';
+import { ChangesPage, type ChangeRow } from './pages/changes.js';
+import { EntityPage, idsOnPage, type EntityView } from './pages/entity.js';
+import { HistoryPage, type Revision } from './pages/history.js';
+import { ErrorPage, HomePage } from './pages/home.js';
+import { SearchPage, type Hit } from './pages/search.js';
+import { DocsPage } from './pages/docs.js';
+
+/**
+ * Pages may load scripts, styles, images and API answers from this server only; nothing inline, no frames,
+ * forms post nowhere else. The API's own answers keep their stricter policy (http/headers.ts).
+ */
+export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+  + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** Swagger UI sets style attributes from its scripts, so its page allows inline styles (never inline scripts). */
+export const DOCS_CSP = PAGE_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+const ASSETS = fileURLToPath(new URL('../../src/ui/assets/', import.meta.url));
+const SWAGGER_FILES = new Set(['/swagger-ui.css', '/swagger-ui-bundle.js', '/favicon-32x32.png']);
+const ENTITY = '(^[QP][1-9][0-9]{0,9}$)';
+const HISTORY_PAGE = 50;
+const SEARCH_PAGE = 20;
+const CHANGES_PAGE = 50;
+
+interface Rendered {
+  title: string;
+  content: ComponentChildren;
+  status?: number;
+  csp?: string;
+}
+
+type Params = Record<string, string>;
+type Query = Record<string, string | undefined>;
+
+/** Registers the pages and their assets; returns the page paths (for app.ts's 405 answers). */
+export function registerUi(app: FastifyInstance): string[] {
+  const api = new PageApi(app);
+  app.register(fastifyStatic, { root: ASSETS, prefix: '/ui/assets/', decorateReply: false, index: false, maxAge: '1h' });
+  const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  app.register(fastifyStatic, { root: swagger, prefix: '/docs/assets/', decorateReply: false, index: false, maxAge: '1h',
+    allowedPath: (path) => SWAGGER_FILES.has(path) });
+
+  const pages: Record<string, (req: FastifyRequest, reply: FastifyReply, language: string) => Promise<Rendered | null>> = {
+    '/': async () => ({ title: 'Entia', content: <HomePage /> }),
+    '/docs': async () => ({ title: 'API reference', content: <DocsPage />, csp: DOCS_CSP }),
+    '/search': (req, reply, language) => searchPage(api, req, reply, language),
+    '/recent-changes': (req, _reply, language) => changesPage(api, req, language),
+    [`/:id${ENTITY}`]: (req, reply, language) => entityPage(api, req, reply, language),
+    [`/:id${ENTITY}/history`]: (req, _reply, language) => historyPage(api, req, language),
+    [`/:id${ENTITY}/revisions/:revision`]: (req, _reply, language) => revisionPage(api, req, language),
+    // Wikidata's own page addresses, as people paste them.
+    [`/wiki/:id${ENTITY}`]: async (req, reply) => {
+      await reply.redirect(`/${(req.params as Params).id}`, 301);
+      return null;
+    },
+  };
+  for (const [path, build] of Object.entries(pages)) {
+    app.get(path, async (req, reply) => {
+      const language = pageLanguage(req);
+      let page: Rendered | null;
+      try {
+        page = await build(req, reply, language);
+      } catch (e) {
+        if (!(e instanceof PageError)) throw e;
+        page = { title: e.status === 404 ? 'Not found' : 'Error', status: e.status, content: <ErrorPage status={e.status} message={e.message} /> };
+      }
+      if (page === null) return reply;
+      return reply.code(page.status ?? 200)
+        .header('content-security-policy', page.csp ?? PAGE_CSP)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(renderPage(<Layout title={page.title} language={language} query={(req.query as Query).q}>{page.content}</Layout>));
+    });
+  }
+  return Object.keys(pages);
+}
+
+function entityParams(req: FastifyRequest): { id: string; segment: 'items' | 'properties' } {
+  const { id } = req.params as Params;
+  return { id, segment: parseEntityId(id)!.kind.segment };
+}
+
+async function entityPage(api: PageApi, req: FastifyRequest, reply: FastifyReply, language: string): Promise<Rendered | null> {
+  const { id, segment } = entityParams(req);
+  const answer = await api.get<Entity>(req, `/v1/entities/${segment}/${id}`);
+  const target = answer.status === 308 ? /([QP][1-9][0-9]*)$/.exec(answer.location ?? '')?.[1] : undefined;
+  if (target) {
+    await reply.redirect(`/${target}?redirectedfrom=${id}`, 302);
+    return null;
+  }
+  const entity = expectOk(answer);
+  const from = (req.query as Query).redirectedfrom;
+  const view: EntityView = { entity, revision: answer.revision ?? 0, dataType: await dataTypeOf(api, req, entity),
+    redirectedFrom: from && parseEntityId(from) ? from : undefined };
+  return entityRendered(api, req, view, language);
+}
+
+async function revisionPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const { id, segment } = entityParams(req);
+  const { revision } = req.params as Params;
+  const answer = await api.get<Entity>(req, `/v1/entities/${segment}/${id}/revisions/${encodeURIComponent(revision)}`);
+  const entity = expectOk(answer);
+  const latest = expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1`)).revisions[0]?.id;
+  const view: EntityView = { entity, revision: answer.revision ?? Number(revision), old: { latest: latest ?? 0 },
+    dataType: await dataTypeOf(api, req, entity) };
+  const rendered = await entityRendered(api, req, view, language);
+  return { ...rendered, title: `${rendered.title}: revision ${view.revision}` };
+}
+
+async function entityRendered(api: PageApi, req: FastifyRequest, view: EntityView, language: string): Promise<Rendered> {
+  const labels = await fetchLabels(api, req, idsOnPage(view.entity), language);
+  const title = termIn(view.entity.labels, language, 'labels')?.text ?? view.entity.id;
+  return { title: `${title} (${view.entity.id})`, content: <EntityPage view={view} labels={labels} /> };
+}
+
+/** A property's data type: the contract's GET leaves it out (D2), the Action API's wbgetentities has it. */
+async function dataTypeOf(api: PageApi, req: FastifyRequest, entity: Entity): Promise<string | undefined> {
+  if (entity.type !== 'property') return undefined;
+  const answer = await api.get<{ entities?: Record<string, { datatype?: string }> }>(req,
+    `/w/api.php?action=wbgetentities&format=json&props=info&ids=${entity.id}`);
+  return answer.status === 200 ? answer.body.entities?.[entity.id]?.datatype : undefined;
+}
+
+async function historyPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const { id, segment } = entityParams(req);
+  const before = (req.query as Query).before;
+  const query = new URLSearchParams({ limit: String(HISTORY_PAGE), ...(before ? { before } : {}) });
+  const page = expectOk(await api.get<{ revisions: Revision[]; next: number | null }>(req, `/v1/entities/${segment}/${id}/history?${query}`));
+  const latest = before
+    ? expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1`)).revisions[0]?.id
+    : page.revisions[0]?.id;
+  const label = (await fetchLabels(api, req, [id], language)).label(id)?.text ?? null;
+  return {
+    title: `History of ${label ?? id}`,
+    content: <HistoryPage view={{ id, label, kind: segment, revisions: page.revisions, latest: latest ?? 0, next: page.next }} />,
+  };
+}
+
+async function changesPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const before = (req.query as Query).before;
+  const query = new URLSearchParams({ order: 'newest', limit: String(CHANGES_PAGE), ...(before ? { since: before } : {}) });
+  const page = expectOk(await api.get<{ changes: ChangeRow[]; next: string | null }>(req, `/v1/changes?${query}`));
+  const labels = await fetchLabels(api, req, page.changes.map((c) => c.entity), language);
+  return { title: 'Recent changes', content: <ChangesPage changes={page.changes} next={page.next} labels={labels} /> };
+}
+
+async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply, language: string): Promise<Rendered | null> {
+  const query = req.query as Query;
+  const q = (query.q ?? '').trim();
+  const kind = query.kind === 'properties' ? 'properties' : 'items';
+  // An id typed into the search box opens that entity, as Wikidata's search does.
+  if (/^[QP][1-9][0-9]{0,9}$/i.test(q)) {
+    await reply.redirect(`/${q.toUpperCase()}`, 302);
+    return null;
+  }
+  const offset = /^[0-9]{1,4}$/.test(query.offset ?? '') ? Number(query.offset) : 0;
+  const view = { q, kind, hits: [] as Hit[], offset, pageSize: SEARCH_PAGE, bySuggest: false } as const;
+  if (q === '') return { title: 'Search', content: <SearchPage view={view} /> };
+  const params = (mode: string) => `/v1/${mode}/${kind}?${new URLSearchParams({ q, lang: language, limit: String(SEARCH_PAGE), offset: String(offset) })}`;
+  let hits = expectOk(await api.get<{ results: Hit[] }>(req, params('search'))).results;
+  let bySuggest = false;
+  if (hits.length === 0 && offset === 0) {
+    hits = expectOk(await api.get<{ results: Hit[] }>(req, params('suggest'))).results;
+    bySuggest = true;
+  }
+  return { title: `Search: ${q}`, content: <SearchPage view={{ ...view, hits, bySuggest }} /> };
+}

@@ -1,0 +1,53 @@
+// The frame every page shares: header with search and the token sign-in, main content, footer. Pages are
+// rendered to HTML on the server; assets/entia.js adds suggest and editing where scripts run.
+import type { ComponentChildren, VNode } from 'preact';
+import { render } from 'preact-render-to-string';
+
+export interface PageProps {
+  title: string;
+  language: string;
+  children: ComponentChildren;
+  /** The search box's text, on a search page. */
+  query?: string;
+}
+
+export function Layout({ title, language, children, query }: PageProps) {
+  return (
+    <html lang={language}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} – Entia`}</title>
+        <link rel="stylesheet" href="/ui/assets/entia.css" />
+        <script type="module" src="/ui/assets/entia.js" />
+      </head>
+      <body data-language={language}>
+        <a class="skip-link" href="#content">Skip to content</a>
+        <header class="site-header">
+          <a href="/" class="brand">Entia</a>
+          <form role="search" action="/search" method="get" class="search-form">
+            <label for="search-input" class="visually-hidden">Search items and properties</label>
+            <input id="search-input" name="q" type="search" value={query ?? ''} placeholder="Search items and properties"
+              autocomplete="off" maxLength={300} data-suggest="items" aria-describedby="search-hint" />
+            <span id="search-hint" class="visually-hidden">Suggestions appear below as you type</span>
+            <button type="submit">Search</button>
+          </form>
+          <nav aria-label="Site">
+            <a href="/recent-changes">Recent changes</a>
+            <a href="/docs">API</a>
+            <span id="account" class="account" aria-live="polite" />
+          </nav>
+        </header>
+        <div id="notice" role="status" aria-live="polite" class="notice" hidden />
+        <main id="content" tabIndex={-1}>{children}</main>
+        <footer class="site-footer">
+          <p>Entia: a knowledge base of items and properties, served over a Wikibase-style REST API (<a href="/docs">reference</a>).</p>
+        </footer>
+      </body>
+    </html>
+  );
+}
+
+export function renderPage(page: VNode): string {
+  return `<!doctype html>${render(page)}`;
+}

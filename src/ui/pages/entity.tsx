@@ -1,0 +1,189 @@
+// An item's or property's page: its terms in the reader's language and all others, its statements grouped by
+// property with qualifiers, references and ranks, and an item's sitelinks. The same page shows an old
+// revision, read-only, with a button to revert to it.
+import type { Entity, Reference, Snak, Statement } from '../../domain/entity.js';
+import { fallbackChain } from '../../domain/languages.js';
+import { termIn } from '../language.js';
+import { EntityLink, idsInValue, ValueView, type Labels } from '../values.js';
+
+export interface EntityView {
+  entity: Entity & { sitelinks?: Record<string, { title: string; badges: string[]; url?: string }> };
+  /** The revision shown. */
+  revision: number;
+  /** Set when the page shows a revision by its number: the entity's latest revision. */
+  old?: { latest: number };
+  dataType?: string;
+  redirectedFrom?: string;
+}
+
+/** Every entity id the page names, for one batch of labels. */
+export function idsOnPage(entity: Entity): string[] {
+  const ids: string[] = [];
+  const snak = (s: Snak) => ids.push(s.property.id, ...idsInValue(s.value));
+  for (const [property, statements] of Object.entries(entity.statements)) {
+    ids.push(property);
+    for (const st of statements) {
+      snak(st);
+      st.qualifiers.forEach(snak);
+      for (const ref of st.references) ref.parts.forEach(snak);
+    }
+  }
+  for (const link of Object.values(entity.sitelinks ?? {})) ids.push(...link.badges);
+  return ids;
+}
+
+export function EntityPage({ view, labels }: { view: EntityView; labels: Labels }) {
+  const { entity, revision, old } = view;
+  const label = termIn(entity.labels, labels.language, 'labels');
+  const description = termIn(entity.descriptions, labels.language, 'descriptions');
+  const aliases = entity.aliases[labels.language] ?? [];
+  const segment = entity.type === 'item' ? 'items' : 'properties';
+  return (
+    <article class="entity" data-entity={entity.id} data-kind={segment} data-revision={revision}
+      data-latest={old?.latest} data-editable={old ? undefined : 'true'}>
+      {view.redirectedFrom ? <p class="banner">Redirected from {view.redirectedFrom}.</p> : null}
+      {old ? (
+        <div class="banner old-revision">
+          <p>This is revision {revision} of {entity.id}{old.latest === revision ? ', its latest.' : ', not the current version.'}</p>
+          {old.latest === revision ? null : <button type="button" class="revert" data-revert={revision}>Revert to this revision</button>}
+        </div>
+      ) : null}
+      <header class="entity-header">
+        <h1>
+          <span class="entity-label" lang={label?.language}>{label?.text ?? entity.id}</span>{' '}
+          <span class="entity-id">({entity.id})</span>
+        </h1>
+        <p class="entity-description" lang={description?.language}>{description?.text ?? <em>No description</em>}</p>
+        {aliases.length ? <p class="entity-aliases">Also known as: {aliases.join(' · ')}</p> : null}
+        {view.dataType ? <p class="data-type">Data type: <code>{view.dataType}</code></p> : null}
+        <p class="entity-meta">
+          <a href={`/${entity.id}/history`}>History</a> ·{' '}
+          <a href={`/v1/entities/${segment}/${entity.id}${old ? `/revisions/${revision}` : ''}`}>JSON</a> ·{' '}
+          Revision {revision}
+        </p>
+      </header>
+      <Terms entity={entity} language={labels.language} />
+      <Statements entity={entity} labels={labels} />
+      {entity.type === 'item' ? <Sitelinks sitelinks={entity.sitelinks ?? {}} labels={labels} /> : null}
+    </article>
+  );
+}
+
+function Terms({ entity, language }: { entity: Entity; language: string }) {
+  const all = [...new Set([...Object.keys(entity.labels), ...Object.keys(entity.descriptions), ...Object.keys(entity.aliases)])];
+  const near = fallbackChain(language, 'labels').filter((code) => code === language || all.includes(code));
+  const others = all.filter((code) => !near.includes(code)).sort();
+  const row = (code: string) => (
+    <tr data-language={code}>
+      <th scope="row"><code>{code}</code></th>
+      <td class="term-label" lang={code}>{entity.labels[code] ?? ''}</td>
+      <td class="term-description" lang={code}>{entity.descriptions[code] ?? ''}</td>
+      <td class="term-aliases" lang={code} data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
+      <td class="actions" />
+    </tr>
+  );
+  const table = (codes: string[], caption: string) => (
+    <table class="terms">
+      <caption class="visually-hidden">{caption}</caption>
+      <thead><tr><th scope="col">Language</th><th scope="col">Label</th><th scope="col">Description</th><th scope="col">Also known as</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>{codes.map(row)}</tbody>
+    </table>
+  );
+  return (
+    <section class="terms-section" aria-labelledby="terms-heading">
+      <h2 id="terms-heading">Labels, descriptions and aliases</h2>
+      {table(near, 'In your languages')}
+      {others.length ? (
+        <details class="all-languages">
+          <summary>All entered languages ({all.length})</summary>
+          {table(others, 'In other languages')}
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
+  const groups = Object.entries(entity.statements);
+  return (
+    <section class="statements-section" aria-labelledby="statements-heading">
+      <h2 id="statements-heading">Statements</h2>
+      {groups.length === 0 ? <p class="empty">No statements yet.</p> : null}
+      {groups.map(([property, statements]) => (
+        <section class="statement-group" data-property={property} data-datatype={statements[0]?.property['data-type'] ?? ''}
+          aria-label={labels.label(property)?.text ?? property}>
+          <h3 class="statement-property"><EntityLink id={property} labels={labels} /></h3>
+          <ol class="statements">{statements.map((st) => <StatementView statement={st} labels={labels} />)}</ol>
+        </section>
+      ))}
+    </section>
+  );
+}
+
+const RANK_TEXT = { preferred: 'Preferred rank', normal: 'Normal rank', deprecated: 'Deprecated rank' } as const;
+
+function StatementView({ statement, labels }: { statement: Statement; labels: Labels }) {
+  return (
+    <li class={`statement rank-${statement.rank}`} data-statement-id={statement.id}
+      data-datatype={statement.property['data-type'] ?? ''} data-rank={statement.rank}>
+      <div class="statement-main">
+        <span class={`rank rank-${statement.rank}`} title={RANK_TEXT[statement.rank]}>
+          <span class="visually-hidden">{RANK_TEXT[statement.rank]}</span>
+        </span>
+        <span class="statement-value"><ValueView snak={statement} labels={labels} /></span>
+        <span class="actions" />
+      </div>
+      {statement.qualifiers.length ? <SnakList snaks={statement.qualifiers} labels={labels} className="qualifiers" /> : null}
+      {statement.references.length ? <References references={statement.references} labels={labels} /> : null}
+    </li>
+  );
+}
+
+function SnakList({ snaks, labels, className }: { snaks: Snak[]; labels: Labels; className: string }) {
+  return (
+    <dl class={className}>
+      {snaks.map((snak) => (
+        <div class="snak">
+          <dt><EntityLink id={snak.property.id} labels={labels} /></dt>
+          <dd><ValueView snak={snak} labels={labels} /></dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function References({ references, labels }: { references: Reference[]; labels: Labels }) {
+  return (
+    <details class="references">
+      <summary>{references.length === 1 ? '1 reference' : `${references.length} references`}</summary>
+      <ol>{references.map((ref) => <li><SnakList snaks={ref.parts} labels={labels} className="reference" /></li>)}</ol>
+    </details>
+  );
+}
+
+function Sitelinks({ sitelinks, labels }: { sitelinks: Record<string, { title: string; badges: string[]; url?: string }>; labels: Labels }) {
+  const sites = Object.keys(sitelinks).sort();
+  return (
+    <section class="sitelinks-section" aria-labelledby="sitelinks-heading">
+      <h2 id="sitelinks-heading">Sitelinks</h2>
+      {sites.length === 0 ? <p class="empty">No sitelinks yet.</p> : null}
+      <table class="sitelinks">
+        <caption class="visually-hidden">Pages about this item on other sites</caption>
+        <thead><tr><th scope="col">Site</th><th scope="col">Page</th><th scope="col">Badges</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>
+          {sites.map((site) => {
+            const link = sitelinks[site];
+            return (
+              <tr data-site={site}>
+                <th scope="row"><code>{site}</code></th>
+                <td>{link.url ? <a href={link.url} rel="noopener noreferrer" class="external">{link.title}</a> : link.title}</td>
+                <td>{link.badges.map((b) => <EntityLink id={b} labels={labels} />)}</td>
+                <td class="actions" />
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

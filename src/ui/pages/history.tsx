@@ -1,0 +1,45 @@
+// An entity's revisions, newest first, each linking to the entity as it was; every older one can be reverted to.
+export interface Revision {
+  id: number;
+  timestamp: string;
+  user: string;
+  comment: string | null;
+  tags: string[];
+  bot: boolean;
+  size: number;
+}
+
+export interface HistoryView {
+  id: string;
+  label: string | null;
+  kind: 'items' | 'properties';
+  revisions: Revision[];
+  /** The entity's latest revision. */
+  latest: number;
+  next: number | null;
+}
+
+export function HistoryPage({ view }: { view: HistoryView }) {
+  return (
+    <section class="history-page" data-entity={view.id} data-kind={view.kind} data-revision={view.latest}>
+      <h1>History of <a href={`/${view.id}`}>{view.label ?? view.id}</a> <span class="entity-id">({view.id})</span></h1>
+      <table class="revisions">
+        <caption class="visually-hidden">Revisions, newest first</caption>
+        <thead><tr><th scope="col">Revision</th><th scope="col">Time (UTC)</th><th scope="col">User</th><th scope="col">Summary</th><th scope="col">Size</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>
+          {view.revisions.map((r) => (
+            <tr data-revision={r.id}>
+              <th scope="row"><a href={`/${view.id}/revisions/${r.id}`}>{r.id}</a>{r.id === view.latest ? ' (current)' : ''}</th>
+              <td><time datetime={r.timestamp}>{r.timestamp.replace('T', ' ').replace('Z', '')}</time></td>
+              <td>{r.user}{r.bot ? <span class="tag"> bot</span> : null}</td>
+              <td>{r.comment ?? ''}{r.tags.map((t) => <span class="tag"> {t}</span>)}</td>
+              <td>{r.size.toLocaleString('en')} bytes</td>
+              <td>{r.id === view.latest ? null : <button type="button" class="revert" data-revert={r.id}>Revert to this</button>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {view.next !== null ? <nav class="pager" aria-label="History pages"><a href={`/${view.id}/history?before=${view.next}`} rel="next">Older revisions</a></nav> : null}
+    </section>
+  );
+}

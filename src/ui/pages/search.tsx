@@ -1,0 +1,48 @@
+// Search results: the API's search of items or properties, or its suggest when no whole word matched (people
+// type the start of a name, as in the header's suggestions).
+export interface Hit {
+  id: string;
+  'display-label': { language: string; value: string } | null;
+  description: { language: string; value: string } | null;
+}
+
+export interface SearchView {
+  q: string;
+  kind: 'items' | 'properties';
+  hits: Hit[];
+  offset: number;
+  pageSize: number;
+  /** Whether the hits came from suggest (the start of a term) rather than whole words. */
+  bySuggest: boolean;
+}
+
+export function SearchPage({ view }: { view: SearchView }) {
+  const { q, kind, hits, offset, pageSize } = view;
+  const link = (params: Record<string, string | number>) => `/search?${new URLSearchParams({ q, kind, ...params } as Record<string, string>)}`;
+  return (
+    <section class="search-page">
+      <h1>Search</h1>
+      <p class="search-kinds">
+        {(['items', 'properties'] as const).map((k) => (k === kind
+          ? <strong aria-current="page">{k === 'items' ? 'Items' : 'Properties'}</strong>
+          : <a href={link({ kind: k })}>{k === 'items' ? 'Items' : 'Properties'}</a>))}
+      </p>
+      {q === '' ? <p>Type a name, an alias or an id.</p>
+        : hits.length === 0 ? <p class="empty">No {kind} match “{q}”.</p>
+        : <p>{view.bySuggest ? 'Terms starting with' : 'Results for'} “{q}”:</p>}
+      <ol class="search-results" start={offset + 1}>
+        {hits.map((hit) => (
+          <li>
+            <a href={`/${hit.id}`} lang={hit['display-label']?.language}>{hit['display-label']?.value ?? hit.id}</a>{' '}
+            <span class="id">({hit.id})</span>
+            {hit.description ? <p class="hit-description" lang={hit.description.language}>{hit.description.value}</p> : null}
+          </li>
+        ))}
+      </ol>
+      <nav class="pager" aria-label="Result pages">
+        {offset > 0 ? <a href={link({ offset: Math.max(0, offset - pageSize) })} rel="prev">Previous</a> : null}
+        {hits.length === pageSize ? <a href={link({ offset: offset + pageSize })} rel="next">Next</a> : null}
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+// How a statement's value reads to a person, by its property's data type: items and properties by their
+// labels, times at their precision and calendar, quantities with their unit, coordinates with a map link.
+import type { ComponentChildren } from 'preact';
+import type { Snak, Value } from '../domain/entity.js';
+import type { Shown } from './language.js';
+
+/** Labels of the entities a page refers to, already fetched in one batch (entity-page.ts). */
+export interface Labels {
+  language: string;
+  label(id: string): Shown | null;
+}
+
+const ENTITY_URI = /^https?:\/\/[^/]+\/entity\/([QP][1-9][0-9]*)$/;
+const JULIAN = 'Q1985786';
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
+  'November', 'December'];
+
+/** The ids a value mentions: an entity value, or a quantity's unit given by its concept URI. */
+export function idsInValue(value: Value): string[] {
+  if (value.type !== 'value') return [];
+  const c = value.content;
+  if (typeof c === 'string') return /^[QP][1-9][0-9]*$/.test(c) ? [c] : [];
+  const unit = (c as { unit?: unknown } | null)?.unit;
+  const id = typeof unit === 'string' ? ENTITY_URI.exec(unit)?.[1] : undefined;
+  return id ? [id] : [];
+}
+
+/** A link to an entity page showing its label (or its id when it has none), the id alongside. */
+export function EntityLink({ id, labels }: { id: string; labels: Labels }) {
+  const shown = labels.label(id);
+  if (!shown) return <a href={`/${id}`} class="entity-link">{id}</a>;
+  return (
+    <a href={`/${id}`} class="entity-link" lang={shown.language === labels.language ? undefined : shown.language}>
+      {shown.text} <span class="id">({id})</span>
+    </a>
+  );
+}
+
+export function ValueView({ snak, labels }: { snak: Snak; labels: Labels }) {
+  const { value } = snak;
+  if (value.type === 'somevalue') return <em class="special-value">unknown value</em>;
+  if (value.type === 'novalue') return <em class="special-value">no value</em>;
+  return <>{contentView(snak.property['data-type'], value.content, labels)}</>;
+}
+
+function contentView(dataType: string | null, content: unknown, labels: Labels): ComponentChildren {
+  if (typeof content === 'string') return stringView(dataType, content, labels);
+  const c = (content ?? {}) as Record<string, unknown>;
+  if (typeof c.time === 'string') return timeView(c.time, Number(c.precision), String(c.calendarmodel ?? ''));
+  if (typeof c.amount === 'string') return quantityView(c, labels);
+  if (typeof c.latitude === 'number' && typeof c.longitude === 'number') return coordinateView(c.latitude, c.longitude);
+  if (typeof c.text === 'string' && typeof c.language === 'string') {
+    return <><span lang={c.language}>{c.text}</span> <span class="language-code">({c.language})</span></>;
+  }
+  return <code>{JSON.stringify(content)}</code>;
+}
+
+function stringView(dataType: string | null, text: string, labels: Labels): ComponentChildren {
+  switch (dataType) {
+    case 'wikibase-item':
+    case 'wikibase-property':
+      return <EntityLink id={text} labels={labels} />;
+    case 'url':
+      return /^https?:\/\//i.test(text) ? <a href={text} rel="nofollow noopener noreferrer" class="external">{text}</a> : text;
+    case 'commonsMedia':
+      return <a href={`https://commons.wikimedia.org/wiki/File:${encodeURIComponent(text.replace(/ /g, '_'))}`} rel="noopener noreferrer" class="external">{text}</a>;
+    case 'geo-shape':
+    case 'tabular-data':
+      return <a href={`https://commons.wikimedia.org/wiki/${encodeURIComponent(text.replace(/ /g, '_')).replace('%3A', ':')}`} rel="noopener noreferrer" class="external">{text}</a>;
+    case 'external-id':
+      return <code class="external-id">{text}</code>;
+    default:
+      return text;
+  }
+}
+
+/** Wikibase's time precisions: 11 day, 10 month, 9 year, 8 decade, 7 century, 6 millennium, 0–5 larger spans. */
+export function formatTime(time: string, precision: number): string {
+  const m = /^([+-])0*(\d+)-(\d\d)-(\d\d)T/.exec(time);
+  if (!m) return time;
+  const [, sign, yearText, month, day] = m;
+  const year = Number(yearText);
+  const era = sign === '-' ? ' BCE' : '';
+  if (precision >= 11 && day !== '00') return `${Number(day)} ${MONTHS[Number(month) - 1] ?? month} ${year}${era}`;
+  if (precision >= 10 && month !== '00') return `${MONTHS[Number(month) - 1] ?? month} ${year}${era}`;
+  if (precision >= 9) return `${year}${era}`;
+  if (precision === 8) return `${Math.floor(year / 10) * 10}s${era}`;
+  if (precision === 7) return `${ordinal(Math.floor((year - 1) / 100) + 1)} century${era}`;
+  if (precision === 6) return `${ordinal(Math.floor((year - 1) / 1000) + 1)} millennium${era}`;
+  const span = 10 ** (9 - precision);
+  const rounded = Math.round(year / span) * span;
+  return `${rounded.toLocaleString('en')} years${sign === '-' ? ' ago' : ''}`;
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+function timeView(time: string, precision: number, calendar: string) {
+  const julian = calendar.endsWith(`/${JULIAN}`);
+  return <time datetime={time.replace(/^\+/, '')}>{formatTime(time, precision)}{julian ? <sup class="calendar">Julian</sup> : null}</time>;
+}
+
+/** "+11150516" → "11,150,516"; the sign is kept only when negative, as Wikidata shows it. */
+export function formatAmount(amount: string): string {
+  const m = /^([+-]?)(\d+)(\.\d+)?$/.exec(amount);
+  if (!m) return amount;
+  const whole = m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${m[1] === '-' ? '−' : ''}${whole}${m[3] ?? ''}`;
+}
+
+function quantityView(c: Record<string, unknown>, labels: Labels) {
+  const amount = String(c.amount);
+  const upper = typeof c.upperBound === 'string' ? Number(c.upperBound) : null;
+  const spread = upper === null ? null : upper - Number(amount);
+  const unitId = typeof c.unit === 'string' ? ENTITY_URI.exec(c.unit)?.[1] : undefined;
+  return (
+    <span class="quantity">
+      {formatAmount(amount)}
+      {spread !== null && spread > 0 ? <>±{Number(spread.toPrecision(6))}</> : null}
+      {unitId ? <> <EntityLink id={unitId} labels={labels} /></> : null}
+    </span>
+  );
+}
+
+function coordinateView(latitude: number, longitude: number) {
+  const text = `${Math.abs(latitude)}°${latitude < 0 ? 'S' : 'N'}, ${Math.abs(longitude)}°${longitude < 0 ? 'W' : 'E'}`;
+  const map = `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=10/${latitude}/${longitude}`;
+  return <a href={map} rel="noopener noreferrer" class="external coordinates">{text}</a>;
+}

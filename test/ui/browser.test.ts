@@ -1,0 +1,251 @@
+// The web interface in a real headless Chromium against a real Entia (SQLite, or PostgreSQL with
+// ENTIA_TEST_STORE=postgres) that requires tokens for edits: search and suggest, Q31 imported from the Wikidata
+// sample, editing terms and statements with a token, an edit conflict between two pages, a refused edit, the
+// history with a revert, and the API reference. Screenshots of each page go to test-output/ui/.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { importDump } from '../../src/cli/import.js';
+import { buildSiteTable } from '../../src/domain/sites.js';
+import { launchBrowser, SCREENSHOTS, skipBrowser, watchCsp } from '../helpers/browser.js';
+import { addUser, startSecureServer } from '../helpers/secure.js';
+import type { TestServer } from '../helpers/server.js';
+import { valueSnak } from '../helpers/statements.js';
+
+const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
+const backend = process.env.ENTIA_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+let s: TestServer;
+let browser: Browser;
+let token: string;
+let auth: Record<string, string>;
+let stringProperty: string;
+let itemProperty: string;
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${backend}.png`), fullPage: false });
+}
+
+async function newPage(signedIn = true): Promise<{ page: Page; csp: string[] }> {
+  const page = await (await browser.newContext()).newPage();
+  const csp = watchCsp(page);
+  if (signedIn) {
+    await page.goto(`${s.url}/`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Your API token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Signed in as Editor').waitFor();
+  }
+  return { page, csp };
+}
+
+async function createItem(label: string, statements: unknown[] = []): Promise<string> {
+  const res = await s.post('/v1/entities/items', { item: { labels: { en: label }, descriptions: { en: `${label} for the UI tests` },
+    statements: Object.fromEntries(statements.map((st: any) => [st.property.id, [st]])) } }, auth);
+  assert.equal(res.status, 201, res.text);
+  return res.body.id;
+}
+
+describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => {
+  before(async () => {
+    s = await startSecureServer({ editMode: 'token' });
+    auth = await addUser(s.store, 'Editor');
+    token = auth.authorization.slice('Bearer '.length);
+    await importDump(s.store, join(SAMPLES, 'Q31.json'), buildSiteTable(), { user: 'import', comment: 'import Q31', tags: [], bot: true },
+      { mode: 'newer', filter: {}, strict: true, batchSize: 100, restart: true });
+    const property = async (dataType: string, label: string) =>
+      (await s.post('/v1/entities/properties', { property: { data_type: dataType, labels: { en: label } } }, auth)).body.id as string;
+    stringProperty = await property('string', 'ui code');
+    itemProperty = await property('wikibase-item', 'ui related to');
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('suggests while typing in the search box and opens the entity chosen', async () => {
+    const { page, csp } = await newPage(false);
+    await page.goto(`${s.url}/`);
+    await shot(page, 'home');
+    await page.getByLabel('Search items and properties').fill('Belg');
+    const suggestion = page.locator('#search-input-suggestions a', { hasText: 'Belgium (Q31)' });
+    await suggestion.waitFor();
+    await shot(page, 'suggest');
+    await suggestion.click();
+    await page.waitForURL(`${s.url}/Q31`);
+    assert.equal(await page.locator('h1 .entity-label').textContent(), 'Belgium');
+    assert.deepEqual(csp, []);
+  });
+
+  it('searches by whole words and lists the results with their descriptions', async () => {
+    const { page } = await newPage(false);
+    await page.goto(`${s.url}/`);
+    await page.getByLabel('Search items and properties').fill('belgium');
+    await page.getByLabel('Search items and properties').press('Enter');
+    await page.waitForURL(/\/search\?q=belgium/);
+    const result = page.locator('.search-results li').first();
+    assert.match(await result.textContent() ?? '', /Belgium \(Q31\)federal constitutional monarchy/);
+    await shot(page, 'search');
+  });
+
+  it('renders Q31 from the Wikidata sample in under a second, values by data type', async () => {
+    const { page, csp } = await newPage(false);
+    await page.goto(`${s.url}/Q31`);
+    const loaded = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd);
+    assert.ok(loaded > 0 && loaded < 1000, `Q31 loaded in ${loaded} ms`);
+    // Statements grouped by property, every one rendered.
+    const statements = await s.get('/v1/entities/items/Q31/statements');
+    const total = Object.values(statements.body as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
+    assert.equal(await page.locator('li.statement').count(), total);
+    // Population (P1082): an amount grouped in thousands, with its point in time as a qualifier at day precision.
+    const population = page.locator('.statement-group[data-property="P1082"] li.statement').first();
+    assert.match(await population.locator('.statement-value').textContent() ?? '', /^\d{1,3}(,\d{3})+/);
+    assert.match(await population.locator('.qualifiers').textContent() ?? '', /\d{1,2} \w+ \d{4}|\d{4}/);
+    // Coordinates link to a map; flags are Commons files; the inception is a day.
+    assert.match(await page.locator('.statement-group[data-property="P625"] a.coordinates').first().textContent() ?? '', /°N, .*°E/);
+    assert.match(await page.locator('.statement-group[data-property="P41"] .statement-value a').first().getAttribute('href') ?? '', /^https:\/\/commons\.wikimedia\.org\/wiki\/File:/);
+    assert.equal(await page.locator('.statement-group[data-property="P571"] time').first().textContent(), '4 October 1830');
+    // Sitelinks with their urls, terms in every language behind a disclosure.
+    assert.equal(await page.locator('tr[data-site="dewiki"] a').getAttribute('href'), 'https://de.wikipedia.org/wiki/Belgien');
+    assert.equal(await page.locator('.all-languages tr[data-language="de"] .term-label').textContent(), 'Belgien');
+    await shot(page, 'entity-q31');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'entity-q31-phone');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
+    assert.deepEqual(csp, []);
+  });
+
+  it('edits a label with a token, sending If-Match, and shows the saved revision', async () => {
+    const id = await createItem('label target');
+    const { page, csp } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    await page.locator('table.terms tr[data-language="en"]').getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Label', { exact: true }).fill('label target renamed');
+    await page.getByLabel('Aliases (one per line)').fill('first alias\nsecond alias');
+    await shot(page, 'edit-terms');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#notice', { hasText: 'is now at revision' }).waitFor();
+    assert.equal(await page.locator('h1 .entity-label').textContent(), 'label target renamed');
+    const stored = await s.get(`/v1/entities/items/${id}`);
+    assert.equal(stored.body.labels.en, 'label target renamed');
+    assert.deepEqual(stored.body.aliases.en, ['first alias', 'second alias']);
+    const history = await s.get(`/v1/entities/items/${id}/history`);
+    assert.equal(history.body.revisions[0].user, 'Editor');
+    assert.deepEqual(csp, []);
+  });
+
+  it('adds a statement with an item picked from suggestions, then changes its value and removes another', async () => {
+    const related = await createItem('picked neighbour');
+    const id = await createItem('statement target', [valueSnak(stringProperty, 'old code')]);
+    const { page } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    // Change the string value.
+    const statement = page.locator(`.statement-group[data-property="${stringProperty}"] li.statement`);
+    await statement.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Value', { exact: true }).fill('new code');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#notice').waitFor();
+    assert.equal(await statement.locator('.statement-value').textContent(), 'new code');
+    // Add an item value: the property by its id, the value from the suggestions.
+    await page.getByLabel('Add a statement with the property').fill(itemProperty);
+    await page.getByRole('button', { name: 'Next' }).click();
+    const picker = page.getByLabel('Item', { exact: true });
+    await picker.fill('picked neigh');
+    await page.locator(`datalist option[value="${related}"]`).waitFor({ state: 'attached' });
+    await picker.fill(related);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#notice').waitFor();
+    const link = page.locator(`.statement-group[data-property="${itemProperty}"] .statement-value a`);
+    assert.equal(await link.textContent(), `picked neighbour (${related})`);
+    await shot(page, 'entity-edited');
+    // Remove the string statement, confirming the dialog.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await statement.getByRole('button', { name: 'Remove' }).click();
+    await page.waitForURL(`${s.url}/${id}`);
+    await page.locator('#notice').waitFor();
+    assert.equal(await page.locator(`.statement-group[data-property="${stringProperty}"]`).count(), 0);
+    const stored = await s.get(`/v1/entities/items/${id}/statements`);
+    assert.deepEqual(Object.keys(stored.body), [itemProperty]);
+  });
+
+  it('refuses an edit made after another page saved, and shows the other version instead of overwriting it', async () => {
+    const id = await createItem('contested');
+    const first = await newPage();
+    const second = await newPage();
+    for (const { page } of [first, second]) {
+      await page.goto(`${s.url}/${id}`);
+      await page.locator('table.terms tr[data-language="en"]').getByRole('button', { name: 'Edit' }).click();
+    }
+    await first.page.getByLabel('Label', { exact: true }).fill('first writer');
+    await first.page.getByRole('button', { name: 'Save' }).click();
+    await first.page.locator('#notice').waitFor();
+    await second.page.getByLabel('Label', { exact: true }).fill('second writer');
+    await second.page.getByRole('button', { name: 'Save' }).click();
+    const conflict = second.page.locator('.conflict');
+    await conflict.waitFor();
+    assert.match(await conflict.textContent() ?? '', /Someone else edited this entity.*Their version:.*Label: first writer/s);
+    await shot(second.page, 'conflict');
+    assert.equal((await s.get(`/v1/entities/items/${id}/labels/en`)).body, 'first writer');
+  });
+
+  it('explains a refused edit in words, and asks for a token when there is none', async () => {
+    const id = await createItem('refusals');
+    const { page } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    await page.locator('table.terms tr[data-language="en"]').getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Label', { exact: true }).fill('x'.repeat(300));
+    await page.getByRole('button', { name: 'Save' }).click();
+    const error = page.locator('form.editor .editor-error');
+    await error.waitFor();
+    assert.match(await error.textContent() ?? '', /^That text is too long\./);
+    await shot(page, 'refused');
+
+    const anonymous = await newPage(false);
+    await anonymous.page.goto(`${s.url}/${id}`);
+    await anonymous.page.locator('table.terms tr[data-language="en"]').getByRole('button', { name: 'Edit' }).click();
+    await anonymous.page.getByLabel('Label', { exact: true }).fill('anonymous change');
+    await anonymous.page.getByRole('button', { name: 'Save' }).click();
+    const refusal = anonymous.page.locator('form.editor .editor-error');
+    await refusal.waitFor();
+    assert.match(await refusal.textContent() ?? '', /Editing needs a token/);
+    assert.equal((await s.get(`/v1/entities/items/${id}/labels/en`)).body, 'refusals');
+  });
+
+  it('lists the history and reverts to an earlier revision after confirmation', async () => {
+    const id = await createItem('before revert');
+    const renamed = await s.request('PUT', `/v1/entities/items/${id}/labels/en`, { body: { label: 'after edit' }, headers: auth });
+    assert.equal(renamed.status, 200);
+    const { page, csp } = await newPage();
+    await page.goto(`${s.url}/${id}/history`);
+    const rows = page.locator('table.revisions tbody tr');
+    assert.equal(await rows.count(), 2);
+    await shot(page, 'history');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await rows.nth(1).getByRole('button', { name: 'Revert to this' }).click();
+    await page.waitForURL(`${s.url}/${id}`);
+    await page.locator('#notice', { hasText: 'Reverted' }).waitFor();
+    assert.equal(await page.locator('h1 .entity-label').textContent(), 'before revert');
+    const history = await s.get(`/v1/entities/items/${id}/history`);
+    assert.equal(history.body.revisions.length, 3);
+    // The old revision is readable on its own page, and recent changes list the revert first.
+    await page.goto(`${s.url}/${id}/revisions/${history.body.revisions[1].id}`);
+    assert.equal(await page.locator('h1 .entity-label').textContent(), 'after edit');
+    await page.goto(`${s.url}/recent-changes`);
+    assert.match(await page.locator('table.changes tbody tr').first().textContent() ?? '', new RegExp(`before revert.*revert.*Editor`));
+    await shot(page, 'recent-changes');
+    assert.deepEqual(csp, []);
+  });
+
+  it('serves the interactive API reference, loading the OpenAPI document, under its own CSP', async () => {
+    const { page, csp } = await newPage(false);
+    const spec = page.waitForResponse((res) => res.url().endsWith('/v1/openapi.json') && res.status() === 200);
+    await page.goto(`${s.url}/docs`);
+    await spec;
+    await page.locator('.swagger-ui .opblock-summary-path', { hasText: '/v1/entities/items/{item_id}' }).first().waitFor();
+    await shot(page, 'docs');
+    assert.deepEqual(csp, []);
+  });
+});
