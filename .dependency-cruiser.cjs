@@ -8,7 +8,7 @@ module.exports = {
       name: 'domain-is-pure', severity: 'error',
       comment: 'src/domain: no HTTP, no SQL, no I/O',
       from: { path: '^src/domain/' },
-      to: { path: ['^src/(store|http|cli|search)/', 'node_modules/(fastify|better-sqlite3|pg|ioredis|find-my-way|@fastify)/', '^(fs|net|http|https|child_process)$', '^node:(fs|net|http|https|child_process)$'] },
+      to: { path: ['^src/(store|http|cli|search|ui)/', 'node_modules/(fastify|preact|better-sqlite3|pg|ioredis|find-my-way|@fastify)/', '^(fs|net|http|https|child_process)$', '^node:(fs|net|http|https|child_process)$'] },
     },
     {
       name: 'search-is-shared-logic', severity: 'error',
@@ -33,6 +33,18 @@ module.exports = {
       comment: 'src/http uses store/store.ts only; no backend, no SQL driver',
       from: { path: '^src/http/' },
       to: { path: ['^src/store/(sqlite|postgres)/', '^src/cli/', 'node_modules/(better-sqlite3|pg)/'] },
+    },
+    {
+      name: 'ui-talks-to-the-api', severity: 'error',
+      comment: 'src/ui reads through the HTTP API (ui/api.ts) and renders domain shapes; no store, no handlers',
+      from: { path: '^src/ui/' },
+      to: { path: ['^src/(store|cli|http|search)/', 'node_modules/(better-sqlite3|pg|ioredis)/'] },
+    },
+    {
+      name: 'http-mounts-the-ui-whole', severity: 'error',
+      comment: 'app.ts registers the interface through ui/index.tsx only',
+      from: { path: '^src/http/' },
+      to: { path: '^src/ui/', pathNot: '^src/ui/index\\.tsx$' },
     },
   ],
   options: {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: type-check, then every test with the HTTP suite on SQLite; when ENTIA_TEST_POSTGRES is set (a
-# postgres:// URL of a server where tests may create and drop schemas), test/http and test/store run a
+# postgres:// URL of a server where tests may create and drop schemas), test/http, test/store and test/ui run a
 # second time with the HTTP suite on PostgreSQL (ENTIA_TEST_STORE=postgres). Files named after a backend
 # (*sqlite*, *postgres*) test that backend whatever ENTIA_TEST_STORE says, so they run in the first run
 # only. Ends with one line adding up both runs; the exit status is non-zero if either failed.
@@ -23,10 +23,10 @@ first=$?
 second=0
 if [ -n "${ENTIA_TEST_POSTGRES:-}" ]; then
   files=()
-  for f in test/http/*.test.ts test/store/*.test.ts; do
+  for f in test/http/*.test.ts test/store/*.test.ts test/ui/*.test.ts; do
     case "$(basename "$f")" in *sqlite*|*postgres*) ;; *) files+=("$f") ;; esac
   done
-  echo "# Entia tests, run 2: test/http and test/store on PostgreSQL (ENTIA_TEST_STORE=postgres)"
+  echo "# Entia tests, run 2: test/http, test/store and test/ui on PostgreSQL (ENTIA_TEST_STORE=postgres)"
   ENTIA_TEST_STORE=postgres run_tests "${files[@]}"
   second=$?
 else

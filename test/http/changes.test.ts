@@ -50,8 +50,27 @@ describe('GET /v1/changes', () => {
     assert.deepEqual(one.changes.map((c) => c.entity), [property.body.id]);
   });
 
+  it('reads backwards with order=newest: the latest first, paged towards the oldest, next null at the end', async () => {
+    const created = await s.post('/v1/entities/items', { item: { labels: { en: 'read backwards' } } });
+    const id = created.body.id;
+    const edits = [rev(created)];
+    for (const label of ['second', 'third', 'fourth']) edits.push(rev(await s.put(`/v1/entities/items/${id}/labels/en`, { label })));
+    const latest = await s.get(`/v1/changes?order=newest&limit=2&entity=${id}`);
+    assert.deepEqual(latest.body.changes.map((c: any) => c.revision), [edits[3], edits[2]]);
+    const older = await s.get(`/v1/changes?order=newest&limit=2&entity=${id}&since=${latest.body.next}`);
+    assert.deepEqual(older.body.changes.map((c: any) => [c.revision, c.type]), [[edits[1], 'edit'], [edits[0], 'create']]);
+    const oldest = await s.get(`/v1/changes?order=newest&limit=2&entity=${id}&since=${older.body.next}`);
+    assert.deepEqual(oldest.body, { changes: [], next: null });
+    // Unfiltered, the newest change of the whole store comes first.
+    const other = await s.post('/v1/entities/properties', { property: { data_type: 'string' } });
+    const head = await s.get('/v1/changes?order=newest&limit=1');
+    assert.equal(head.body.changes[0].entity, other.body.id);
+    // A short page is the last one.
+    assert.equal((await s.get(`/v1/changes?order=newest&limit=10&entity=${id}`)).body.next, null);
+  });
+
   it('answers 400 for a cursor it never handed out and bad parameters', async () => {
-    for (const q of ['since=abc', 'since=-1', 'limit=0', 'limit=1001', 'entity=X1', 'types=lexeme', 'since=']) {
+    for (const q of ['since=abc', 'since=-1', 'limit=0', 'limit=1001', 'entity=X1', 'types=lexeme', 'since=', 'order=desc', 'order=']) {
       const res = await s.get(`/v1/changes?${q}`);
       assert.equal(res.status, 400, q);
       assert.equal(res.body.code, 'invalid-query-parameter', q);

@@ -1,0 +1,143 @@
+// The web interface's pages over real HTTP, on both backends: HTML with a strict page CSP, text escaped,
+// errors as pages with the API's status, redirects followed, the language chosen, and the UI switched off.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { createItem, createProperty, valueSnak } from '../helpers/statements.js';
+
+let s: TestServer;
+before(async () => { s = await startServer(); });
+after(async () => { await s.close(); });
+
+const page = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await s.get(path, headers);
+  return { ...res, main: /<main[^>]*>([\s\S]*)<\/main>/.exec(res.text)?.[1] ?? '' };
+};
+
+describe('web interface pages', () => {
+  it('serve HTML under a CSP that allows this server\'s scripts and styles only', async () => {
+    for (const path of ['/', '/search?q=x', '/recent-changes']) {
+      const res = await s.get(path);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+      const csp = res.headers.get('content-security-policy')!;
+      assert.match(csp, /script-src 'self';/);
+      assert.match(csp, /style-src 'self';/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY');
+      assert.doesNotMatch(res.text, /<script>|<style>| on\w+="/, `${path}: no inline script or style`);
+    }
+    // The API keeps its own policy, and the reference page alone may carry Swagger UI's inline styles.
+    assert.equal((await s.get('/v1/property-data-types')).headers.get('content-security-policy'), "default-src 'none';frame-ancestors 'none'");
+    assert.match((await s.get('/docs')).headers.get('content-security-policy')!, /style-src 'self' 'unsafe-inline';.*script-src 'self'|script-src 'self'; style-src 'self' 'unsafe-inline'/);
+  });
+
+  it('render an entity with its terms and statement values, escaping what users wrote', async () => {
+    const property = await createProperty(s, 'string', { labels: { en: 'motto <b>' } });
+    const id = await createItem(s, { labels: { en: '<script>alert(1)</script>', de: 'Etikett' }, descriptions: { en: 'a & b' },
+      aliases: { en: ['"quoted"'] }, statements: { [property]: [valueSnak(property, '<img src=x onerror=alert(1)>')] } });
+    const res = await page(`/${id}`);
+    assert.equal(res.status, 200);
+    assert.match(res.text, /<title>&lt;script>alert\(1\)&lt;\/script> \(Q\d+\) – Entia<\/title>/);
+    assert.doesNotMatch(res.main, /<script>|<img|<b>/);
+    assert.match(res.main, /&lt;img src=x onerror=alert\(1\)>/);
+    assert.match(res.main, /a &amp; b/);
+    assert.match(res.main, new RegExp(`<a href="/${property}" class="entity-link">motto &lt;b> <span class="id">\\(${property}\\)</span></a>`));
+    // Every language is there for editing; the page's revision travels to the editor.
+    assert.match(res.main, /<tr data-language="de">/);
+    const revision = (await s.get(`/v1/entities/items/${id}`)).headers.get('etag')!.replaceAll('"', '');
+    assert.match(res.main, new RegExp(`data-entity="${id}" data-kind="items" data-revision="${revision}"`));
+  });
+
+  it('speak the language asked with ?uselang or Accept-Language, falling back like the API', async () => {
+    const id = await createItem(s, { labels: { en: 'colour', de: 'Farbe', 'de-at': 'Farbe (AT)' } });
+    const title = async (path: string, headers?: Record<string, string>) => /<title>([^<]*)<\/title>/.exec((await s.get(path, headers)).text)?.[1];
+    assert.equal(await title(`/${id}?uselang=de`), `Farbe (${id}) – Entia`);
+    assert.equal(await title(`/${id}`, { 'accept-language': 'fr;q=0.9, de-AT' }), `Farbe (AT) (${id}) – Entia`);
+    assert.equal(await title(`/${id}`, { 'accept-language': 'gsw-CH' }), `Farbe (${id}) – Entia`);
+    assert.equal(await title(`/${id}?uselang=nonsense`), `colour (${id}) – Entia`);
+  });
+
+  it('answer a missing entity or revision with an HTML page carrying the API\'s status and message', async () => {
+    const missing = await page('/Q999999999');
+    assert.equal(missing.status, 404);
+    assert.match(missing.headers.get('content-type')!, /^text\/html/);
+    assert.match(missing.main, /Could not find an item with the ID: Q999999999/);
+    const id = await createItem(s, { labels: { en: 'one revision' } });
+    const revision = await page(`/${id}/revisions/999999`);
+    assert.equal(revision.status, 404);
+    assert.match(revision.main, /Could not find a revision/);
+    assert.equal((await page(`/${id}/revisions/abc`)).status, 400);
+    // Anything that is not an entity id is not a page: the API's JSON 404, as before.
+    const other = await s.get('/Q0');
+    assert.equal(other.status, 404);
+    assert.equal(other.body.code, 'rest-no-match');
+    assert.equal((await s.request('POST', `/${id}`)).status, 405);
+  });
+
+  it('follow a redirected item to its target, and Wikidata-style addresses and ids typed into search', async () => {
+    const target = await createItem(s, { labels: { en: 'target' } });
+    const source = await createItem(s, {});
+    const redirect = await s.request('POST', '/w/api.php', {
+      raw: new URLSearchParams({ action: 'wbcreateredirect', from: source, to: target, token: '+\\', format: 'json' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(redirect.status, 200, redirect.text);
+    const res = await s.get(`/${source}`);
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get('location'), `/${target}?redirectedfrom=${source}`);
+    assert.match((await page(`/${target}?redirectedfrom=${source}`)).main, new RegExp(`Redirected from ${source}`));
+    assert.equal((await s.get(`/wiki/${target}`)).headers.get('location'), `/${target}`);
+    const search = await s.get(`/search?q=${target.toLowerCase()}`);
+    assert.equal(search.status, 302);
+    assert.equal(search.headers.get('location'), `/${target}`);
+  });
+
+  it('search by words, fall back to suggest for the start of a word, and show the API\'s refusal', async () => {
+    const id = await createItem(s, { labels: { en: 'Zanzibarian ferry' }, descriptions: { en: 'a boat' } });
+    const words = await page('/search?q=zanzibarian');
+    assert.match(words.main, new RegExp(`Results for “zanzibarian”.*href="/${id}"`, 's'));
+    const start = await page('/search?q=zanzib');
+    assert.match(start.main, new RegExp(`Terms starting with “zanzib”.*href="/${id}".*a boat`, 's'));
+    const refused = await page(`/search?q=${'x'.repeat(301)}`);
+    assert.equal(refused.status, 400);
+    assert.match(refused.main, /Invalid query parameter: 'q'/);
+  });
+
+  it('list history and recent changes newest first, with links to each revision', async () => {
+    const id = await createItem(s, { labels: { en: 'changing' } });
+    const edited = await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'changed', comment: 'renamed it' });
+    const rev = edited.headers.get('etag')!.replaceAll('"', '');
+    const history = await page(`/${id}/history`);
+    assert.match(history.main, new RegExp(`href="/${id}/revisions/${rev}">${rev}</a> \\(current\\).*renamed it`, 's'));
+    assert.equal((history.main.match(/data-revert=/g) ?? []).length, 1, 'every revision but the current one can be reverted to');
+    const changes = await page('/recent-changes');
+    const first = /<tbody><tr>([\s\S]*?)<\/tr>/.exec(changes.main)?.[1] ?? '';
+    assert.match(first, new RegExp(`changed <span class="id">\\(${id}\\)</span>.*revisions/${rev}">edit</a>.*renamed it`, 's'));
+  });
+
+  it('serve their scripts and styles, and Swagger UI\'s files only, from this server', async () => {
+    for (const path of ['/ui/assets/entia.js', '/ui/assets/edit.js', '/ui/assets/entia.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
+      assert.equal((await s.get(path)).status, 200, path);
+    }
+    for (const path of ['/docs/assets/index.html', '/docs/assets/package.json', '/ui/assets/../index.tsx', '/ui/assets/%2e%2e/index.tsx']) {
+      assert.equal((await s.get(path)).status, 404, path);
+    }
+  });
+});
+
+describe('ENTIA_UI=0', () => {
+  it('serves the API alone: the pages are unknown paths', async () => {
+    const apiOnly = await startServer({ config: { ui: false } });
+    try {
+      for (const path of ['/', '/Q1', '/docs', '/ui/assets/entia.js']) {
+        const res = await apiOnly.get(path);
+        assert.equal(res.status, 404, path);
+        assert.equal(res.body.code, 'rest-no-match', path);
+      }
+      assert.equal((await apiOnly.get('/v1/openapi.json')).status, 200);
+    } finally {
+      await apiOnly.close();
+    }
+  });
+});
