@@ -3,6 +3,7 @@
 // sample, editing terms and statements with a token, an edit conflict between two pages, a refused edit, the
 // history with a revert, and the API reference. Screenshots of each page go to test-output/ui/.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +14,7 @@ import { addUser, startSecureServer } from '../helpers/secure.js';
 import type { TestServer } from '../helpers/server.js';
 import { valueSnak } from '../helpers/statements.js';
 
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
 const backend = process.env.ENTIA_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -25,6 +27,14 @@ let itemProperty: string;
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-${backend}.png`), fullPage: false });
+}
+
+/** Runs an action that saves an edit, and waits for the page to load again with the saved notice. */
+async function reloadsAfter(page: Page, action: () => Promise<void>): Promise<void> {
+  const loaded = page.waitForEvent('load');
+  await action();
+  await loaded;
+  await page.locator('#notice', { hasText: 'is now at revision' }).waitFor();
 }
 
 async function newPage(signedIn = true): Promise<{ page: Page; csp: string[] }> {
@@ -146,8 +156,7 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     const statement = page.locator(`.statement-group[data-property="${stringProperty}"] li.statement`);
     await statement.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Value', { exact: true }).fill('new code');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#notice').waitFor();
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
     assert.equal(await statement.locator('.statement-value').textContent(), 'new code');
     // Add an item value: the property by its id, the value from the suggestions.
     await page.getByLabel('Add a statement with the property').fill(itemProperty);
@@ -156,19 +165,31 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await picker.fill('picked neigh');
     await page.locator(`datalist option[value="${related}"]`).waitFor({ state: 'attached' });
     await picker.fill(related);
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#notice').waitFor();
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
     const link = page.locator(`.statement-group[data-property="${itemProperty}"] .statement-value a`);
     assert.equal(await link.textContent(), `picked neighbour (${related})`);
     await shot(page, 'entity-edited');
     // Remove the string statement, confirming the dialog.
     page.once('dialog', (dialog) => void dialog.accept());
-    await statement.getByRole('button', { name: 'Remove' }).click();
-    await page.waitForURL(`${s.url}/${id}`);
-    await page.locator('#notice').waitFor();
+    await reloadsAfter(page, () => statement.getByRole('button', { name: 'Remove' }).click());
     assert.equal(await page.locator(`.statement-group[data-property="${stringProperty}"]`).count(), 0);
     const stored = await s.get(`/v1/entities/items/${id}/statements`);
     assert.deepEqual(Object.keys(stored.body), [itemProperty]);
+  });
+
+  it('adds and removes a sitelink', async () => {
+    const id = await createItem('linked page');
+    const { page } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    await page.getByRole('button', { name: 'Add a sitelink' }).click();
+    await page.getByLabel('Site id').fill('enwiki');
+    await page.getByLabel('Page title').fill('Linked page');
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
+    assert.equal(await page.locator('tr[data-site="enwiki"] a').getAttribute('href'), 'https://en.wikipedia.org/wiki/Linked_page');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await reloadsAfter(page, () => page.locator('tr[data-site="enwiki"]').getByRole('button', { name: 'Remove' }).click());
+    assert.equal(await page.locator('tr[data-site="enwiki"]').count(), 0);
+    assert.deepEqual((await s.get(`/v1/entities/items/${id}/sitelinks`)).body, {});
   });
 
   it('refuses an edit made after another page saved, and shows the other version instead of overwriting it', async () => {
@@ -246,6 +267,30 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await spec;
     await page.locator('.swagger-ui .opblock-summary-path', { hasText: '/v1/entities/items/{item_id}' }).first().waitFor();
     await shot(page, 'docs');
+    // "Try it out" calls this server.
+    const operation = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /^\/v1\/property-data-types$/ }) });
+    await operation.locator('.opblock-summary').click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const called = page.waitForResponse((res) => res.url() === `${s.url}/v1/property-data-types`);
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    assert.equal((await called).status(), 200);
+    await operation.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor();
     assert.deepEqual(csp, []);
+  });
+
+  it('has no serious accessibility problems on its main pages (axe-core, WCAG 2 A and AA rules)', async () => {
+    const id = await createItem('accessible', [valueSnak(stringProperty, 'checked')]);
+    // axe is injected as a script of the test's own, so this context alone lets it past the page's CSP.
+    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
+    for (const path of ['/', `/search?q=belgium`, '/Q31', `/${id}`, `/${id}/history`, '/recent-changes']) {
+      await page.goto(`${s.url}${path}`);
+      await page.addScriptTag({ path: AXE });
+      const found = await page.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
+        return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v: any) => `${v.id}: ${v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')).join(', ')}`);
+      });
+      assert.deepEqual(found, [], path);
+    }
   });
 });

@@ -113,7 +113,9 @@ function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
         <section class="statement-group" data-property={property} data-datatype={statements[0]?.property['data-type'] ?? ''}
           aria-label={labels.label(property)?.text ?? property}>
           <h3 class="statement-property"><EntityLink id={property} labels={labels} /></h3>
-          <ol class="statements">{statements.map((st) => <StatementView statement={st} labels={labels} />)}</ol>
+          <div class="group-statements">
+            <ol class="statements">{statements.map((st) => <StatementView statement={st} labels={labels} />)}</ol>
+          </div>
         </section>
       ))}
     </section>
