@@ -19,6 +19,8 @@ export interface Config {
   pgPoolSize: number;
   /** PostgreSQL: schema for Entia's tables, created when missing; null: the URL's search_path. */
   pgSchema: string | null;
+  /** PostgreSQL: streaming replicas that reads go to (ENTIA_DB_REPLICAS, comma-separated postgres:// URLs). */
+  dbReplicas: string[];
   /** Processes serving one port (node:cluster); 1 serves from the main process. */
   workers: number;
   /** Absolute base of Location headers; never taken from the request's Host header. */
@@ -79,6 +81,7 @@ export const DEFAULTS: Config = {
   db: './data/entia.db',
   pgPoolSize: 10,
   pgSchema: null,
+  dbReplicas: [],
   workers: 1,
   publicUrl: 'http://127.0.0.1:8080',
   bodyLimit: 4 * 1024 * 1024,
@@ -125,6 +128,16 @@ function propertyId(name: string, v: string | undefined): string | undefined {
 const list = (v: string | undefined): string[] | undefined =>
   v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean);
 
+function replicaUrls(urls: string[]): string[] {
+  for (const url of urls) {
+    let valid = /^postgres(ql)?:\/\//.test(url);
+    try { new URL(url); } catch { valid = false; }
+    // The URL itself is not repeated: it may carry a password.
+    if (!valid) throw new Error('ENTIA_DB_REPLICAS must be comma-separated postgres:// URLs');
+  }
+  return urls;
+}
+
 function int(name: string, v: string | undefined): number | undefined {
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
@@ -169,6 +182,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     db: env.ENTIA_DB ?? DEFAULTS.db,
     pgPoolSize: positive('ENTIA_PG_POOL', env.ENTIA_PG_POOL) ?? DEFAULTS.pgPoolSize,
     pgSchema: env.ENTIA_PG_SCHEMA || DEFAULTS.pgSchema,
+    dbReplicas: replicaUrls(list(env.ENTIA_DB_REPLICAS) ?? DEFAULTS.dbReplicas),
     workers: positive('ENTIA_WORKERS', env.ENTIA_WORKERS) ?? DEFAULTS.workers,
     publicUrl: (env.ENTIA_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     bodyLimit: int('ENTIA_BODY_LIMIT', env.ENTIA_BODY_LIMIT) ?? DEFAULTS.bodyLimit,

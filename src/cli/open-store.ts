@@ -9,7 +9,7 @@ import { openSqliteStore, type SqliteOptions } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 import { CliError } from './errors.js';
 
-export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'>;
+export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'> & Partial<Pick<Config, 'dbReplicas'>>;
 
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
 
@@ -54,8 +54,9 @@ export function describeStore(db: string): string {
 export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread' | 'deferIndexes'> = {}): Promise<Store> {
   checkStoreLocation(config.db);
   if (isPostgresUrl(config.db)) {
-    return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema });
+    return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema, replicas: config.dbReplicas });
   }
+  if (config.dbReplicas?.length) throw new CliError('ENTIA_DB_REPLICAS needs ENTIA_DB to be a postgres:// URL (SQLite has no replicas)');
   if (config.db === DEFAULTS.db) mkdirSync(dirname(config.db), { recursive: true });
   return openSqliteStore({ path: config.db, ...tuning });
 }

@@ -124,9 +124,11 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const edits = new EditQueue();
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   registerChangeStream(app, store, config.streamBufferBytes);
-  for (const path of registerReconcile(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
+  // GET requests read through the store's read view: the replicas, where ENTIA_DB_REPLICAS names some.
+  const reads = store.forReads?.() ?? store;
+  for (const path of registerReconcile(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('POST', RECONCILE_PATH, () => {});
-  for (const path of registerEntityData(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
+  for (const path of registerEntityData(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   for (const path of registerActionApi(app, store, services, edits)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   // The web interface reads through the routes registered here, in process (ui/api.ts).
@@ -163,6 +165,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
 function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, edits: EditQueue,
   wikibasePrefix?: string): void {
   const { route, kind } = b;
+  const reads = store.forReads?.() ?? store;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
   const config: RouteConfig = { kind: kind?.name, creation: route.creation, wikibase: wikibasePrefix !== undefined };
   app.route({
@@ -177,7 +180,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
     },
     handler: async (req, reply) => {
       const identity = await services.guard.identify(req.headers.authorization);
-      const ctx = requestContext(req, { kind: kind ?? kindByName('item'), store, services, identity });
+      const ctx = requestContext(req, { kind: kind ?? kindByName('item'), store: route.method === 'GET' ? reads : store, services, identity });
       if (route.method === 'GET') await services.guard.read(ctx);
       const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
       try {

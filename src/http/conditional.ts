@@ -34,6 +34,19 @@ function header(req: { headers: FastifyRequest['headers'] }, name: string): stri
 }
 
 /**
+ * The newest revision the client names in If-None-Match or If-Match (0: none): it has seen that revision, so a
+ * read must not answer an older one (a lagging replica's; docs/api.md §2.3).
+ */
+export function revisionSeen(req: { headers: FastifyRequest['headers'] }): number {
+  let seen = 0;
+  for (const [name, weak] of [['if-none-match', true], ['if-match', false]] as const) {
+    const tags = tagList(header(req, name), weak);
+    if (Array.isArray(tags)) for (const t of tags) if (/^[1-9][0-9]{0,15}$/.test(t)) seen = Math.max(seen, Number(t));
+  }
+  return seen;
+}
+
+/**
  * Throws EmptyReply(304 | 412) when the request's preconditions fail against the entity's head.
  * Called only when the entity named by the path exists (docs/api.md §8).
  */

@@ -3,7 +3,7 @@
 // loop delay). One registry per app, so several apps in one process (tests) do not share counters.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RevisionCache } from '../store/revision-cache.js';
-import type { Store } from '../store/store.js';
+import type { Store, StoreProbe } from '../store/store.js';
 
 /** Latency buckets in seconds: a cached read takes well under a millisecond, a large import batch seconds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -43,6 +43,18 @@ export class Metrics {
     });
     cacheGauge('entia_cache_hits', 'Lookups answered from memory since start, by cache', 'hits');
     cacheGauge('entia_cache_misses', 'Lookups not found in memory since start, by cache', 'misses');
+    const replicaGauge = (name: string, help: string, value: (r: NonNullable<StoreProbe['replicas']>[number]) => number | null) => new Gauge({
+      name, help, labelNames: ['replica'] as const, registers,
+      async collect() {
+        this.reset();
+        for (const r of (await store.probe().catch(() => null))?.replicas ?? []) {
+          const v = value(r);
+          if (v !== null) this.set({ replica: r.replica }, v);
+        }
+      },
+    });
+    replicaGauge('entia_db_replica_up', 'Whether each read replica (ENTIA_DB_REPLICAS) answered the last scrape', (r) => (r.up ? 1 : 0));
+    replicaGauge('entia_db_replica_lag_seconds', 'How far each read replica\'s replay is behind what it received', (r) => r.lagSeconds);
     new Gauge({
       name: 'entia_db_pool_connections', help: 'PostgreSQL connections of this process, by state (total, idle, waiting clients)',
       labelNames: ['state'] as const, registers,

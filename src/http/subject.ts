@@ -7,7 +7,7 @@ import type { Entity } from '../domain/entity.js';
 import { parsePatch, type PatchOperation } from '../domain/patch.js';
 import type { DocumentRead, EditMeta, Head, ReadResult } from '../store/store.js';
 import { parseMeta } from './meta.js';
-import { checkPreconditions } from './conditional.js';
+import { checkPreconditions, revisionSeen } from './conditional.js';
 import { EmptyReply, type Ctx } from './route.js';
 
 export interface Found {
@@ -25,14 +25,14 @@ export function pathEntityId(ctx: Ctx, kind: Kind = ctx.kind): string {
 
 /** Reads the entity and, when it exists, evaluates the request's preconditions against it. */
 export async function loadEntity(ctx: Ctx, id: string, isRead: boolean): Promise<ReadResult> {
-  const read = await ctx.store.readEntity(id, isRead ? 'read' : 'edit');
+  const read = await ctx.store.readEntity(id, isRead ? 'read' : 'edit', revisionSeen(ctx));
   if (read.status === 'found') checkPreconditions(ctx, read.head, isRead);
   return read;
 }
 
 /** The same for a read that serves the stored document without parsing it (GET of a whole entity). */
 export async function loadDocument(ctx: Ctx, id: string): Promise<DocumentRead> {
-  const read = await ctx.store.readDocument(id);
+  const read = await ctx.store.readDocument(id, revisionSeen(ctx));
   if (read.status === 'found') checkPreconditions(ctx, read.head, true);
   return read;
 }

@@ -229,8 +229,9 @@ export interface Store {
    * `purpose` 'edit': the caller reads the entity to replace its revision, so a backend that caches documents
    * need not keep this one (it would be stale once the edit commits, and only cost memory and collection).
    */
-  readEntity(id: string, purpose?: ReadPurpose): Promise<ReadResult>;
-  readDocument(id: string): Promise<DocumentRead>;
+  readEntity(id: string, purpose?: ReadPurpose, atLeast?: number): Promise<ReadResult>;
+  /** `atLeast`: a revision the client has seen; a backend reading from a lagging replica reads the primary instead. */
+  readDocument(id: string, atLeast?: number): Promise<DocumentRead>;
   /** readDocument for many ids in one round trip (batch reads); ids that are neither entities nor redirects are absent. */
   readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
@@ -298,6 +299,11 @@ export interface Store {
    * database cannot be reached. Migrations run when a store opens, so an open store has its schema.
    */
   probe(): Promise<StoreProbe>;
+  /**
+   * The store as GET requests should use it: on PostgreSQL with ENTIA_DB_REPLICAS, entities, history, search
+   * and lookups read from the replicas (never older than what this process wrote or served); otherwise itself.
+   */
+  forReads?(): Store;
   close(): Promise<void>;
 }
 
@@ -324,4 +330,6 @@ export interface StoreProbe {
   pool?: { total: number; idle: number; waiting: number };
   /** Parsed documents served from memory, if the backend keeps them. */
   entityCache?: { hits: number; misses: number };
+  /** PostgreSQL with ENTIA_DB_REPLICAS: each replica's state and replay lag. */
+  replicas?: { replica: string; up: boolean; lagSeconds: number | null }[];
 }

@@ -59,6 +59,21 @@ describe('entia help and usage', () => {
   });
 });
 
+describe('ENTIA_DB_REPLICAS', () => {
+  it('refuses what is not a postgres:// URL, without repeating it (it may hold a password)', async () => {
+    const res = await entia(['serve'], { ENTIA_DB_REPLICAS: 'postgres://ok@127.0.0.1/x,mysql://secret@h/x' });
+    assert.equal(res.code, 1, res.stderr);
+    assert.match(res.stderr, /ENTIA_DB_REPLICAS must be comma-separated postgres:\/\/ URLs/);
+    assert.doesNotMatch(res.stderr, /secret/);
+  });
+
+  it('refuses replicas for a SQLite file', async () => {
+    const res = await entia(['serve'], { ENTIA_DB_REPLICAS: 'postgres://replica@127.0.0.1/entia' });
+    assert.equal(res.code, 1, res.stderr);
+    assert.match(res.stderr, /ENTIA_DB_REPLICAS needs ENTIA_DB to be a postgres:\/\/ URL/);
+  });
+});
+
 describe('ENTIA_DB', () => {
   const cases: [string, RegExp][] = [
     ['postgress://localhost/x', /unknown scheme 'postgress:'/],

@@ -7,12 +7,13 @@ import { searchFilter } from '../search-filter.js';
 import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadResult, type RevisionRecord,
+  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose, type ReadResult, type RevisionRecord,
   type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, InvalidCursor,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
+import { ReadReplicas, RevisionFloor } from './replicas.js';
 import { changeQueries, counterQueries, importQueries, isSchemaName, queries as q, searchQueries, type Db, type TermColumns } from './queries.js';
 import { changeOf, revisionContent } from '../revision-content.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
@@ -31,6 +32,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Schema for Entia's tables, created when missing (ENTIA_PG_SCHEMA); default: the URL's search_path. */
   schema?: string | null;
+  /** Streaming replicas that GET requests read from (ENTIA_DB_REPLICAS); the schema is the primary's. */
+  replicas?: readonly string[];
 }
 
 export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
@@ -58,7 +61,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   const turns = new pg.Pool({ connectionString: schema ? withSearchPath(options.url, schema) : options.url,
     max: TURN_CONNECTIONS, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
   turns.on('error', () => {});
-  const store = new PostgresStore(pool, turns);
+  const withSchema = (url: string) => (schema ? withSearchPath(url, schema) : url);
+  const replicas = options.replicas?.length ? ReadReplicas.open(options.replicas, pool, options.poolSize ?? 10, withSchema) : null;
+  const store = new PostgresStore(pool, turns, replicas);
   await store.searchIndex.drainBacklog();
   await store.statementValues.drainBacklog();
   return store;
@@ -89,35 +94,48 @@ export class PostgresStore implements Store {
   readonly searchIndex: PostgresSearch;
   readonly statementValues: PostgresStatementValues;
 
-  constructor(readonly pool: pg.Pool, private readonly turns: pg.Pool | null = null) {
+  /** Where reads go: the primary, or (the view forReads() returns) the replicas. */
+  private readonly reader: Db;
+  private readView: PostgresStore | null = null;
+
+  /**
+   * `replicas` and `floor` are shared by the store and its read view: the store raises the floor of what it
+   * writes, the view reads from the replicas and falls back to the primary below the floor.
+   */
+  constructor(readonly pool: pg.Pool, private readonly turns: pg.Pool | null = null,
+    private readonly replicas: ReadReplicas | null = null, private readonly floor = new RevisionFloor(), readsFromReplicas = false) {
+    this.reader = readsFromReplicas && replicas ? replicas : pool;
     this.accounts = postgresAccounts(pool);
-    this.searchIndex = new PostgresSearch(pool);
-    this.statementValues = new PostgresStatementValues(pool);
+    this.searchIndex = new PostgresSearch(pool, this.reader);
+    this.statementValues = new PostgresStatementValues(pool, this.reader);
   }
 
-  async readEntity(id: string): Promise<ReadResult> {
-    const read = await this.readDocument(id);
+  forReads(): PostgresStore {
+    if (!this.replicas) return this;
+    return (this.readView ??= new PostgresStore(this.pool, this.turns, this.replicas, this.floor, true));
+  }
+
+  async readEntity(id: string, _purpose?: ReadPurpose, atLeast = 0): Promise<ReadResult> {
+    const read = await this.readDocument(id, atLeast);
     return read.status === 'found' ? { status: 'found', entity: JSON.parse(read.json()) as Entity, head: read.head } : read;
   }
 
-  async readDocument(id: string): Promise<DocumentRead> {
-    const row = await q.readEntity(this.pool, id);
-    if (!row) return { status: 'missing' };
-    if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
-    const { content, rev_id, timestamp } = row;
-    if (content === null || rev_id === null || timestamp === null) return { status: 'missing' };
-    return { status: 'found', head: toHead(Number(rev_id), timestamp), json: () => content };
+  async readDocument(id: string, atLeast = 0): Promise<DocumentRead> {
+    let read = documentRead(await q.readEntity(this.reader, id));
+    if (this.reader === this.pool) return read;
+    const floor = Math.max(atLeast, this.floor.get(id));
+    if (isBehind(read, floor)) read = documentRead(await q.readEntity(this.pool, id));
+    if (read.status === 'found') this.floor.raise(id, read.head.revision);
+    return read;
   }
 
   async readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>> {
-    const found = new Map<string, DocumentRead>();
-    for (const row of await q.readEntities(this.pool, [...new Set(ids)])) {
-      const { content, rev_id, timestamp } = row;
-      if (row.redirect_to) found.set(row.id, { status: 'redirect', target: row.redirect_to });
-      else if (content !== null && rev_id !== null && timestamp !== null) {
-        found.set(row.id, { status: 'found', head: toHead(Number(rev_id), timestamp), json: () => content });
-      }
-    }
+    const unique = [...new Set(ids)];
+    const found = documentReads(await q.readEntities(this.reader, unique));
+    if (this.reader === this.pool) return found;
+    const behind = unique.filter((id) => isBehind(found.get(id) ?? { status: 'missing' }, this.floor.get(id)));
+    if (behind.length) for (const [id, read] of documentReads(await q.readEntities(this.pool, behind))) found.set(id, read);
+    for (const [id, read] of found) if (read.status === 'found') this.floor.raise(id, read.head.revision);
     return found;
   }
 
@@ -126,6 +144,12 @@ export class PostgresStore implements Store {
   }
 
   async applyEdit(edit: EditInput): Promise<Head> {
+    const head = await this.commitEdit(edit);
+    if (this.replicas) this.floor.raise(edit.entity.id, head.revision);
+    return head;
+  }
+
+  private commitEdit(edit: EditInput): Promise<Head> {
     const { entity, previous, meta, checks } = edit;
     return this.editTransaction(entity.id, async (db) => {
       // Locks first, then the entity row (taken by the compare-and-set): one order for every edit.
@@ -271,6 +295,9 @@ export class PostgresStore implements Store {
         await this.writeIndexRows(db, entity, { ...entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
       }
       await q.insertRevision(db, revision, sourceId, { ...meta, action: 'redirect' }, JSON.stringify({ id: sourceId, redirect: targetId }));
+      return revision;
+    }).then((revision) => {
+      if (this.replicas) this.floor.raise(sourceId, revision);
     });
   }
 
@@ -328,14 +355,14 @@ export class PostgresStore implements Store {
   async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
     const found = new Map<string, string | null>();
     if (ids.length === 0) return found;
-    for (const row of await q.lookup(this.pool, [...new Set(ids)])) {
+    for (const row of await q.lookup(this.reader, [...new Set(ids)])) {
       found.set(row.id, row.content === null ? null : (JSON.parse(row.content) as Entity).data_type ?? null);
     }
     return found;
   }
 
   async revisions(entityId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<RevisionRecord[]> {
-    return (await q.revisionsOf(this.pool, entityId, limit, before)).map((r) => ({
+    return (await q.revisionsOf(this.reader, entityId, limit, before)).map((r) => ({
       revision: Number(r.rev_id), entityId: r.entity_id, timestamp: r.timestamp, user: r.user_name,
       comment: r.comment, tags: r.tags, bot: r.bot, size: Number(r.size),
     }));
@@ -362,7 +389,8 @@ export class PostgresStore implements Store {
   }
 
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
-    const row = await q.revisionOf(this.pool, entityId, revision);
+    // A revision the replica has not replayed yet is looked for on the primary.
+    const row = await q.revisionOf(this.reader, entityId, revision) ?? (this.reader === this.pool ? undefined : await q.revisionOf(this.pool, entityId, revision));
     return row ? revisionContent(row.content, { revision: Number(row.rev_id), modified: row.timestamp }) : null;
   }
 
@@ -375,16 +403,43 @@ export class PostgresStore implements Store {
 
   async probe(): Promise<StoreProbe> {
     await this.pool.query('SELECT 1');
-    return { backend: 'postgres', pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount } };
+    return { backend: 'postgres', pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
+      replicas: this.replicas ? await this.replicas.status() : undefined };
   }
 
   async close(): Promise<void> {
     await this.pool.end();
     await this.turns?.end();
+    await this.replicas?.end();
   }
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+type EntityRow = { id?: string; redirect_to: string | null; content: string | null; rev_id: string | number | null; timestamp: Date | null };
+
+function documentRead(row: EntityRow | undefined): DocumentRead {
+  if (!row) return { status: 'missing' };
+  if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
+  const { content, rev_id, timestamp } = row;
+  if (content === null || rev_id === null || timestamp === null) return { status: 'missing' };
+  return { status: 'found', head: toHead(Number(rev_id), timestamp), json: () => content };
+}
+
+function documentReads(rows: (EntityRow & { id: string })[]): Map<string, DocumentRead> {
+  const found = new Map<string, DocumentRead>();
+  for (const row of rows) {
+    const read = documentRead(row);
+    if (read.status !== 'missing') found.set(row.id, read);
+  }
+  return found;
+}
+
+/** A replica's answer older than a revision already written or seen: missing, or found at a lower revision. */
+function isBehind(read: DocumentRead, floor: number): boolean {
+  if (floor === 0) return false;
+  return read.status === 'missing' || (read.status === 'found' && read.head.revision < floor);
+}
 
 function termColumns(entityId: string, kind: KindName, rows: TermRow[]): TermColumns {
   const columns: TermColumns = { entityIds: [], kinds: [], types: [], langs: [], texts: [] };

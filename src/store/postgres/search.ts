@@ -25,7 +25,8 @@ export async function writeSearchRows(db: Db, diffs: RowDiff<SearchRow>[]): Prom
 }
 
 export class PostgresSearch implements HitBackend {
-  constructor(private readonly pool: pg.Pool) {}
+  /** `reader`: where searches go (the pool, or the replicas for a read view); writes use `pool`. */
+  constructor(private readonly pool: pg.Pool, private readonly reader: Db = pool) {}
 
   /** Within the caller's transaction: the rows of `after` replace those of `before`. */
   async writeRows(db: Db, before: Entity | null, after: Entity | null): Promise<void> {
@@ -57,39 +58,39 @@ export class PostgresSearch implements HitBackend {
     const s = stream.source;
     switch (s.index) {
       case 'terms':
-        return q.page(this.pool, 'terms', [kind, stream.lang, s.folded, type], from, size);
+        return q.page(this.reader, 'terms', [kind, stream.lang, s.folded, type], from, size);
       case 'prefixes':
-        return q.page(this.pool, 'prefixes', [kind, stream.lang, s.prefix, type], from, size);
+        return q.page(this.reader, 'prefixes', [kind, stream.lang, s.prefix, type], from, size);
       case 'terms-range':
-        return q.termsRange(this.pool, kind, stream.lang, s.from, s.to, type, from, size);
+        return q.termsRange(this.reader, kind, stream.lang, s.from, s.to, type, from, size);
       case 'terms-by-rank':
-        return q.termsByRank(this.pool, kind, stream.lang, type, s.from, s.to, from, size);
+        return q.termsByRank(this.reader, kind, stream.lang, type, s.from, s.to, from, size);
       case 'tokens':
-        if (s.also.length === 0) return q.page(this.pool, 'tokens', [kind, stream.lang, s.token, type], from, size);
-        return q.tokensWithAlso(this.pool, kind, stream.lang, s.token, type, s.also, from, size);
+        if (s.also.length === 0) return q.page(this.reader, 'tokens', [kind, stream.lang, s.token, type], from, size);
+        return q.tokensWithAlso(this.reader, kind, stream.lang, s.token, type, s.also, from, size);
     }
   }
 
   rangeCount(kind: KindCode, lang: string, type: SearchTermType, from: string, to: string, cap: number): Promise<number> {
-    return q.rangeCount(this.pool, KIND_CODE[kind], lang, from, to, TYPE_CODE[type], cap);
+    return q.rangeCount(this.reader, KIND_CODE[kind], lang, from, to, TYPE_CODE[type], cap);
   }
 
   postings(kind: KindCode, lang: string, token: string, cap: number): Promise<number> {
-    return q.postings(this.pool, KIND_CODE[kind], lang, token, cap);
+    return q.postings(this.reader, KIND_CODE[kind], lang, token, cap);
   }
 
   texts(kind: KindCode, entity: number, lang: string, type: SearchTermType): Promise<string[]> {
-    return q.texts(this.pool, PREFIX[kind] + entity, type, lang);
+    return q.texts(this.reader, PREFIX[kind] + entity, type, lang);
   }
 
   exists(kind: KindCode, entity: number): Promise<boolean> {
-    return q.exists(this.pool, PREFIX[kind] + entity);
+    return q.exists(this.reader, PREFIX[kind] + entity);
   }
 
   /** One round trip for all the chain's terms of the entity (a network hop costs more than the rows). */
   async entityTerms(kind: KindCode, entity: number, languages: readonly string[]): Promise<EntityTerms> {
     const found = new Map<string, string[]>();
-    for (const r of await q.entityTerms(this.pool, PREFIX[kind] + entity, languages)) {
+    for (const r of await q.entityTerms(this.reader, PREFIX[kind] + entity, languages)) {
       const key = `${r.type}\u0000${r.lang}`;
       found.set(key, [...(found.get(key) ?? []), r.text]);
     }

@@ -51,7 +51,8 @@ export async function writeValueDiff(db: Db, entity: Pick<Entity, 'id' | 'type'>
 export class PostgresStatementValues implements StatementValueIndex {
   private readonly pages = new Map<number, string>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  /** `reader`: where lookups go (the pool, or the replicas for a read view); writes use `pool`. */
+  constructor(private readonly pool: pg.Pool, private readonly reader: Db = pool) {}
 
   /** Indexes entities stored before the index existed (migration 10); concurrent openers share the work. */
   async drainBacklog(batch = 500): Promise<void> {
@@ -79,7 +80,7 @@ export class PostgresStatementValues implements StatementValueIndex {
     const ordered = await this.driverFirst(code, conditions);
     const params: unknown[] = [code, after ?? 0, limit];
     for (const c of ordered) params.push(idNumber(c.property), c.key);
-    const result = await this.pool.query<{ entity: number }>(this.page(ordered.length), params);
+    const result = await this.reader.query<{ entity: number }>(this.page(ordered.length), params);
     return result.rows.map((r) => Number(r.entity));
   }
 
@@ -87,7 +88,7 @@ export class PostgresStatementValues implements StatementValueIndex {
     const code = KIND_CODE[kind];
     const conditions = [...filter.all, ...filter.none];
     if (conditions.length === 0) return true;
-    const found = await this.pool.query<{ i: number }>(`SELECT u.i FROM unnest($1::integer[], $2::text[]) WITH ORDINALITY AS u(p, v, i)
+    const found = await this.reader.query<{ i: number }>(`SELECT u.i FROM unnest($1::integer[], $2::text[]) WITH ORDINALITY AS u(p, v, i)
       WHERE EXISTS (SELECT 1 FROM statement_values s WHERE s.property = u.p AND s.value = u.v AND s.kind = $3 AND s.entity = $4)`,
     [conditions.map((c) => idNumber(c.property)), conditions.map((c) => c.key), code, entity]);
     const present = new Set(found.rows.map((r) => Number(r.i) - 1));
@@ -97,7 +98,7 @@ export class PostgresStatementValues implements StatementValueIndex {
   /** The conditions with the one of fewest rows first (each counted up to the cap), in one round trip. */
   private async driverFirst(kind: number, conditions: StatementCondition[]): Promise<StatementCondition[]> {
     if (conditions.length === 1) return conditions;
-    const counted = await this.pool.query<{ i: string; n: string }>(`SELECT u.i, (SELECT count(*) FROM (SELECT 1 FROM statement_values s
+    const counted = await this.reader.query<{ i: string; n: string }>(`SELECT u.i, (SELECT count(*) FROM (SELECT 1 FROM statement_values s
         WHERE s.property = u.p AND s.value = u.v AND s.kind = $3 LIMIT ${DRIVER_COUNT_CAP}) x) AS n
       FROM unnest($1::integer[], $2::text[]) WITH ORDINALITY AS u(p, v, i)`,
     [conditions.map((c) => idNumber(c.property)), conditions.map((c) => c.key), kind]);
