@@ -100,11 +100,10 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await shot(page, 'search');
   });
 
-  it('renders Q31 from the Wikidata sample in under a second, values by data type', async () => {
+  // How fast it renders is measured by `npm run bench:ui`, not here (a test shares the machine with others).
+  it('renders Q31 from the Wikidata sample, values by data type', async () => {
     const { page, csp } = await newPage(false);
     await page.goto(`${s.url}/Q31`);
-    const loaded = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd);
-    assert.ok(loaded > 0 && loaded < 1000, `Q31 loaded in ${loaded} ms`);
     // Statements grouped by property, every one rendered.
     const statements = await s.get('/v1/entities/items/Q31/statements');
     const total = Object.values(statements.body as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
