@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren } from 'preact';
-import { parseEntityId } from '../domain/kinds.js';
+import { kindByName, parseEntityId } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
 import { fetchLabels } from './labels.js';
@@ -43,7 +43,16 @@ interface Rendered {
 }
 
 type Params = Record<string, string>;
-type Query = Record<string, string | undefined>;
+
+/**
+ * One query parameter as the pages read it: absent, or one string. A repeated parameter (`?q=a&q=b`) is a
+ * visitor's mistake, answered as the API answers it, never passed on as an array.
+ */
+function queryParam(req: FastifyRequest, name: string): string | undefined {
+  const value = (req.query as Record<string, unknown>)[name];
+  if (value === undefined || typeof value === 'string') return value;
+  throw new PageError(400, 'invalid-query-parameter', `Invalid query parameter: '${name}'`);
+}
 
 /** Registers the pages and their assets; returns the page paths (for app.ts's 405 answers). */
 export function registerUi(app: FastifyInstance): string[] {
@@ -82,10 +91,16 @@ export function registerUi(app: FastifyInstance): string[] {
         .header('content-security-policy', page.csp ?? PAGE_CSP)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .send(renderPage(<Layout title={page.title} language={language} query={(req.query as Query).q}>{page.content}</Layout>));
+        .send(renderPage(<Layout title={page.title} language={language} query={searchText(req)}>{page.content}</Layout>));
     });
   }
   return Object.keys(pages);
+}
+
+/** The search box's text, kept on every page; ignored when it is not one string. */
+function searchText(req: FastifyRequest): string | undefined {
+  const q = (req.query as Record<string, unknown>).q;
+  return typeof q === 'string' ? q : undefined;
 }
 
 function entityParams(req: FastifyRequest): { id: string; segment: 'items' | 'properties' } {
@@ -102,7 +117,7 @@ async function entityPage(api: PageApi, req: FastifyRequest, reply: FastifyReply
     return null;
   }
   const entity = expectOk(answer);
-  const from = (req.query as Query).redirectedfrom;
+  const from = queryParam(req, 'redirectedfrom');
   const view: EntityView = { entity, revision: answer.revision ?? 0, dataType: await dataTypeOf(api, req, entity),
     redirectedFrom: from && parseEntityId(from) ? from : undefined };
   return entityRendered(api, req, view, language);
@@ -113,8 +128,7 @@ async function revisionPage(api: PageApi, req: FastifyRequest, language: string)
   const { revision } = req.params as Params;
   const answer = await api.get<Entity>(req, `/v1/entities/${segment}/${id}/revisions/${encodeURIComponent(revision)}`);
   const entity = expectOk(answer);
-  const latest = expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1`)).revisions[0]?.id;
-  const view: EntityView = { entity, revision: answer.revision ?? Number(revision), old: { latest: latest ?? 0 },
+  const view: EntityView = { entity, revision: answer.revision ?? Number(revision), old: { latest: await latestRevision(api, req, segment, id) },
     dataType: await dataTypeOf(api, req, entity) };
   const rendered = await entityRendered(api, req, view, language);
   return { ...rendered, title: `${rendered.title}: revision ${view.revision}` };
@@ -128,29 +142,33 @@ async function entityRendered(api: PageApi, req: FastifyRequest, view: EntityVie
 
 /** A property's data type: the contract's GET leaves it out (D2), the Action API's wbgetentities has it. */
 async function dataTypeOf(api: PageApi, req: FastifyRequest, entity: Entity): Promise<string | undefined> {
-  if (entity.type !== 'property') return undefined;
+  if (!kindByName(entity.type).hasDataType) return undefined;
   const answer = await api.get<{ entities?: Record<string, { datatype?: string }> }>(req,
     `/w/api.php?action=wbgetentities&format=json&props=info&ids=${entity.id}`);
   return answer.status === 200 ? answer.body.entities?.[entity.id]?.datatype : undefined;
 }
 
+/** The entity's latest revision id (0 when it has none), for pages that show an older one. */
+async function latestRevision(api: PageApi, req: FastifyRequest, segment: string, id: string): Promise<number> {
+  const page = expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1`));
+  return page.revisions[0]?.id ?? 0;
+}
+
 async function historyPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
   const { id, segment } = entityParams(req);
-  const before = (req.query as Query).before;
+  const before = queryParam(req, 'before');
   const query = new URLSearchParams({ limit: String(HISTORY_PAGE), ...(before ? { before } : {}) });
   const page = expectOk(await api.get<{ revisions: Revision[]; next: number | null }>(req, `/v1/entities/${segment}/${id}/history?${query}`));
-  const latest = before
-    ? expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1`)).revisions[0]?.id
-    : page.revisions[0]?.id;
+  const latest = before ? await latestRevision(api, req, segment, id) : page.revisions[0]?.id ?? 0;
   const label = (await fetchLabels(api, req, [id], language)).label(id)?.text ?? null;
   return {
     title: `History of ${label ?? id}`,
-    content: <HistoryPage view={{ id, label, kind: segment, revisions: page.revisions, latest: latest ?? 0, next: page.next }} />,
+    content: <HistoryPage view={{ id, label, kind: segment, revisions: page.revisions, latest, next: page.next }} />,
   };
 }
 
 async function changesPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
-  const before = (req.query as Query).before;
+  const before = queryParam(req, 'before');
   const query = new URLSearchParams({ order: 'newest', limit: String(CHANGES_PAGE), ...(before ? { since: before } : {}) });
   const page = expectOk(await api.get<{ changes: ChangeRow[]; next: string | null }>(req, `/v1/changes?${query}`));
   const labels = await fetchLabels(api, req, page.changes.map((c) => c.entity), language);
@@ -158,15 +176,15 @@ async function changesPage(api: PageApi, req: FastifyRequest, language: string):
 }
 
 async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply, language: string): Promise<Rendered | null> {
-  const query = req.query as Query;
-  const q = (query.q ?? '').trim();
-  const kind = query.kind === 'properties' ? 'properties' : 'items';
+  const q = (queryParam(req, 'q') ?? '').trim();
+  const kind = queryParam(req, 'kind') === 'properties' ? 'properties' : 'items';
   // An id typed into the search box opens that entity, as Wikidata's search does.
   if (/^[QP][1-9][0-9]{0,9}$/i.test(q)) {
     await reply.redirect(`/${q.toUpperCase()}`, 302);
     return null;
   }
-  const offset = /^[0-9]{1,4}$/.test(query.offset ?? '') ? Number(query.offset) : 0;
+  const offsetText = queryParam(req, 'offset') ?? '';
+  const offset = /^[0-9]{1,4}$/.test(offsetText) ? Number(offsetText) : 0;
   const view = { q, kind, hits: [] as Hit[], offset, pageSize: SEARCH_PAGE, bySuggest: false } as const;
   if (q === '') return { title: 'Search', content: <SearchPage view={view} /> };
   const params = (mode: string) => `/v1/${mode}/${kind}?${new URLSearchParams({ q, lang: language, limit: String(SEARCH_PAGE), offset: String(offset) })}`;

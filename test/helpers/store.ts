@@ -103,3 +103,29 @@ async function adminQuery(sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * A database of its own on the test server, for tests that need more than a schema (a PgBouncer entry, a
+ * standby's copy). `admin` stays connected to the server's own database for the test's queries; `drop`
+ * removes the database (forcing its connections closed) and ends `admin`.
+ */
+export interface ScratchDatabase {
+  name: string;
+  admin: pg.Client;
+  drop(): Promise<void>;
+}
+
+export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: requirePostgresUrl() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  return {
+    name,
+    admin,
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    },
+  };
+}

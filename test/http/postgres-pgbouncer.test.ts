@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { call, freePort, startServerProcess, type ServerProcess } from '../helpers/process.js';
-import { postgresSkipReason, postgresUrl } from '../helpers/store.js';
+import { createScratchDatabase, postgresSkipReason, postgresUrl, type ScratchDatabase } from '../helpers/store.js';
 
 const DEFAULT_PGBOUNCER = '/usr/sbin/pgbouncer';
 const PGBOUNCER = process.env.ENTIA_TEST_PGBOUNCER ?? DEFAULT_PGBOUNCER;
@@ -21,16 +21,16 @@ const skip = postgresSkipReason
     ? 'Debian\'s pgbouncer is not installed (apt-get install pgbouncer; .ci/run does)' : false);
 
 describe('PostgreSQL through PgBouncer in transaction mode', { skip }, () => {
-  const database = `entia_pgbouncer_${process.pid}_${Date.now().toString(36)}`;
+  let scratch: ScratchDatabase;
   let admin: pg.Client;
+  let database: string;
   let dir: string;
   let bouncer: ChildProcess;
   let servers: ServerProcess[] = [];
 
   before(async () => {
-    admin = new pg.Client({ connectionString: postgresUrl! });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
+    scratch = await createScratchDatabase('entia_pgbouncer');
+    ({ admin, name: database } = scratch);
     const server = new URL(postgresUrl!);
     dir = mkdtempSync(join(tmpdir(), 'entia-pgbouncer-'));
     chmodSync(dir, 0o777); // PgBouncer refuses to run as root: it runs as postgres and writes its log here
@@ -67,8 +67,7 @@ describe('PostgreSQL through PgBouncer in transaction mode', { skip }, () => {
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     bouncer?.kill('SIGTERM');
-    await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
-    await admin?.end();
+    await scratch?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

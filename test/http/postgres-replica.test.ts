@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { call, freePort, startServerProcess, type ServerProcess } from '../helpers/process.js';
-import { postgresSkipReason, postgresUrl } from '../helpers/store.js';
+import { createScratchDatabase, postgresSkipReason, postgresUrl, type ScratchDatabase } from '../helpers/store.js';
 
 const skip = postgresSkipReason ?? (process.env.ENTIA_TEST_REPLICATION === '1' ? false
   : 'ENTIA_TEST_REPLICATION=1 is not set (the PostgreSQL server must accept replication connections from 127.0.0.1; .ci/run configures it)');
@@ -39,8 +39,8 @@ const until = async (what: string, check: () => Promise<boolean>) => {
 };
 
 describe('PostgreSQL read replicas (ENTIA_DB_REPLICAS)', { skip }, () => {
-  const database = `entia_replica_${process.pid}_${Date.now().toString(36)}`;
-  let admin: pg.Client;
+  let scratch: ScratchDatabase;
+  let database: string;
   let standby: pg.Client;
   let dir: string;
   let standbyProcess: ChildProcess | null = null;
@@ -48,9 +48,8 @@ describe('PostgreSQL read replicas (ENTIA_DB_REPLICAS)', { skip }, () => {
   let servers: ServerProcess[] = [];
 
   before(async () => {
-    admin = new pg.Client({ connectionString: postgresUrl! });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
+    scratch = await createScratchDatabase('entia_replica');
+    database = scratch.name;
     const primary = new URL(postgresUrl!);
     dir = mkdtempSync(join(tmpdir(), 'entia-standby-'));
     if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout), Number(spawnSync('id', ['-g', 'postgres']).stdout));
@@ -89,8 +88,7 @@ describe('PostgreSQL read replicas (ENTIA_DB_REPLICAS)', { skip }, () => {
     await Promise.all(servers.map((s) => s.stop()));
     await standby?.end().catch(() => {});
     await stopStandby();
-    await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
-    await admin?.end();
+    await scratch?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

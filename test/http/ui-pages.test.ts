@@ -102,6 +102,11 @@ describe('web interface pages', () => {
     const refused = await page(`/search?q=${'x'.repeat(301)}`);
     assert.equal(refused.status, 400);
     assert.match(refused.main, /Invalid query parameter: 'q'/);
+    for (const repeated of ['/search?q=a&q=b', '/search?q=a&kind=items&kind=properties', `/${id}/history?before=2&before=3`, '/recent-changes?before=a&before=b']) {
+      const twice = await page(repeated);
+      assert.equal(twice.status, 400, `${repeated} names a parameter twice`);
+      assert.match(twice.main, /Invalid query parameter: '(q|kind|before)'/);
+    }
   });
 
   it('list history and recent changes newest first, with links to each revision', async () => {

@@ -202,10 +202,7 @@ function enhanceStatements(article, base, revision, saved) {
         if (!confirm('Remove this statement?')) return;
         const answer = await call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`, { revision });
         if (answer.ok) return saved(answer);
-        const text = answer.status === 412
-          ? `Someone else edited this entity after you opened the page; nothing was removed. Their version: ${await describe(sid)}`
-          : explain(answer);
-        actions.after(el('p', { className: answer.status === 412 ? 'conflict' : 'editor-error', role: 'alert', textContent: text }));
+        actions.after(await refusal(answer, async () => `Someone else edited this entity after you opened the page; nothing was removed. Their version: ${await describe(sid)}`));
       }, 'link danger'),
     );
   }
@@ -264,8 +261,7 @@ function enhanceSitelinks(article, base, revision, saved) {
       if (!confirm(`Remove the ${site} sitelink?`)) return;
       const answer = await call('DELETE', `${base}/sitelinks/${site}`, { revision });
       if (answer.ok) return saved(answer);
-      const text = answer.status === 412 ? `Someone else edited this item first; nothing was removed. Now: ${await titleOf(site)}` : explain(answer);
-      section.append(el('p', { className: answer.status === 412 ? 'conflict' : 'editor-error', role: 'alert', textContent: text }));
+      section.append(await refusal(answer, async () => `Someone else edited this item first; nothing was removed. Now: ${await titleOf(site)}`));
     }, 'link danger'));
   }
   const site = el('input', { type: 'text', name: 'site', size: 12, placeholder: 'enwiki' });
@@ -285,6 +281,17 @@ function enhanceSitelinks(article, base, revision, saved) {
   }, 'link'), holder);
 }
 
+/**
+ * The paragraph that says why an edit outside an editor was refused: a 412 tells of the other edit in the
+ * words the caller gives (fetched only then), anything else is explained from the API's answer.
+ * @param {Answer} answer @param {() => Promise<string>} conflict
+ */
+async function refusal(answer, conflict) {
+  const isConflict = answer.status === 412;
+  const text = isConflict ? await conflict() : explain(answer);
+  return el('p', { className: isConflict ? 'conflict' : 'editor-error', role: 'alert', textContent: text });
+}
+
 /** Revert buttons, on the history page and on an old revision. */
 export function enhanceReverts(/** @type {HTMLElement} */ container) {
   const id = /** @type {string} */ (container.dataset.entity);
@@ -295,11 +302,8 @@ export function enhanceReverts(/** @type {HTMLElement} */ container) {
     b.addEventListener('click', async () => {
       if (!confirm(`Make revision ${target} the current version of ${id}? This is recorded as a new revision.`)) return;
       const answer = await call('POST', `/v1/entities/${kind}/${id}/revert`, { body: { revision: target }, revision: latest });
-      const message = answer.ok ? null : answer.status === 412
-        ? 'Someone else edited this entity after you opened the page, so nothing was reverted. Reload to see their change.'
-        : explain(answer);
-      if (message) {
-        b.after(el('p', { className: answer.status === 412 ? 'conflict' : 'editor-error', role: 'alert', textContent: message }));
+      if (!answer.ok) {
+        b.after(await refusal(answer, async () => 'Someone else edited this entity after you opened the page, so nothing was reverted. Reload to see their change.'));
         return;
       }
       flash(`Reverted ${id} to revision ${target}: it is now at revision ${answer.revision}.`);

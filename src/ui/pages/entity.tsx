@@ -2,6 +2,7 @@
 // property with qualifiers, references and ranks, and an item's sitelinks. The same page shows an old
 // revision, read-only, with a button to revert to it.
 import type { Entity, Reference, Snak, Statement } from '../../domain/entity.js';
+import { kindByName } from '../../domain/kinds.js';
 import { fallbackChain } from '../../domain/languages.js';
 import { termIn } from '../language.js';
 import { EntityLink, idsInValue, ValueView, type Labels } from '../values.js';
@@ -37,7 +38,8 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
   const label = termIn(entity.labels, labels.language, 'labels');
   const description = termIn(entity.descriptions, labels.language, 'descriptions');
   const aliases = entity.aliases[labels.language] ?? [];
-  const segment = entity.type === 'item' ? 'items' : 'properties';
+  const kind = kindByName(entity.type);
+  const segment = kind.segment;
   return (
     <article class="entity" data-entity={entity.id} data-kind={segment} data-revision={revision}
       data-latest={old?.latest} data-editable={old ? undefined : 'true'}>
@@ -64,7 +66,7 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
       </header>
       <Terms entity={entity} language={labels.language} />
       <Statements entity={entity} labels={labels} />
-      {entity.type === 'item' ? <Sitelinks sitelinks={entity.sitelinks ?? {}} labels={labels} /> : null}
+      {kind.hasSitelinks ? <Sitelinks sitelinks={entity.sitelinks ?? {}} labels={labels} /> : null}
     </article>
   );
 }
