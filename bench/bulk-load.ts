@@ -53,7 +53,7 @@ export async function parseOnly(path: string): Promise<LoadFigures> {
 export async function importAll(path: string, db: string, schema: string | null = null): Promise<LoadFigures> {
   // The settings `entia import` opens its store with (src/cli/import.ts); PostgreSQL: a small pool.
   const store: Store = isPostgresUrl(db)
-    ? await openStore({ db, pgPoolSize: 2, pgSchema: schema })
+    ? await openStore({ db, pgPoolSize: 2, pgSchema: schema }, { deferIndexes: true })
     : openSqliteStore({ path: db, ...IMPORT_TUNING });
   const started = performance.now();
   const cpu = process.cpuUsage();

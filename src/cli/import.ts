@@ -22,7 +22,7 @@ import { CliError } from './errors.js';
 export const IMPORT_BATCH = 5000;
 
 /**
- * How `entia import` opens a SQLite store (ignored on PostgreSQL); the memory and disk are the import
+ * How `entia import` opens its store (PostgreSQL takes deferIndexes only); the memory and disk are the import
  * process's, not a server's (about 2.3 GB resident at its peak importing 100,000 items).
  * - pageCacheMb: a cache that holds the pages a batch changes writes each of them once per commit instead of
  *   spilling and re-reading them (SQLite's default is 2 MB); it fills only as far as the indexes need.
@@ -32,7 +32,7 @@ export const IMPORT_BATCH = 5000;
  * - importThread: SQLite writes each batch on a thread of its own while this one prepares and reads the next
  *   (src/store/sqlite/import-thread.ts).
  * - deferIndexes: the batches stage their search, term and value rows, and the end of the import builds those
- *   indexes in key order (src/store/sqlite/deferred-index.ts, ADR 0008).
+ *   indexes in key order (src/store/{sqlite,postgres}/deferred-index.ts, ADR 0008).
  */
 export const IMPORT_TUNING = { pageCacheMb: 1024, checkpointMb: 1024, importThread: true, deferIndexes: true } as const;
 

@@ -50,11 +50,15 @@ export function describeStore(db: string): string {
   }
 }
 
-/** `tuning`: settings for one use of a SQLite file (ignored on PostgreSQL), e.g. a bulk import's page cache. */
+/**
+ * `tuning`: settings for one use of the store, e.g. a bulk import's page cache; PostgreSQL takes only
+ * `deferIndexes`, the rest are SQLite's.
+ */
 export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread' | 'deferIndexes'> = {}): Promise<Store> {
   checkStoreLocation(config.db);
   if (isPostgresUrl(config.db)) {
-    return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema, replicas: config.dbReplicas });
+    return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema, replicas: config.dbReplicas,
+      deferIndexes: tuning.deferIndexes });
   }
   if (config.dbReplicas?.length) throw new CliError('ENTIA_DB_REPLICAS needs ENTIA_DB to be a postgres:// URL (SQLite has no replicas)');
   if (config.db === DEFAULTS.db) mkdirSync(dirname(config.db), { recursive: true });

@@ -34,7 +34,8 @@ export function indexRows(entity: Entity | null): IndexRows {
   const terms: TermRow[] = [];
   for (const [lang, text] of Object.entries(entity.labels)) terms.push({ type: 'label', lang, text });
   for (const [lang, text] of Object.entries(entity.descriptions)) terms.push({ type: 'description', lang, text });
-  for (const [lang, list] of Object.entries(entity.aliases)) for (const text of list) terms.push({ type: 'alias', lang, text });
+  // A dump may repeat an alias; the table holds each (type, lang, text) once.
+  for (const [lang, list] of Object.entries(entity.aliases)) for (const text of new Set(list)) terms.push({ type: 'alias', lang, text });
   const sitelinks = Object.entries(entity.sitelinks ?? {}).map(([site, link]) => ({ site, title: link.title }));
   return { terms, values: statementValueKeys(entity), sitelinks };
 }
@@ -178,3 +179,42 @@ export function diffSearchRows(before: Entity | null, after: Entity | null): Row
     added: [...next].filter(([key]) => !old.has(key)).map(([, row]) => row),
   };
 }
+
+/**
+ * The rows a bulk import leaves to its end (ADR 0008), as their tables' columns in order: both backends stage
+ * these and insert them sorted by key. Sitelinks are never deferred: they decide conflicts as batches go in.
+ */
+export interface DeferredRows {
+  /** Per search table: kind, lang, key, type, rank, entity. */
+  search: Record<SearchTable, unknown[][]>;
+  /** entity_id, kind, type, lang, text */
+  terms: unknown[][];
+  /** property, value, kind, entity */
+  values: unknown[][];
+}
+
+export const emptyDeferredRows = (): DeferredRows => ({ search: { terms: [], prefixes: [], tokens: [] }, terms: [], values: [] });
+
+/** Appends an entity's deferred rows; `index`: its indexRows, when the caller has them already. */
+export function appendDeferredRows(rows: DeferredRows, entity: Entity, index: IndexRows = indexRows(entity)): void {
+  visitSearchRows(entity, (table, kind, lang, key, type, rank, number) => rows.search[table].push([kind, lang, key, type, rank, number]));
+  for (const t of index.terms) rows.terms.push([entity.id, entity.type, t.type, t.lang, t.text]);
+  rows.values.push(...valueRows(entity, index.values));
+}
+
+/** A table whose rows an import defers, with the columns of its primary key in key order. */
+export interface DeferredTable {
+  table: string;
+  columns: readonly string[];
+  key: readonly string[];
+  rows: (staged: DeferredRows) => unknown[][];
+}
+
+/** The tables both backends fill through their staging, the same names and columns in both schemas. */
+export const DEFERRED_TABLES: readonly DeferredTable[] = [
+  { table: 'search_terms', columns: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'], rows: (r) => r.search.terms },
+  { table: 'search_prefixes', columns: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'], rows: (r) => r.search.prefixes },
+  { table: 'search_tokens', columns: ['kind', 'lang', 'token', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'token', 'type', 'rank', 'entity'], rows: (r) => r.search.tokens },
+  { table: 'terms', columns: ['entity_id', 'kind', 'type', 'lang', 'text'], key: ['entity_id', 'type', 'lang', 'text'], rows: (r) => r.terms },
+  { table: 'statement_values', columns: ['property', 'value', 'kind', 'entity'], key: ['property', 'value', 'kind', 'entity'], rows: (r) => r.values },
+];

@@ -259,12 +259,12 @@ export interface Store {
    */
   importEntities(entities: readonly Entity[], meta: EditMeta, extras?: ImportExtras): Promise<void>;
   /**
-   * Ends an import: builds whatever index rows its importEntities calls left to the end (SQLite opened with
+   * Ends an import: builds whatever index rows its importEntities calls left to the end (a store opened with
    * `deferIndexes`, ADR 0008), with the steps reported to `onStep`. Until then, search and lookups by value do
    * not see the imported entities. A no-op where nothing was deferred.
    */
-  finishImport(onStep?: (step: { step: string; rows: number }) => void): Promise<void>;
-  /** Entities an import wrote whose search, term and value rows wait for finishImport (0 on PostgreSQL). */
+  finishImport(onStep?: (step: BuildStep) => void): Promise<void>;
+  /** Entities an import wrote whose search, term and value rows wait for finishImport. */
   unindexedCount(): Promise<number>;
   /** For `entia import --mode`: what the store holds of these ids, and what an earlier import wrote. */
   importStates(ids: readonly string[]): Promise<Map<string, ImportState>>;
@@ -332,4 +332,10 @@ export interface StoreProbe {
   entityCache?: { hits: number; misses: number };
   /** PostgreSQL with ENTIA_DB_REPLICAS: each replica's state and replay lag. */
   replicas?: { replica: string; up: boolean; lagSeconds: number | null }[];
+}
+
+/** One step of an import's index build (finishImport), for its progress display. */
+export interface BuildStep {
+  step: string;
+  rows: number;
 }

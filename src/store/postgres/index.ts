@@ -4,11 +4,11 @@
 import pg from 'pg';
 import type { Entity, KindName } from '../../domain/entity.js';
 import { searchFilter } from '../search-filter.js';
-import { diffIndexRows, diffSearchRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
+import { appendDeferredRows, diffIndexRows, diffSearchRows, emptyDeferredRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose, type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, InvalidCursor,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, type BuildStep, InvalidCursor,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
@@ -19,6 +19,7 @@ import { changeOf, revisionContent } from '../revision-content.js';
 import { PostgresSearch, writeSearchRows } from './search.js';
 import { appendValues, deleteValues, emptyValueColumns, insertValues, PostgresStatementValues, writeValueDiff } from './statement-values.js';
 import { inTransaction, isRetryable } from './transaction.js';
+import { PostgresDeferredIndex } from './deferred-index.js';
 
 /** Connections of the turns pool: at most this many contested entities wait for their turn at once per process. */
 const TURN_CONNECTIONS = 4;
@@ -34,6 +35,8 @@ export interface PostgresOptions {
   schema?: string | null;
   /** Streaming replicas that GET requests read from (ENTIA_DB_REPLICAS); the schema is the primary's. */
   replicas?: readonly string[];
+  /** importEntities stages the search, term and value rows of new entities and finishImport builds them (ADR 0008). */
+  deferIndexes?: boolean;
 }
 
 export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
@@ -64,6 +67,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   const withSchema = (url: string) => (schema ? withSearchPath(url, schema) : url);
   const replicas = options.replicas?.length ? ReadReplicas.open(options.replicas, pool, options.poolSize ?? 10, withSchema) : null;
   const store = new PostgresStore(pool, turns, replicas);
+  store.deferIndexes = options.deferIndexes ?? false;
   await store.searchIndex.drainBacklog();
   await store.statementValues.drainBacklog();
   return store;
@@ -93,6 +97,9 @@ export class PostgresStore implements Store {
   readonly accounts: AccountStore;
   readonly searchIndex: PostgresSearch;
   readonly statementValues: PostgresStatementValues;
+  readonly deferred: PostgresDeferredIndex;
+  /** Set by `entia import` (openPostgresStore's deferIndexes): new entities' rows wait for finishImport. */
+  deferIndexes = false;
 
   /** Where reads go: the primary, or (the view forReads() returns) the replicas. */
   private readonly reader: Db;
@@ -108,6 +115,7 @@ export class PostgresStore implements Store {
     this.accounts = postgresAccounts(pool);
     this.searchIndex = new PostgresSearch(pool, this.reader);
     this.statementValues = new PostgresStatementValues(pool, this.reader);
+    this.deferred = new PostgresDeferredIndex(pool);
   }
 
   forReads(): PostgresStore {
@@ -177,16 +185,25 @@ export class PostgresStore implements Store {
   }
 
   private async writeIndexRows(db: Db, before: Entity | null, after: Entity): Promise<void> {
-    await this.searchIndex.writeRows(db, before, after);
     const d = diffIndexRows(before, after);
     const id = after.id;
-    await writeValueDiff(db, after, d.values);
-    if (d.terms.removed.length) await q.deleteTerms(db, id, termColumns(id, after.type, d.terms.removed));
-    if (d.terms.added.length) await q.insertTerms(db, termColumns(id, after.type, d.terms.added));
+    // An imported entity whose rows are not built yet: the build applies this difference (deferred-index.ts).
+    // A new entity cannot be waiting, so creations skip the question.
+    const waiting = before !== null && (await this.deferred.markEdited(db, [id])).size > 0;
+    if (!waiting) await this.writeSearchableRows(db, before, after, d);
     if (d.sitelinks.removed.length) {
       await q.deleteSitelinks(db, id, d.sitelinks.removed.map((s) => s.site), d.sitelinks.removed.map((s) => s.title));
     }
     await this.insertSitelinks(db, d.sitelinks.added.map((link) => ({ link, itemId: id })));
+  }
+
+  /** The rows search and lookups read (search keys, terms, statement values); sitelinks are written apart. */
+  private async writeSearchableRows(db: Db, before: Entity | null, after: Entity, d = diffIndexRows(before, after)): Promise<void> {
+    const id = after.id;
+    await this.searchIndex.writeRows(db, before, after);
+    await writeValueDiff(db, after, d.values);
+    if (d.terms.removed.length) await q.deleteTerms(db, id, termColumns(id, after.type, d.terms.removed));
+    if (d.terms.added.length) await q.insertTerms(db, termColumns(id, after.type, d.terms.added));
   }
 
   /** Inserts sitelinks; a page another item already links is a PolicyViolation naming that item. */
@@ -208,14 +225,14 @@ export class PostgresStore implements Store {
 
   async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     if (entities.length === 0 && !extras.checkpoint) return;
-    await inTransaction(this.pool, async (db) => {
-      for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(db, batch, meta);
+    await inTransaction(this.pool, async (client) => {
+      for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(client, batch, meta);
       const highest: Record<KindName, number> = { item: 0, property: 0 };
       for (const e of entities) highest[e.type] = Math.max(highest[e.type], Number(e.id.slice(1)));
-      for (const kind of ['item', 'property'] as const) if (highest[kind] > 0) await q.raiseId(db, kind, highest[kind]);
+      for (const kind of ['item', 'property'] as const) if (highest[kind] > 0) await q.raiseId(client, kind, highest[kind]);
       const sources = extras.sourceRevisions ?? [];
-      if (sources.length) await importQueries.recordSources(db, sources.map(([id]) => id), sources.map(([, rev]) => rev));
-      if (extras.checkpoint) await importQueries.setMeta(db, extras.checkpoint.key, extras.checkpoint.value);
+      if (sources.length) await importQueries.recordSources(client, sources.map(([id]) => id), sources.map(([, rev]) => rev));
+      if (extras.checkpoint) await importQueries.setMeta(client, extras.checkpoint.key, extras.checkpoint.value);
     });
   }
 
@@ -244,42 +261,71 @@ export class PostgresStore implements Store {
     await importQueries.deleteMeta(this.pool, key);
   }
 
-  /** PostgreSQL's import writes every row with its batch: nothing is left to build. */
-  async finishImport(): Promise<void> {}
-
-  async unindexedCount(): Promise<number> {
-    return 0;
+  async finishImport(onStep?: (step: BuildStep) => void): Promise<void> {
+    await this.deferred.build((db, id, stagedRevision) => this.reindexWaiting(db, id, stagedRevision), onStep);
   }
 
-  /** Writes a batch of entities with distinct ids in a handful of statements, replacing their index rows. */
-  private async importBatch(db: Db, batch: Entity[], meta: EditMeta): Promise<void> {
+  /** Entities an import wrote whose search, term and value rows are not built yet. */
+  async unindexedCount(): Promise<number> {
+    return this.deferred.pendingCount();
+  }
+
+  /** A waiting entity edited since its import: its rows go from the staged revision's to the head's. */
+  private async reindexWaiting(db: Db, id: string, stagedRevision: number): Promise<void> {
+    const staged = JSON.parse((await q.revisionContent(db, stagedRevision))!.content) as Entity;
+    const head = await q.readEntity(db, id);
+    const after = head?.content && !head.redirect_to ? JSON.parse(head.content) as Entity
+      : { ...staged, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} };
+    await this.writeSearchableRows(db, staged, after);
+  }
+
+  /**
+   * Writes a batch of entities with distinct ids in a handful of statements. New entities' search, term and
+   * value rows are staged when the store defers them; a replaced entity's rows are diffed against the document
+   * it replaces, or left to the build when they are not built yet.
+   */
+  private async importBatch(client: pg.PoolClient, batch: Entity[], meta: EditMeta): Promise<void> {
     const ids = batch.map((e) => e.id);
     // Search rows are keyed by their content, not by entity: the replaced documents say which rows to drop.
-    const previous = new Map((await searchQueries.contents(db, ids)).map((r) => [r.id, JSON.parse(r.content) as Entity]));
-    await writeSearchRows(db, batch.map((e) => diffSearchRows(previous.get(e.id) ?? null, e)));
-    const revIds = await q.nextRevisionIds(db, batch.length);
-    await q.insertRevisions(db, revIds, ids, batch.map((e) => JSON.stringify(e)), meta);
+    const previous = new Map((await searchQueries.contents(client, ids)).map((r) => [r.id, JSON.parse(r.content) as Entity]));
+    const revIds = await q.nextRevisionIds(client, batch.length);
+    await q.insertRevisions(client, revIds, ids, batch.map((e) => JSON.stringify(e)), meta);
     const counts = batch.map(popularity);
-    await q.upsertEntities(db, ids, batch.map((e) => e.type), revIds, counts.map((c) => c.sitelinks), counts.map((c) => c.statements));
-    await q.deleteIndexRowsOf(db, ids);
+    await q.upsertEntities(client, ids, batch.map((e) => e.type), revIds, counts.map((c) => c.sitelinks), counts.map((c) => c.statements));
+    const replacedIds = ids.filter((id) => previous.has(id));
+    const waiting = replacedIds.length ? await this.deferred.markEdited(client, replacedIds) : new Set<string>();
+    if (replacedIds.length) await q.deleteTermsOf(client, replacedIds.filter((id) => !waiting.has(id)));
+    const staged = emptyDeferredRows();
+    const fresh: { id: string; revision: number }[] = [];
+    const immediate: Entity[] = [];
     const terms: TermColumns = { entityIds: [], kinds: [], types: [], langs: [], texts: [] };
     const sitelinks: { link: SitelinkRow; itemId: string }[] = [];
     const removedValues = emptyValueColumns();
     const addedValues = emptyValueColumns();
-    for (const entity of batch) {
+    batch.forEach((entity, i) => {
       const rows = indexRows(entity);
+      for (const link of rows.sitelinks) sitelinks.push({ link, itemId: entity.id });
+      const replaced = previous.get(entity.id);
+      if (!replaced && this.deferIndexes) {
+        appendDeferredRows(staged, entity, rows);
+        fresh.push({ id: entity.id, revision: revIds[i] });
+        return;
+      }
+      if (waiting.has(entity.id)) return;
+      immediate.push(entity);
       appendTerms(terms, entity.id, entity.type, rows.terms);
       // Value rows are keyed by property first: a replaced document says which rows of this entity to drop.
-      const replaced = previous.get(entity.id);
       const values = replaced ? diffIndexRows(replaced, entity).values : { removed: [], added: rows.values };
       appendValues(removedValues, entity, values.removed);
       appendValues(addedValues, entity, values.added);
-      for (const link of rows.sitelinks) sitelinks.push({ link, itemId: entity.id });
-    }
-    if (terms.entityIds.length) await q.insertTerms(db, terms);
-    await deleteValues(db, removedValues);
-    await insertValues(db, addedValues);
-    await this.insertSitelinks(db, sitelinks);
+    });
+    await writeSearchRows(client, immediate.map((e) => diffSearchRows(previous.get(e.id) ?? null, e)));
+    if (terms.entityIds.length) await q.insertTerms(client, terms);
+    await deleteValues(client, removedValues);
+    await insertValues(client, addedValues);
+    await this.deferred.stage(client, fresh, staged);
+    if (replacedIds.length) await q.deleteSitelinksOf(client, replacedIds);
+    await this.insertSitelinks(client, sitelinks);
   }
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {

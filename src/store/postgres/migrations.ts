@@ -190,4 +190,31 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX terms_by_text;
   CREATE INDEX terms_by_label ON terms (kind, lang, text) WHERE type = 'label';
   `,
+  // 12: bulk imports build the search, term and value indexes at their end, in key order (ADR 0008), as SQLite
+  // does since its migration 11. index_backlog: each imported entity whose rows are not built yet, with the
+  // revision they come from, and whether it was edited since. The staging tables hold those rows until the
+  // build; UNLOGGED (no WAL), since the backlog says which entities to derive again if a crash empties them.
+  `
+  CREATE TABLE index_backlog (
+    entity_id text PRIMARY KEY,
+    rev_id bigint NOT NULL,
+    edited boolean NOT NULL DEFAULT false
+  );
+  CREATE UNLOGGED TABLE stage_entities (entity_id text NOT NULL);
+  CREATE UNLOGGED TABLE stage_search_terms (LIKE search_terms);
+  CREATE UNLOGGED TABLE stage_search_prefixes (LIKE search_prefixes);
+  CREATE UNLOGGED TABLE stage_search_tokens (LIKE search_tokens);
+  CREATE UNLOGGED TABLE stage_terms (LIKE terms);
+  CREATE UNLOGGED TABLE stage_statement_values (LIKE statement_values);
+  `,
+  // 13: documents compressed with LZ4 instead of pglz where the server has it (PostgreSQL 14+ built with lz4, as
+  // Debian's and the official images are): 5,000 documents of a bulk import batch went into a table in 213 ms
+  // instead of 548, at about the same size (ADR 0008); reads decompress faster too. Rows already stored keep pglz.
+  `
+  DO $$ BEGIN
+    ALTER TABLE revisions ALTER COLUMN content SET COMPRESSION lz4;
+  EXCEPTION WHEN feature_not_supported OR undefined_object OR syntax_error THEN
+    RAISE NOTICE 'LZ4 is not available: documents stay compressed with pglz';
+  END $$;
+  `,
 ];

@@ -1,10 +1,12 @@
-// All SQL of the PostgreSQL backend. Every value travels as a bind parameter; the only text assembled at
-// run time is a schema name in CREATE SCHEMA, checked against a strict pattern first (identifiers cannot be
-// parameters). Arrays + unnest() write many index rows in one round trip.
+// All SQL of the PostgreSQL backend. Every value travels as a bind parameter or, in a bulk import, as a COPY
+// row (copy.ts); the only text assembled at run time is a schema name in CREATE SCHEMA, checked against a
+// strict pattern first (identifiers cannot be parameters). Arrays + unnest() write many index rows in one
+// round trip.
 import type pg from 'pg';
 import type { KindName } from '../../domain/entity.js';
 import type { SearchRow, SearchTable } from '../index-rows.js';
 import type { EditMeta } from '../store.js';
+import { arrayLiteral, copyRows } from './copy.js';
 
 /** A pool or one checked-out connection (inside a transaction). */
 export interface Db {
@@ -171,12 +173,12 @@ export const queries = {
   nextRevisionIds: async (db: Db, count: number) =>
     (await rows<{ id: string }>(db, `SELECT nextval('revision_ids') AS id FROM generate_series(1, $1)`, [count]))
       .map((r) => Number(r.id)).sort((a, b) => a - b),
-  insertRevisions: async (db: Db, revIds: number[], entityIds: string[], contents: string[], meta: EditMeta) => {
-    await db.query(`
-      INSERT INTO revisions (rev_id, entity_id, "timestamp", user_name, comment, tags, bot, content)
-      SELECT r, e, date_trunc('second', statement_timestamp()), $4, $5, $6, $7, c
-      FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(r, e, c)`,
-    [revIds, entityIds, contents, meta.user, meta.comment, meta.tags, meta.bot]);
+  /** An import batch's revisions, sent with COPY (copy.ts), stamped with the statement's second as edits are. */
+  insertRevisions: async (client: pg.PoolClient, revIds: number[], entityIds: string[], contents: string[], meta: EditMeta) => {
+    const now = (await first<{ ts: Date }>(client, "SELECT date_trunc('second', statement_timestamp()) AS ts"))!.ts.toISOString();
+    const tags = arrayLiteral(meta.tags);
+    await copyRows(client, 'revisions', ['rev_id', 'entity_id', '"timestamp"', 'user_name', 'comment', 'tags', 'bot', 'content'],
+      revIds.map((rev, i) => [rev, entityIds[i], now, meta.user, meta.comment, tags, meta.bot, contents[i]]));
   },
   upsertEntities: async (db: Db, ids: string[], kinds: string[], revIds: number[], sitelinks: number[], statements: number[]) => {
     await db.query(`
@@ -186,10 +188,14 @@ export const queries = {
         sitelink_count = excluded.sitelink_count, statement_count = excluded.statement_count`,
     [ids, kinds, revIds, sitelinks, statements]);
   },
-  deleteIndexRowsOf: async (db: Db, ids: string[]) => {
-    await db.query('DELETE FROM terms WHERE entity_id = ANY($1::text[])', [ids]);
+  /** The terms of entities an import replaces (their new terms are inserted after). */
+  deleteTermsOf: async (db: Db, ids: string[]) => {
+    if (ids.length) await db.query('DELETE FROM terms WHERE entity_id = ANY($1::text[])', [ids]);
+  },
+  deleteSitelinksOf: async (db: Db, ids: string[]) => {
     await db.query('DELETE FROM sitelinks WHERE item_id = ANY($1::text[])', [ids]);
   },
+  revisionContent: (db: Db, revId: number) => first<{ content: string }>(db, 'SELECT content FROM revisions WHERE rev_id = $1', [revId]),
 };
 
 export interface UserRow { name: string; user_group: string; token_hash: string | null; block_reason: string | null; created: Date }

@@ -1,9 +1,9 @@
 // Runs a function in one transaction on one pooled connection. A connection whose rollback failed is
 // destroyed rather than returned to the pool.
 import type pg from 'pg';
-import { transactionQueries as tx, type Db } from './queries.js';
+import { transactionQueries as tx } from './queries.js';
 
-export async function inTransaction<T>(pool: pg.Pool, fn: (db: Db) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await tx.begin(client);

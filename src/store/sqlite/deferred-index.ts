@@ -14,29 +14,13 @@
 // so repeating a build after a crash half-way writes the same rows.
 import type Database from 'better-sqlite3';
 import type { Entity } from '../../domain/entity.js';
-import { indexRows, valueRows, visitSearchRows } from '../index-rows.js';
+import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
 import { decodeDocument } from './documents.js';
-import type { PreparedRows } from './prepared-import.js';
 import { rowInserter, type RowInserter } from './queries.js';
+import type { BuildStep } from '../store.js';
 
-/** A table an import fills through the staging, with the columns of its primary key in key order. */
-interface Target {
-  table: string;
-  columns: readonly string[];
-  key: readonly string[];
-}
-
-const TARGETS = {
-  searchTerms: { table: 'search_terms', columns: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'] },
-  searchPrefixes: { table: 'search_prefixes', columns: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'] },
-  searchTokens: { table: 'search_tokens', columns: ['kind', 'lang', 'token', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'token', 'type', 'rank', 'entity'] },
-  terms: { table: 'terms', columns: ['entity_id', 'kind', 'type', 'lang', 'text'], key: ['entity_id', 'type', 'lang', 'text'] },
-  values: { table: 'statement_values', columns: ['property', 'value', 'kind', 'entity'], key: ['property', 'value', 'kind', 'entity'] },
-} satisfies Record<string, Target>;
-
-type TargetName = keyof typeof TARGETS;
-type StagedRows = Omit<PreparedRows, 'sitelinks'>;
-const stageOf = (target: Target) => `stage_${target.table}`;
+type StagedRows = DeferredRows;
+const stageOf = (target: DeferredTable) => `stage_${target.table}`;
 
 /**
  * A secondary index of a target is dropped before its rows go in and made again after (CREATE INDEX sorts
@@ -45,15 +29,10 @@ const stageOf = (target: Target) => `stage_${target.table}`;
  */
 const REBUILD_SECONDARY_SHARE = 0.25;
 
-/** One step of a build, for the import's progress display. */
-export interface BuildStep {
-  step: string;
-  rows: number;
-}
 
 export class DeferredIndex {
   private staged = false;
-  private readonly insert: Record<TargetName, RowInserter> = {} as Record<TargetName, RowInserter>;
+  private readonly insert = new Map<DeferredTable, RowInserter>();
   private readonly addPending: Database.Statement<[string, number]>;
   private readonly markEditedStatement: Database.Statement<[string]>;
   private stagedEntity!: Database.Statement<[string]>;
@@ -107,7 +86,7 @@ export class DeferredIndex {
     const pending = this.pendingCount();
     const indexed = (this.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n - pending;
     const rebuildSecondary = pending >= REBUILD_SECONDARY_SHARE * Math.max(indexed, 0);
-    for (const target of Object.values(TARGETS)) {
+    for (const target of DEFERRED_TABLES) {
       const rows = (this.db.prepare(`SELECT count(*) AS n FROM temp.${stageOf(target)}`).get() as { n: number }).n;
       onStep({ step: `building ${target.table}`, rows });
       this.db.transaction(() => this.fill(target, rows, rebuildSecondary)).immediate();
@@ -120,12 +99,12 @@ export class DeferredIndex {
       this.db.prepare('DELETE FROM index_backlog').run();
       for (const e of edited) reindex(e.entity_id, e.rev_id);
     }).immediate();
-    for (const target of Object.values(TARGETS)) this.db.exec(`DELETE FROM temp.${stageOf(target)}`);
+    for (const target of DEFERRED_TABLES) this.db.exec(`DELETE FROM temp.${stageOf(target)}`);
     this.db.exec('DELETE FROM temp.stage_entities');
   }
 
   /** Inserts a target's staged rows sorted by its key, its secondary indexes dropped and made again after or kept. */
-  private fill(target: Target, rows: number, rebuildSecondary: boolean): void {
+  private fill(target: DeferredTable, rows: number, rebuildSecondary: boolean): void {
     const secondary = rebuildSecondary ? this.db.prepare<[string], { name: string; sql: string }>(
       "SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(target.table) : [];
     for (const index of secondary) this.db.exec(`DROP INDEX main.${index.name}`);
@@ -140,29 +119,20 @@ export class DeferredIndex {
   /** Stages again the rows of pending entities from the revisions the backlog names. */
   private restage(pending: readonly { entity_id: string; rev_id: number }[]): void {
     const read = this.db.prepare<[number], { content: string | Buffer }>('SELECT content FROM revisions WHERE rev_id = ?');
-    const rows: StagedRows = { search: { terms: [], prefixes: [], tokens: [] }, terms: [], values: [] };
-    const flush = () => {
-      this.stageRows(rows);
-      for (const list of [rows.search.terms, rows.search.prefixes, rows.search.tokens, rows.terms, rows.values]) list.length = 0;
-    };
+    let rows = emptyDeferredRows();
     for (const { entity_id, rev_id } of pending) {
-      const entity = JSON.parse(decodeDocument(read.get(rev_id)!.content)) as Entity;
-      visitSearchRows(entity, (table, kind, lang, key, type, rank, number) => rows.search[table].push([kind, lang, key, type, rank, number]));
-      const index = indexRows(entity);
-      for (const t of index.terms) rows.terms.push([entity.id, entity.type, t.type, t.lang, t.text]);
-      rows.values.push(...valueRows(entity, index.values));
+      appendDeferredRows(rows, JSON.parse(decodeDocument(read.get(rev_id)!.content)) as Entity);
       this.stagedEntity.run(entity_id);
-      if (rows.search.prefixes.length > 100_000) flush();
+      if (rows.search.prefixes.length > 100_000) {
+        this.stageRows(rows);
+        rows = emptyDeferredRows();
+      }
     }
-    flush();
+    this.stageRows(rows);
   }
 
   private stageRows(rows: StagedRows): void {
-    this.insert.searchTerms(rows.search.terms);
-    this.insert.searchPrefixes(rows.search.prefixes);
-    this.insert.searchTokens(rows.search.tokens);
-    this.insert.terms(rows.terms);
-    this.insert.values(rows.values);
+    for (const target of DEFERRED_TABLES) this.insert.get(target)!(target.rows(rows));
   }
 
   /** Creates this connection's staging tables, shaped like their targets, on first use. */
@@ -170,10 +140,10 @@ export class DeferredIndex {
     if (this.staged) return;
     this.db.exec('CREATE TEMP TABLE IF NOT EXISTS stage_entities (entity_id TEXT NOT NULL)');
     this.stagedEntity = this.db.prepare('INSERT INTO temp.stage_entities (entity_id) VALUES (?)');
-    for (const [name, target] of Object.entries(TARGETS) as [TargetName, Target][]) {
+    for (const target of DEFERRED_TABLES) {
       const columns = target.columns.join(', ');
       this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${stageOf(target)} AS SELECT ${columns} FROM main.${target.table} WHERE 0`);
-      this.insert[name] = rowInserter(this.db, `INSERT INTO temp.${stageOf(target)} (${columns}) VALUES`, target.columns.length);
+      this.insert.set(target, rowInserter(this.db, `INSERT INTO temp.${stageOf(target)} (${columns}) VALUES`, target.columns.length));
     }
     this.staged = true;
   }

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { PolicyViolation, type ImportExtras, type Violation } from '../store.js';
 import type { ImportRevision, PreparedImport } from './prepared-import.js';
 import type { SqliteOptions } from './index.js';
-import type { BuildStep } from './deferred-index.js';
+import type { BuildStep } from '../store.js';
 
 export type ImportMessage =
   | { type: 'begin'; batch: number; revision: ImportRevision }

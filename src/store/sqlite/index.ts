@@ -13,14 +13,14 @@ import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
   type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, InvalidCursor,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, type BuildStep, InvalidCursor,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
 import { ImportThread } from './import-thread.js';
-import { DeferredIndex, type BuildStep } from './deferred-index.js';
+import { DeferredIndex } from './deferred-index.js';
 import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
 
 export interface SqliteOptions {

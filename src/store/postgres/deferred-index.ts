@@ -1,0 +1,156 @@
+// Secondary indexes of a PostgreSQL bulk import, built once in key order (ADR 0008, as sqlite/deferred-index.ts).
+//
+// Written row by row with each batch, an import's index rows (about 230 per generated item) land at random
+// places of B-trees that outgrow shared_buffers: the import ran at 485 entities/s over its first tenth and
+// 136/s over its last at 100,000 items. Here a batch COPYs them into unindexed UNLOGGED staging tables instead,
+// and build() inserts each table's rows sorted by its key, so each index page is written once, in order.
+//
+// index_backlog says which entities wait, with the revision their staged rows come from. It is an ordinary
+// (logged) table written in the batch's transaction, so it survives anything; the staging tables are emptied by
+// a server crash, and then build() derives again from its revision the rows of every waiting entity that
+// stage_entities does not list. Each fill is INSERT … ON CONFLICT DO NOTHING of rows of fixed revisions, so a
+// build interrupted half-way and run again writes the same rows.
+//
+// An edit of a waiting entity leaves its index rows alone and marks it edited (markEdited, in the edit's
+// transaction); the last step of the build applies the difference between the staged revision and the head.
+import type pg from 'pg';
+import type { Entity } from '../../domain/entity.js';
+import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
+import type { BuildStep } from '../store.js';
+import { copyRows } from './copy.js';
+import type { Db } from './queries.js';
+import { inTransaction } from './transaction.js';
+
+
+/** Brings a waiting entity's rows from its staged revision to its head, inside the build's last transaction. */
+export type Reindex = (db: Db, id: string, stagedRevision: number) => Promise<void>;
+
+/**
+ * A table's indexes are dropped before its rows go in and made again after (CREATE INDEX sorts once) when the
+ * entities to add are at least this share of those already indexed; below it, the sorted insert keeps them up
+ * to date in place. The share SQLite's build uses for its secondary indexes.
+ */
+const REBUILD_SECONDARY_SHARE = 0.25;
+/** Entities whose rows are derived again per transaction when the staging was lost. */
+const RESTAGE_BATCH = 1_000;
+/** Memory the build's sorts and index builds may take, per step (the server's default is a few MB). */
+const BUILD_MEMORY = "SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'";
+
+const stageOf = (target: DeferredTable) => `stage_${target.table}`;
+
+export class PostgresDeferredIndex {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Entities whose index rows are staged or waiting to be derived again. */
+  async pendingCount(db: Db = this.pool): Promise<number> {
+    return Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM index_backlog')).rows[0].n);
+  }
+
+  /**
+   * Within an edit's (or a batch's) transaction: the entities among `ids` whose rows are not built yet are
+   * marked edited and returned; their rows are the build's to write.
+   */
+  async markEdited(db: Db, ids: readonly string[]): Promise<Set<string>> {
+    const { rows } = await db.query<{ entity_id: string }>(
+      'UPDATE index_backlog SET edited = true WHERE entity_id = ANY($1::text[]) RETURNING entity_id', [ids]);
+    return new Set(rows.map((r) => r.entity_id));
+  }
+
+  /** Within a batch's transaction: records new entities as waiting and copies their rows into the staging. */
+  async stage(client: pg.PoolClient, entities: readonly { id: string; revision: number }[], rows: DeferredRows): Promise<void> {
+    if (entities.length === 0) return;
+    await client.query(`INSERT INTO index_backlog (entity_id, rev_id)
+      SELECT * FROM unnest($1::text[], $2::bigint[]) ON CONFLICT (entity_id) DO NOTHING`,
+    [entities.map((e) => e.id), entities.map((e) => e.revision)]);
+    await copyRows(client, 'stage_entities', ['entity_id'], entities.map((e) => [e.id]));
+    for (const target of DEFERRED_TABLES) await copyRows(client, stageOf(target), target.columns, target.rows(rows));
+  }
+
+  /**
+   * Builds the indexes of every waiting entity: the rows a crash lost are derived again, each table's staged
+   * rows go in sorted (one transaction each), then the edits made meanwhile are applied and the backlog and
+   * staging emptied together. Calls `onStep` before each step.
+   */
+  async build(reindex: Reindex, onStep: (step: BuildStep) => void = () => {}): Promise<void> {
+    if (await this.pendingCount() === 0) return;
+    // Rows derived again may be in a table already (filled before a crash emptied the staging): those tables
+    // keep their keys, whose ON CONFLICT skips such rows.
+    const restaged = await this.restageLost(onStep);
+    const pending = await this.pendingCount();
+    const entities = Number((await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM entities')).rows[0].n);
+    const rebuild = !restaged && pending >= REBUILD_SECONDARY_SHARE * Math.max(entities - pending, 0);
+    for (const target of DEFERRED_TABLES) {
+      const rows = Number((await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${stageOf(target)}`)).rows[0].n);
+      onStep({ step: `building ${target.table}`, rows });
+      // The staged rows go with the fill that moves them: a build interrupted later does not move them twice.
+      await inTransaction(this.pool, async (db) => {
+        await fill(db, target, rows, rebuild);
+        await db.query(`TRUNCATE ${stageOf(target)}`);
+      });
+    }
+    await inTransaction(this.pool, async (db) => {
+      // Edits wait here until the backlog is gone, then write their own rows: none falls between the two.
+      await db.query('LOCK TABLE index_backlog IN EXCLUSIVE MODE');
+      const { rows: edited } = await db.query<{ entity_id: string; rev_id: string }>(
+        'SELECT entity_id, rev_id FROM index_backlog WHERE edited');
+      onStep({ step: 'applying the edits made meanwhile', rows: edited.length });
+      for (const e of edited) await reindex(db, e.entity_id, Number(e.rev_id));
+      await db.query(`TRUNCATE index_backlog, stage_entities, ${DEFERRED_TABLES.map(stageOf).join(', ')}`);
+    });
+    // Marks the new rows visible to all in the visibility map, so that searches read them by index-only scans
+    // (every column a search reads is in the key), and gives the planner the tables' new statistics.
+    onStep({ step: 'vacuuming the new rows', rows: 0 });
+    for (const target of DEFERRED_TABLES) await this.pool.query(`VACUUM (ANALYZE) ${target.table}`);
+  }
+
+  /** Stages again, from the revisions the backlog names, the rows of waiting entities the staging does not hold. */
+  private async restageLost(onStep: (step: BuildStep) => void): Promise<boolean> {
+    const { rows: lost } = await this.pool.query<{ entity_id: string; rev_id: string }>(`
+      SELECT b.entity_id, b.rev_id FROM index_backlog b
+      WHERE NOT EXISTS (SELECT 1 FROM stage_entities s WHERE s.entity_id = b.entity_id)`);
+    if (lost.length === 0) return false;
+    onStep({ step: 'deriving the rows of entities an earlier run left unindexed', rows: lost.length });
+    for (let i = 0; i < lost.length; i += RESTAGE_BATCH) {
+      const slice = lost.slice(i, i + RESTAGE_BATCH);
+      await inTransaction(this.pool, async (client) => {
+        const { rows: docs } = await client.query<{ content: string }>(
+          'SELECT content FROM revisions WHERE rev_id = ANY($1::bigint[])', [slice.map((e) => e.rev_id)]);
+        const rows = emptyDeferredRows();
+        for (const doc of docs) appendDeferredRows(rows, JSON.parse(doc.content) as Entity);
+        await copyRows(client, 'stage_entities', ['entity_id'], slice.map((e) => [e.entity_id]));
+        for (const target of DEFERRED_TABLES) await copyRows(client, stageOf(target), target.columns, target.rows(rows));
+      });
+    }
+    return true;
+  }
+}
+
+/**
+ * Moves a table's staged rows into it. Kept indexes: sorted by the key, so that each index page is written
+ * once. When `rebuild`, every index of the table, its primary key too, is dropped first and made again after
+ * (CREATE INDEX sorts once), and the rows go in as they are: 1.7M search prefix rows took 1.4 s so, 3.2 s
+ * sorted and 8.7 s sorted and made DISTINCT, then 1.5 s to make the key. Staged rows then never repeat a
+ * stored one (they are the rows of entities not indexed yet, and no rows were derived again), nor one another
+ * (index-rows.ts derives each row of an entity once).
+ */
+async function fill(db: Db, target: DeferredTable, rows: number, rebuild: boolean): Promise<void> {
+  await db.query(BUILD_MEMORY);
+  const columns = target.columns.join(', ');
+  const staged = `SELECT ${columns} FROM ${stageOf(target)}`;
+  if (!rebuild) {
+    if (rows > 0) await db.query(`INSERT INTO ${target.table} (${columns}) ${staged} ORDER BY ${target.key.join(', ')} ON CONFLICT DO NOTHING`);
+    return;
+  }
+  const { rows: primary } = await db.query<{ name: string; definition: string }>(`
+    SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint
+    WHERE conrelid = $1::regclass AND contype = 'p'`, [target.table]);
+  const { rows: secondary } = await db.query<{ name: string; definition: string }>(`
+    SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+    WHERE i.schemaname = current_schema() AND i.tablename = $1 AND i.indexname <> ALL($2::text[])`,
+  [target.table, primary.map((p) => p.name)]);
+  for (const index of secondary) await db.query(`DROP INDEX ${index.name}`);
+  for (const key of primary) await db.query(`ALTER TABLE ${target.table} DROP CONSTRAINT ${key.name}`);
+  if (rows > 0) await db.query(`INSERT INTO ${target.table} (${columns}) ${staged}`);
+  for (const key of primary) await db.query(`ALTER TABLE ${target.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
+  for (const index of secondary) await db.query(index.definition);
+}
