@@ -56,6 +56,23 @@ if (!postgresUrl) {
       await reference.close();
     });
 
+    it('an import that stages rows while another one builds loses none of them', async () => {
+      const location = await newLocation();
+      const [first, second] = await Promise.all([openImport(location), openImport(location)]);
+      await first.importEntities(all.slice(0, 20), META);
+      await Promise.all([first.finishImport(), second.importEntities(all.slice(20), META)]);
+      await second.finishImport();
+      assert.equal(await second.unindexedCount(), 0);
+
+      const reference = await openImport(await newLocation());
+      await reference.importEntities(all, META);
+      await reference.finishImport();
+      for (const table of ['terms', 'statement_values', 'search_terms', 'search_prefixes', 'search_tokens']) {
+        assert.deepEqual(await rows(first, table), await rows(reference, table), table);
+      }
+      await Promise.all([first.close(), second.close(), reference.close()]);
+    });
+
     it('an edit made by another process before the build is applied by the build, and one made after writes its own rows', async () => {
       const location = await newLocation();
       const importer = await openImport(location);

@@ -18,6 +18,7 @@ import type { Entity } from '../../domain/entity.js';
 import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
 import type { BuildStep } from '../store.js';
 import { copyRows } from './copy.js';
+import { importBuildLockKey } from './lock-keys.js';
 import type { Db } from './queries.js';
 import { inTransaction } from './transaction.js';
 
@@ -39,7 +40,15 @@ const BUILD_MEMORY = "SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_m
 const stageOf = (target: DeferredTable) => `stage_${target.table}`;
 
 export class PostgresDeferredIndex {
+  private buildLock: string | null = null;
+
   constructor(private readonly pool: pg.Pool) {}
+
+  /** The advisory lock that keeps batches from staging rows while a build moves and empties the staging. */
+  private async lockKey(db: Db): Promise<string> {
+    const schema = (await db.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0].schema;
+    return (this.buildLock ??= importBuildLockKey(schema).toString());
+  }
 
   /** Entities whose index rows are staged or waiting to be derived again. */
   async pendingCount(db: Db = this.pool): Promise<number> {
@@ -56,7 +65,15 @@ export class PostgresDeferredIndex {
     return new Set(rows.map((r) => r.entity_id));
   }
 
-  /** Within a batch's transaction: records new entities as waiting and copies their rows into the staging. */
+  /**
+   * First in a batch's transaction that stages rows: waits while a build runs, and keeps one from starting
+   * until the batch commits. First, so that the batch holds no row lock the build could wait for.
+   */
+  async holdOffBuild(client: pg.PoolClient): Promise<void> {
+    await client.query('SELECT pg_advisory_xact_lock_shared($1::bigint)', [await this.lockKey(client)]);
+  }
+
+  /** Within a batch's transaction (after holdOffBuild): records new entities as waiting and copies their rows into the staging. */
   async stage(client: pg.PoolClient, entities: readonly { id: string; revision: number }[], rows: DeferredRows): Promise<void> {
     if (entities.length === 0) return;
     await client.query(`INSERT INTO index_backlog (entity_id, rev_id)
@@ -73,6 +90,20 @@ export class PostgresDeferredIndex {
    */
   async build(reindex: Reindex, onStep: (step: BuildStep) => void = () => {}): Promise<void> {
     if (await this.pendingCount() === 0) return;
+    // Another import's batches wait for the end of this build (and this build for their transactions): the
+    // staging it empties at its end holds exactly the rows it moved.
+    const guard = await this.pool.connect();
+    const key = await this.lockKey(guard);
+    try {
+      await guard.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+      await this.buildLocked(reindex, onStep);
+    } finally {
+      await guard.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+      guard.release();
+    }
+  }
+
+  private async buildLocked(reindex: Reindex, onStep: (step: BuildStep) => void): Promise<void> {
     // Rows derived again may be in a table already (filled before a crash emptied the staging): those tables
     // keep their keys, whose ON CONFLICT skips such rows.
     const restaged = await this.restageLost(onStep);

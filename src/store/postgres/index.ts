@@ -226,6 +226,7 @@ export class PostgresStore implements Store {
   async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     if (entities.length === 0 && !extras.checkpoint) return;
     await inTransaction(this.pool, async (client) => {
+      if (this.deferIndexes) await this.deferred.holdOffBuild(client);
       for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(client, batch, meta);
       const highest: Record<KindName, number> = { item: 0, property: 0 };
       for (const e of entities) highest[e.type] = Math.max(highest[e.type], Number(e.id.slice(1)));

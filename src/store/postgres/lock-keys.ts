@@ -19,6 +19,9 @@ export function lockKey(...parts: string[]): bigint {
 
 export const migrationLockKey = (schema: string): bigint => lockKey('entia', 'migrate', schema);
 
+/** Held by an import's index build for its whole length, and shared by each batch that stages rows. */
+export const importBuildLockKey = (schema: string): bigint => lockKey('entia', 'import-build', schema);
+
 /**
  * One lock per (kind, language, label) the edit's uniqueness checks look at (docs/api.md §6.1), sorted so that
  * two transactions always take shared keys in the same order. Two edits that could create the same duplicate
