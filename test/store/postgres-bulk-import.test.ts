@@ -28,6 +28,7 @@ if (!postgresUrl) {
     newLocation,
     openImport,
     openReference: async () => openPostgresStore({ url: await newLocation(), poolSize: 4 }),
+    stagingOutlivesStore: true,
     rows,
     cleanup: async () => { await Promise.all(made.map((db) => db.drop())); },
   });

@@ -1,18 +1,18 @@
 // Secondary indexes of a PostgreSQL bulk import, built once in key order (ADR 0008, as sqlite/deferred-index.ts).
 //
 // Written row by row with each batch, an import's index rows (about 230 per generated item) land at random
-// places of B-trees that outgrow shared_buffers: the import ran at 485 entities/s over its first tenth and
-// 136/s over its last at 100,000 items. Here a batch COPYs them into unindexed UNLOGGED staging tables instead,
-// and build() inserts each table's rows sorted by its key, so each index page is written once, in order.
+// places of B-trees that outgrow shared_buffers: 100,000 items loaded at 363 entities/s over their first tenth
+// and 95/s over their last. Here a batch COPYs them into unindexed UNLOGGED staging tables instead, and build()
+// moves each table's rows in once, its indexes made again by one sort or fed in key order.
 //
 // index_backlog says which entities wait, with the revision their staged rows come from. It is an ordinary
 // (logged) table written in the batch's transaction, so it survives anything; the staging tables are emptied by
 // a server crash, and then build() derives again from its revision the rows of every waiting entity that
-// stage_entities does not list. Each fill is INSERT … ON CONFLICT DO NOTHING of rows of fixed revisions, so a
-// build interrupted half-way and run again writes the same rows.
+// stage_entities does not list. Each table's staged rows are emptied in the transaction that moves them, so a
+// build interrupted half-way and run again moves none twice.
 //
-// An edit of a waiting entity leaves its index rows alone and marks it edited (markEdited, in the edit's
-// transaction); the last step of the build applies the difference between the staged revision and the head.
+// An edit of a waiting entity leaves its index rows alone and marks it edited (queries.ts moveHead, or
+// markEdited); the last step of the build applies the difference between the staged revision and the head.
 import type pg from 'pg';
 import type { Entity } from '../../domain/entity.js';
 import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
@@ -22,7 +22,6 @@ import { importBuildLockKey } from './lock-keys.js';
 import type { Db } from './queries.js';
 import { inTransaction } from './transaction.js';
 
-
 /** Brings a waiting entity's rows from its staged revision to its head, inside the build's last transaction. */
 export type Reindex = (db: Db, id: string, stagedRevision: number) => Promise<void>;
 
@@ -31,7 +30,7 @@ export type Reindex = (db: Db, id: string, stagedRevision: number) => Promise<vo
  * entities to add are at least this share of those already indexed; below it, the sorted insert keeps them up
  * to date in place. The share SQLite's build uses for its secondary indexes.
  */
-const REBUILD_SECONDARY_SHARE = 0.25;
+const REBUILD_SHARE = 0.25;
 /** Entities whose rows are derived again per transaction when the staging was lost. */
 const RESTAGE_BATCH = 1_000;
 /** Memory the build's sorts and index builds may take, per step (the server's default is a few MB). */
@@ -44,20 +43,21 @@ export class PostgresDeferredIndex {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  /** The advisory lock that keeps batches from staging rows while a build moves and empties the staging. */
+  /** The advisory lock that keeps batches from staging rows while a build moves and empties the staging (per schema). */
   private async lockKey(db: Db): Promise<string> {
+    if (this.buildLock !== null) return this.buildLock;
     const schema = (await db.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0].schema;
-    return (this.buildLock ??= importBuildLockKey(schema).toString());
+    return (this.buildLock = importBuildLockKey(schema).toString());
   }
 
   /** Entities whose index rows are staged or waiting to be derived again. */
-  async pendingCount(db: Db = this.pool): Promise<number> {
-    return Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM index_backlog')).rows[0].n);
+  async pendingCount(): Promise<number> {
+    return Number((await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM index_backlog')).rows[0].n);
   }
 
   /**
-   * Within an edit's (or a batch's) transaction: the entities among `ids` whose rows are not built yet are
-   * marked edited and returned; their rows are the build's to write.
+   * Within a batch's or a redirect's transaction: the entities among `ids` whose rows are not built yet are
+   * marked edited and returned; their rows are the build's to write. (An edit marks its entity in moveHead.)
    */
   async markEdited(db: Db, ids: readonly string[]): Promise<Set<string>> {
     const { rows } = await db.query<{ entity_id: string }>(
@@ -79,8 +79,7 @@ export class PostgresDeferredIndex {
     await client.query(`INSERT INTO index_backlog (entity_id, rev_id)
       SELECT * FROM unnest($1::text[], $2::bigint[]) ON CONFLICT (entity_id) DO NOTHING`,
     [entities.map((e) => e.id), entities.map((e) => e.revision)]);
-    await copyRows(client, 'stage_entities', ['entity_id'], entities.map((e) => [e.id]));
-    for (const target of DEFERRED_TABLES) await copyRows(client, stageOf(target), target.columns, target.rows(rows));
+    await copyStaged(client, entities.map((e) => e.id), rows);
   }
 
   /**
@@ -109,7 +108,7 @@ export class PostgresDeferredIndex {
     const restaged = await this.restageLost(onStep);
     const pending = await this.pendingCount();
     const entities = Number((await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM entities')).rows[0].n);
-    const rebuild = !restaged && pending >= REBUILD_SECONDARY_SHARE * Math.max(entities - pending, 0);
+    const rebuild = !restaged && pending >= REBUILD_SHARE * Math.max(entities - pending, 0);
     for (const target of DEFERRED_TABLES) {
       const rows = Number((await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${stageOf(target)}`)).rows[0].n);
       onStep({ step: `building ${target.table}`, rows });
@@ -148,12 +147,17 @@ export class PostgresDeferredIndex {
           'SELECT content FROM revisions WHERE rev_id = ANY($1::bigint[])', [slice.map((e) => e.rev_id)]);
         const rows = emptyDeferredRows();
         for (const doc of docs) appendDeferredRows(rows, JSON.parse(doc.content) as Entity);
-        await copyRows(client, 'stage_entities', ['entity_id'], slice.map((e) => [e.entity_id]));
-        for (const target of DEFERRED_TABLES) await copyRows(client, stageOf(target), target.columns, target.rows(rows));
+        await copyStaged(client, slice.map((e) => e.entity_id), rows);
       });
     }
     return true;
   }
+}
+
+/** COPYs entities' rows into the staging, and the entities into the list of those staged. */
+async function copyStaged(client: pg.PoolClient, ids: readonly string[], rows: DeferredRows): Promise<void> {
+  await copyRows(client, 'stage_entities', ['entity_id'], ids.map((id) => [id]));
+  for (const target of DEFERRED_TABLES) await copyRows(client, stageOf(target), target.columns, target.rows(rows));
 }
 
 /**

@@ -2,7 +2,7 @@
 // transaction: policy locks → compare-and-set of the head (which allocates the revision id) → checks → rows.
 // Why this shape and not SERIALIZABLE: docs/adr/0002-postgres-concurrency.md.
 import pg from 'pg';
-import type { Entity, KindName } from '../../domain/entity.js';
+import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js';
 import { searchFilter } from '../search-filter.js';
 import { appendDeferredRows, diffIndexRows, diffSearchRows, emptyDeferredRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
@@ -163,15 +163,15 @@ export class PostgresStore implements Store {
       // Locks first, then the entity row (taken by the compare-and-set): one order for every edit.
       await q.lockKeys(db, policyLockKeys(entity, checks));
       const counts = popularity(entity);
-      const revision = previous
+      const moved = previous
         ? await q.moveHead(db, entity.id, previous.head.revision, counts)
         : await q.insertEntity(db, entity.id, entity.type, counts);
-      if (revision === null) throw new EditConflict(entity.id);
+      if (moved === null) throw new EditConflict(entity.id);
       const violation = await this.findViolationIn(db, entity, checks);
       if (violation) throw new PolicyViolation(violation);
-      const modified = await q.insertRevision(db, revision, entity.id, meta, JSON.stringify(entity));
-      await this.writeIndexRows(db, previous?.entity ?? null, entity);
-      return toHead(revision, modified);
+      const modified = await q.insertRevision(db, moved.revision, entity.id, meta, JSON.stringify(entity));
+      await this.writeIndexRows(db, previous?.entity ?? null, entity, moved.waiting);
+      return toHead(moved.revision, modified);
     });
   }
 
@@ -184,12 +184,13 @@ export class PostgresStore implements Store {
     }
   }
 
-  private async writeIndexRows(db: Db, before: Entity | null, after: Entity): Promise<void> {
+  /**
+   * `waiting`: the entity was imported and its search, term and value rows are not built yet; the build
+   * applies this difference (deferred-index.ts), so only the sitelinks are written here.
+   */
+  private async writeIndexRows(db: Db, before: Entity | null, after: Entity, waiting: boolean): Promise<void> {
     const d = diffIndexRows(before, after);
     const id = after.id;
-    // An imported entity whose rows are not built yet: the build applies this difference (deferred-index.ts).
-    // A new entity cannot be waiting, so creations skip the question.
-    const waiting = before !== null && (await this.deferred.markEdited(db, [id])).size > 0;
     if (!waiting) await this.writeSearchableRows(db, before, after, d);
     if (d.sitelinks.removed.length) {
       await q.deleteSitelinks(db, id, d.sitelinks.removed.map((s) => s.site), d.sitelinks.removed.map((s) => s.title));
@@ -275,8 +276,7 @@ export class PostgresStore implements Store {
   private async reindexWaiting(db: Db, id: string, stagedRevision: number): Promise<void> {
     const staged = JSON.parse((await q.revisionContent(db, stagedRevision))!.content) as Entity;
     const head = await q.readEntity(db, id);
-    const after = head?.content && !head.redirect_to ? JSON.parse(head.content) as Entity
-      : { ...staged, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} };
+    const after = head?.content && !head.redirect_to ? JSON.parse(head.content) as Entity : emptyEntity(staged.id, staged.type);
     await this.writeSearchableRows(db, staged, after);
   }
 
@@ -295,7 +295,7 @@ export class PostgresStore implements Store {
     await q.upsertEntities(client, ids, batch.map((e) => e.type), revIds, counts.map((c) => c.sitelinks), counts.map((c) => c.statements));
     const replacedIds = ids.filter((id) => previous.has(id));
     const waiting = replacedIds.length ? await this.deferred.markEdited(client, replacedIds) : new Set<string>();
-    if (replacedIds.length) await q.deleteTermsOf(client, replacedIds.filter((id) => !waiting.has(id)));
+    await q.deleteTermsOf(client, replacedIds.filter((id) => !waiting.has(id)));
     const staged = emptyDeferredRows();
     const fresh: { id: string; revision: number }[] = [];
     const immediate: Entity[] = [];
@@ -325,7 +325,7 @@ export class PostgresStore implements Store {
     await deleteValues(client, removedValues);
     await insertValues(client, addedValues);
     await this.deferred.stage(client, fresh, staged);
-    if (replacedIds.length) await q.deleteSitelinksOf(client, replacedIds);
+    await q.deleteSitelinksOf(client, replacedIds);
     await this.insertSitelinks(client, sitelinks);
   }
 
@@ -339,7 +339,8 @@ export class PostgresStore implements Store {
       const revision = await q.upsertRedirect(db, sourceId, targetId);
       if (source?.content && !source.redirect_to) {
         const entity = JSON.parse(source.content) as Entity;
-        await this.writeIndexRows(db, entity, { ...entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
+        const waiting = (await this.deferred.markEdited(db, [sourceId])).size > 0;
+        await this.writeIndexRows(db, entity, emptyEntity(entity.id, entity.type), waiting);
       }
       await q.insertRevision(db, revision, sourceId, { ...meta, action: 'redirect' }, JSON.stringify({ id: sourceId, redirect: targetId }));
       return revision;

@@ -8,6 +8,12 @@ import type { SearchRow, SearchTable } from '../index-rows.js';
 import type { EditMeta } from '../store.js';
 import { arrayLiteral, copyRows } from './copy.js';
 
+/** A head an edit moved: its new revision, and whether the entity waits for an import's index build. */
+export interface MovedHead {
+  revision: number;
+  waiting: boolean;
+}
+
 /** A pool or one checked-out connection (inside a transaction). */
 export interface Db {
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
@@ -95,19 +101,27 @@ export const queries = {
     await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
   },
 
-  /** Compare-and-set of the head, allocating the revision id: no row ⇒ somebody else moved the head. */
-  moveHead: async (db: Db, id: string, base: number, counts: Counts) => {
-    const row = await first<{ head_rev: string }>(db, `
+  /**
+   * Compare-and-set of the head, allocating the revision id: no row ⇒ somebody else moved the head. In the same
+   * statement, an entity whose index rows an import has not built yet is marked edited (deferred-index.ts), and
+   * `waiting` says so: its edit then leaves those rows to the build. A failed compare-and-set rolls the mark back
+   * with the edit's transaction.
+   */
+  moveHead: async (db: Db, id: string, base: number, counts: Counts): Promise<MovedHead | null> => {
+    const row = await first<{ head_rev: string; waiting: boolean }>(db, `
+      WITH waiting AS (UPDATE index_backlog SET edited = true WHERE entity_id = $1 RETURNING 1)
       UPDATE entities SET head_rev = nextval('revision_ids'), sitelink_count = $3, statement_count = $4
-      WHERE id = $1 AND head_rev = $2 RETURNING head_rev`, [id, base, counts.sitelinks, counts.statements]);
-    return row ? Number(row.head_rev) : null;
+      WHERE id = $1 AND head_rev = $2 RETURNING head_rev, EXISTS (SELECT 1 FROM waiting) AS waiting`,
+    [id, base, counts.sitelinks, counts.statements]);
+    return row ? { revision: Number(row.head_rev), waiting: row.waiting } : null;
   },
-  insertEntity: async (db: Db, id: string, kind: KindName, counts: Counts) => {
+  /** A new entity's head; a new entity never waits for an import's build. */
+  insertEntity: async (db: Db, id: string, kind: KindName, counts: Counts): Promise<MovedHead | null> => {
     const row = await first<{ head_rev: string }>(db, `
       INSERT INTO entities (id, kind, head_rev, sitelink_count, statement_count)
       VALUES ($1, $2, nextval('revision_ids'), $3, $4) ON CONFLICT (id) DO NOTHING RETURNING head_rev`,
     [id, kind, counts.sitelinks, counts.statements]);
-    return row ? Number(row.head_rev) : null;
+    return row ? { revision: Number(row.head_rev), waiting: false } : null;
   },
   /** Points an entity (created if absent) at a redirect revision; its counts drop to zero. */
   upsertRedirect: async (db: Db, id: string, target: string) =>
@@ -193,7 +207,7 @@ export const queries = {
     if (ids.length) await db.query('DELETE FROM terms WHERE entity_id = ANY($1::text[])', [ids]);
   },
   deleteSitelinksOf: async (db: Db, ids: string[]) => {
-    await db.query('DELETE FROM sitelinks WHERE item_id = ANY($1::text[])', [ids]);
+    if (ids.length) await db.query('DELETE FROM sitelinks WHERE item_id = ANY($1::text[])', [ids]);
   },
   revisionContent: (db: Db, revId: number) => first<{ content: string }>(db, 'SELECT content FROM revisions WHERE rev_id = $1', [revId]),
 };

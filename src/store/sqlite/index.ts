@@ -2,7 +2,7 @@
 // transaction runs whole, with no other write of this process in between; other processes on the same file
 // wait on the busy timeout. Edits are committed in groups (see applyEdit).
 import Database from 'better-sqlite3';
-import { entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
+import { emptyEntity, entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
 import { decodeDocument, encodeDocument } from './documents.js';
 import { changeOf, revisionContent, type ChangeRow } from '../revision-content.js';
@@ -303,7 +303,7 @@ export class SqliteStore implements Store {
     this.deferred.build((id, stagedRevision) => {
       const staged = JSON.parse(decodeDocument(this.q.readContent.get(stagedRevision)!.content)) as Entity;
       const now = this.readEntitySync(id, false);
-      const after = now.status === 'found' ? now.entity : { ...staged, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} };
+      const after = now.status === 'found' ? now.entity : emptyEntity(staged.id, staged.type);
       this.writeSearchableRows(staged, after);
     }, onStep);
   }
@@ -427,7 +427,7 @@ export class SqliteStore implements Store {
       const target = this.readEntitySync(targetId);
       if (target.status !== 'found' || target.entity.type !== 'item') throw new Error(`${targetId} is not an item`);
       const source = this.readEntitySync(sourceId);
-      if (source.status === 'found') this.writeIndexRows(source.entity, { ...source.entity, labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} });
+      if (source.status === 'found') this.writeIndexRows(source.entity, emptyEntity(source.entity.id, source.entity.type));
       const timestamp = Math.floor(Date.now() / 1000);
       const { rev_id } = this.q.insertRevision.get(sourceId, timestamp, meta.user, meta.comment, JSON.stringify(meta.tags),
         meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }), 'redirect')!;
