@@ -15,18 +15,24 @@ export interface Kind {
   createField: 'item' | 'property';
   hasSitelinks: boolean;
   hasDataType: boolean;
+  /**
+   * Data policy (docs/api.md §6.1): what no two entities of the kind may share (a property's label, an item's
+   * label and description together), and whether label = description is refused before that check (items) or
+   * after it (properties).
+   */
+  policy: { unique: 'label' | 'label-and-description'; sameValueFirst: boolean };
   codes: { invalidId: ErrorCode; notFound: ErrorCode; invalidData: ErrorCode };
 }
 
 export const ITEM: Kind = {
   name: 'item', prefix: 'Q', segment: 'items', noun: 'Item', createField: 'item',
-  hasSitelinks: true, hasDataType: false,
+  hasSitelinks: true, hasDataType: false, policy: { unique: 'label-and-description', sameValueFirst: true },
   codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
 };
 
 export const PROPERTY: Kind = {
   name: 'property', prefix: 'P', segment: 'properties', noun: 'Property', createField: 'property',
-  hasSitelinks: false, hasDataType: true,
+  hasSitelinks: false, hasDataType: true, policy: { unique: 'label', sameValueFirst: false },
   codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
 };
 

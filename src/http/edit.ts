@@ -1,10 +1,10 @@
 // The write half of every edit route (docs/api.md §7.7, steps 8-9): data policy, no-op
 // detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
 import { entityJson, freezeJson, sameJson, type Entity } from '../domain/entity.js';
-import { EntiaError, fail } from '../domain/errors.js';
+import { EntiaError } from '../domain/errors.js';
 import { kindByName } from '../domain/kinds.js';
-import { changedLanguages, sameLabelAndDescription } from '../domain/terms.js';
-import { PolicyViolation, type EditMeta, type Head, type PolicyChecks, type Violation } from '../store/store.js';
+import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../domain/policy.js';
+import type { EditMeta, Head } from '../store/store.js';
 import type { Ctx } from './route.js';
 import type { Found } from './subject.js';
 
@@ -33,7 +33,8 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
     return { entity: previous.entity, head: previous.head, changed: false }; // docs/api.md "Revisions": no revision
   }
   const checks = policyChecks(previous?.entity ?? null, next);
-  await checkDataPolicy(ctx, next, checks, plan);
+  const found = await checkPolicy(previous?.entity ?? null, next, () => ctx.store.findViolation(next, checks));
+  if (found) throw violationError(found, plan.sitelinkConflictContext);
   checkSize(ctx, next, previous === null);
   await ctx.services.guard.consume(ctx, previous === null);
   if (!previous) next = withId(next, await ctx.store.allocateId(next.type));
@@ -42,62 +43,7 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
     ctx.services.metrics.edits.inc({ kind: next.type, creation: String(previous === null) });
     return { entity: next, head, changed: true };
   } catch (e) {
-    if (e instanceof PolicyViolation) violation(e.detail, plan);
-    throw e;
-  }
-}
-
-/** The uniqueness rules apply only to what the edit sets or changes (docs/api.md §6.1, §6.4). */
-function policyChecks(before: Entity | null, after: Entity): PolicyChecks {
-  const labels = changedLanguages(before?.labels ?? {}, after.labels);
-  const descriptions = changedLanguages(before?.descriptions ?? {}, after.descriptions);
-  const sites = changedLanguages(sitelinkTitles(before), sitelinkTitles(after));
-  if (after.type === 'property') return { propertyLabelLanguages: labels };
-  return { labelDescriptionLanguages: [...new Set([...labels, ...descriptions])], sitelinkSites: sites };
-}
-
-function sitelinkTitles(entity: Entity | null): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [site, link] of Object.entries(entity?.sitelinks ?? {})) out[site] = link.title;
-  return out;
-}
-
-/** Items check label = description before duplicates, properties the other way round (docs/api.md §6.1). */
-async function checkDataPolicy(ctx: Ctx, next: Entity, checks: PolicyChecks, plan: EditPlan): Promise<void> {
-  const before = plan.previous?.entity;
-  const changed = [...new Set([
-    ...changedLanguages(before?.labels ?? {}, next.labels),
-    ...changedLanguages(before?.descriptions ?? {}, next.descriptions),
-  ])];
-  const sameValue = () => {
-    const language = sameLabelAndDescription(next.labels, next.descriptions, changed);
-    if (language !== null) {
-      fail('data-policy-violation', { violation: 'label-description-same-value', violation_context: { language } });
-    }
-  };
-  if (next.type === 'item') sameValue();
-  const found = await ctx.store.findViolation(next, checks);
-  if (found) violation(found, plan);
-  if (next.type === 'property') sameValue();
-}
-
-function violation(v: Violation, plan: EditPlan): never {
-  switch (v.violation) {
-    case 'item-label-description-duplicate':
-      return fail('data-policy-violation', {
-        violation: v.violation, violation_context: { language: v.language, conflicting_item_id: v.conflictingId },
-      });
-    case 'property-label-duplicate':
-      return fail('data-policy-violation', {
-        violation: v.violation, violation_context: { language: v.language, conflicting_property_id: v.conflictingId },
-      });
-    case 'sitelink-conflict':
-      return fail('data-policy-violation', {
-        violation: v.violation,
-        violation_context: plan.sitelinkConflictContext === 'item-only'
-          ? { conflicting_item_id: v.conflictingId }
-          : { site_id: v.siteId, conflicting_item_id: v.conflictingId },
-      });
+    throw e instanceof PolicyViolation ? violationError(e.detail, plan.sitelinkConflictContext) : e;
   }
 }
 

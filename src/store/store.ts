@@ -4,6 +4,10 @@
 import type { Entity, KindName } from '../domain/entity.js';
 import type { SearchHit } from '../search/hits.js';
 import type { StatementCondition } from '../domain/statement-values.js';
+import type { PolicyChecks, UniquenessViolation } from '../domain/policy.js';
+
+// The data policy's types are the domain's; a store answers its queries (PolicyLookup) inside each edit.
+export { PolicyViolation, type PolicyChecks, type PolicyQuery, type UniquenessViolation } from '../domain/policy.js';
 
 export type { SearchHit };
 
@@ -65,21 +69,6 @@ export interface ChangeQuery {
   newestFirst?: boolean;
 }
 
-/** Uniqueness rules the store enforces atomically with the write (docs/api.md §6.1, §6.4). */
-export interface PolicyChecks {
-  /** Items: languages whose label or description the edit sets; no other item may have the same pair. */
-  labelDescriptionLanguages?: string[];
-  /** Properties: languages whose label the edit sets; no other property may have the same label. */
-  propertyLabelLanguages?: string[];
-  /** Items: sites whose sitelink the edit sets; no other item may link the same (site, title). */
-  sitelinkSites?: string[];
-}
-
-export type Violation =
-  | { violation: 'item-label-description-duplicate'; language: string; conflictingId: string }
-  | { violation: 'property-label-duplicate'; language: string; conflictingId: string }
-  | { violation: 'sitelink-conflict'; siteId: string; conflictingId: string };
-
 export interface EditInput {
   /** The entity as it will be stored (its id already allocated). */
   entity: Entity;
@@ -89,20 +78,13 @@ export interface EditInput {
   checks: PolicyChecks;
 }
 
-/** The entity's head moved since `previous` was read: the caller re-reads and decides again. */
 /** A `since` that is not a cursor of this store. */
 export class InvalidCursor extends Error {}
 
+/** The entity's head moved since `previous` was read: the caller re-reads and decides again. */
 export class EditConflict extends Error {
   constructor(readonly entityId: string) {
     super(`concurrent edit of ${entityId}`);
-  }
-}
-
-/** A uniqueness rule failed inside the transaction. Nothing was written. */
-export class PolicyViolation extends Error {
-  constructor(readonly detail: Violation) {
-    super(detail.violation);
   }
 }
 
@@ -249,7 +231,7 @@ export interface Store {
    */
   inTurn<T>(entityId: string, task: () => Promise<T>): Promise<T>;
   /** Read-only check of the same rules applyEdit enforces, so callers can report violations in spec order. */
-  findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null>;
+  findViolation(entity: Entity, checks: PolicyChecks): Promise<UniquenessViolation | null>;
   /** For each id that exists: its data type for properties, null for items. Missing ids are absent. */
   lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>>;
   /**

@@ -2,13 +2,14 @@
 // transaction: policy locks → compare-and-set of the head (which allocates the revision id) → checks → rows.
 // Why this shape and not SERIALIZABLE: docs/adr/0002-postgres-concurrency.md.
 import pg from 'pg';
+import { firstViolationAsync } from '../../domain/policy.js';
 import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js';
 import { searchFilter } from '../search-filter.js';
 import { appendDeferredRows, diffIndexRows, diffSearchRows, emptyDeferredRows, indexRows, popularity, type SitelinkRow, type TermRow } from '../index-rows.js';
 import {
   EditConflict, PolicyViolation,
   type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose, type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, type BuildStep, InvalidCursor,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type UniquenessViolation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, type BuildStep, InvalidCursor,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
@@ -368,7 +369,7 @@ export class PostgresStore implements Store {
     }
   }
 
-  async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
+  async findViolation(entity: Entity, checks: PolicyChecks): Promise<UniquenessViolation | null> {
     return this.findViolationIn(this.pool, entity, checks);
   }
 
@@ -376,29 +377,9 @@ export class PostgresStore implements Store {
     return this.searchIndex.search(query, searchFilter(query, this.statementValues));
   }
 
-  private async findViolationIn(db: Db, entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
-    for (const language of checks.propertyLabelLanguages ?? []) {
-      const label = entity.labels[language];
-      if (label === undefined) continue;
-      const other = await q.propertyWithLabel(db, language, label, entity.id);
-      if (other) return { violation: 'property-label-duplicate', language, conflictingId: other };
-    }
-    for (const language of checks.labelDescriptionLanguages ?? []) {
-      const label = entity.labels[language];
-      const description = entity.descriptions[language];
-      if (label === undefined || description === undefined) continue;
-      const other = await q.itemWithLabelAndDescription(db, language, label, description, entity.id);
-      if (other) return { violation: 'item-label-description-duplicate', language, conflictingId: other };
-    }
-    for (const siteId of checks.sitelinkSites ?? []) {
-      const link = entity.sitelinks?.[siteId];
-      if (!link) continue;
-      const owner = await q.sitelinkOwner(db, siteId, link.title);
-      if (owner && owner !== entity.id) return { violation: 'sitelink-conflict', siteId, conflictingId: owner };
-    }
-    return null;
+  private findViolationIn(db: Db, entity: Entity, checks: PolicyChecks): Promise<UniquenessViolation | null> {
+    return firstViolationAsync(entity, checks, (query) => q.policyHolder(db, query));
   }
-
 
   async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
     const found = new Map<string, string | null>();

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import type { KindName } from '../../domain/entity.js';
 import type { SearchRow, SearchTable } from '../index-rows.js';
-import type { EditMeta } from '../store.js';
+import type { EditMeta, PolicyQuery } from '../store.js';
 import { arrayLiteral, copyRows } from './copy.js';
 
 /** A head an edit moved: its new revision, and whether the entity waits for an import's index build. */
@@ -174,6 +174,15 @@ export const queries = {
       JOIN terms d ON d.entity_id = l.entity_id AND d.type = 'description' AND d.lang = l.lang
       WHERE l.kind = 'item' AND l.type = 'label' AND l.lang = $1 AND l.text = $2 AND d.text = $3 AND l.entity_id <> $4
       LIMIT 1`, [lang, label, description, exceptId]))?.entity_id ?? null,
+  /** The data policy's lookup port (domain/policy.ts): another entity holding the value, or null. */
+  policyHolder: (db: Db, query: PolicyQuery): Promise<string | null> => {
+    switch (query.rule) {
+      case 'property-label': return queries.propertyWithLabel(db, query.language, query.label, query.exceptId);
+      case 'item-label-description':
+        return queries.itemWithLabelAndDescription(db, query.language, query.label, query.description, query.exceptId);
+      case 'sitelink': return queries.sitelinkOwner(db, query.siteId, query.title);
+    }
+  },
 
   /** Exact id first, else a case-insensitive match (through the upper(id) index). */
 

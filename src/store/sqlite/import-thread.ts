@@ -4,7 +4,7 @@
 // prepares the next, and commits the batch while the caller reads and parses the next one. Each batch is
 // still one transaction, written or not as a whole; batches are written in the order they are given.
 import { Worker } from 'node:worker_threads';
-import { PolicyViolation, type ImportExtras, type Violation } from '../store.js';
+import { PolicyViolation, type ImportExtras, type UniquenessViolation } from '../store.js';
 import type { ImportRevision, PreparedImport } from './prepared-import.js';
 import type { SqliteOptions } from './index.js';
 import type { BuildStep } from '../store.js';
@@ -22,7 +22,7 @@ export type ImportMessage =
 /** The outcome of one batch; `error` as plain data, since error objects lose their class crossing threads. */
 export interface ImportReply {
   batch: number;
-  error?: { message: string; code?: string; violation?: Violation };
+  error?: { message: string; code?: string; violation?: UniquenessViolation };
   /** A build's progress: the reply is still to come. */
   step?: BuildStep;
 }

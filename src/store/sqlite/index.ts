@@ -2,6 +2,7 @@
 // transaction runs whole, with no other write of this process in between; other processes on the same file
 // wait on the busy timeout. Edits are committed in groups (see applyEdit).
 import Database from 'better-sqlite3';
+import { firstViolation } from '../../domain/policy.js';
 import { emptyEntity, entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
 import { EntityCache } from '../entity-cache.js';
 import { decodeDocument, encodeDocument } from './documents.js';
@@ -11,9 +12,9 @@ import { diffIndexRows, popularity } from '../index-rows.js';
 import { SqliteStatementValues } from './statement-values.js';
 import {
   EditConflict, PolicyViolation,
-  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type ReadPurpose,
+  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type PolicyQuery, type ReadPurpose,
   type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type Violation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, type BuildStep, InvalidCursor,
+  type SearchHit, type SearchQuery, type Store, type StoreProbe, type UniquenessViolation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, type BuildStep, InvalidCursor,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { MIGRATIONS } from './migrations.js';
@@ -237,7 +238,7 @@ export class SqliteStore implements Store {
     } else if (current) {
       throw new EditConflict(entity.id);
     }
-    const violation = this.findViolationSync(entity, edit.checks);
+    const violation = firstViolation(entity, edit.checks, (query) => this.policyHolder(query));
     if (violation) throw new PolicyViolation(violation);
 
     const timestamp = Math.floor(Date.now() / 1000);
@@ -440,33 +441,19 @@ export class SqliteStore implements Store {
     return task();
   }
 
-  async findViolation(entity: Entity, checks: PolicyChecks): Promise<Violation | null> {
-    return this.findViolationSync(entity, checks);
+  async findViolation(entity: Entity, checks: PolicyChecks): Promise<UniquenessViolation | null> {
+    return firstViolation(entity, checks, (query) => this.policyHolder(query));
   }
 
-  private findViolationSync(entity: Entity, checks: PolicyChecks): Violation | null {
-    for (const language of checks.propertyLabelLanguages ?? []) {
-      const label = entity.labels[language];
-      if (label === undefined) continue;
-      const other = this.q.propertyWithLabel.get(language, label, entity.id);
-      if (other) return { violation: 'property-label-duplicate', language, conflictingId: other.entity_id };
+  /** The data policy's lookup port (domain/policy.ts): another entity holding the value, or null. */
+  private policyHolder(query: PolicyQuery): string | null {
+    switch (query.rule) {
+      case 'property-label': return this.q.propertyWithLabel.get(query.language, query.label, query.exceptId)?.entity_id ?? null;
+      case 'item-label-description':
+        return this.q.itemWithLabelAndDescription.get(query.language, query.label, query.description, query.exceptId)?.entity_id ?? null;
+      case 'sitelink': return this.q.sitelinkOwner.get(query.siteId, query.title)?.item_id ?? null;
     }
-    for (const language of checks.labelDescriptionLanguages ?? []) {
-      const label = entity.labels[language];
-      const description = entity.descriptions[language];
-      if (label === undefined || description === undefined) continue;
-      const other = this.q.itemWithLabelAndDescription.get(language, label, description, entity.id);
-      if (other) return { violation: 'item-label-description-duplicate', language, conflictingId: other.entity_id };
-    }
-    for (const siteId of checks.sitelinkSites ?? []) {
-      const link = entity.sitelinks?.[siteId];
-      if (!link) continue;
-      const owner = this.q.sitelinkOwner.get(siteId, link.title);
-      if (owner && owner.item_id !== entity.id) return { violation: 'sitelink-conflict', siteId, conflictingId: owner.item_id };
-    }
-    return null;
   }
-
 
   async lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>> {
     const found = new Map<string, string | null>();
