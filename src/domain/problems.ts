@@ -2,9 +2,8 @@
 // different public code depending on where the data came from (docs/api.md §7.3, §7.4, D7/D8):
 //   'body'   → invalid-value, missing-field, value-too-long, … with the pointer into the request body;
 //   'patch'  → patch-result-invalid-value, patch-result-missing-field, … with the pointer into the patched document;
-//   'create' → the kind's invalid-item-data / invalid-property-data, without context.
 // `raise` is the one place that makes that translation.
-import { EntiaError, type ErrorCode } from './errors.js';
+import { EntiaError } from './errors.js';
 
 export type Problem =
   | { type: 'invalid'; path: string; value: unknown }
@@ -15,7 +14,7 @@ export type Problem =
   | { type: 'read-only'; path: string }
   | { type: 'group-mismatch'; path: string; groupPropertyId: string; statementPropertyId: string };
 
-export type Mode = { type: 'body' } | { type: 'patch' } | { type: 'create'; code: ErrorCode };
+export type Mode = { type: 'body' } | { type: 'patch' };
 
 export const BODY: Mode = { type: 'body' };
 export const PATCH: Mode = { type: 'patch' };
@@ -32,10 +31,6 @@ export function problem(p: Problem): never {
 }
 
 export function raise(p: Problem, mode: Mode): never {
-  if (mode.type === 'create') {
-    // The contract collapses every creation problem into one code (D7/D8); the precise error travels with it.
-    throw new EntiaError(mode.code as 'invalid-item-data', undefined, {}, problemError(p, false));
-  }
   throw problemError(p, mode.type === 'patch');
 }
 

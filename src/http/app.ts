@@ -22,6 +22,7 @@ import { registerActionApi } from './action-api/index.js';
 import { wikibaseError, wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity, runEdit } from './edit-queue.js';
+import { writeHandler } from './write.js';
 import type { Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 import { registerUi } from '../ui/index.js';
@@ -168,6 +169,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
   const reads = store.forReads?.() ?? store;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
   const config: RouteConfig = { kind: kind?.name, creation: route.creation, wikibase: wikibasePrefix !== undefined };
+  const handler = route.write ? writeHandler(route.write) : route.handler!;
   app.route({
     method: route.method,
     url: (wikibasePrefix ?? '') + b.url,
@@ -184,7 +186,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       if (route.method === 'GET') await services.guard.read(ctx);
       const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
       try {
-        const result = entity === null ? await route.handler(ctx) : await runEdit(edits, store, entity, () => route.handler(ctx));
+        const result = entity === null ? await handler(ctx) : await runEdit(edits, store, entity, () => handler(ctx));
         // docs/api.md §2.1: success responses name the authenticated user.
         if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
         return send(reply, wikibasePrefix ? wikibaseResult(result, services.config.publicUrl, wikibasePrefix) : result);

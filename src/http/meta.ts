@@ -1,23 +1,19 @@
 // Edit metadata: tags, bot, comment (docs/api.md §2.4). Their JSON types are checked by the route's body
 // schema; the rules here need configuration (tag allow-list) or byte counting.
-import { EntiaError } from '../domain/errors.js';
+import { fail } from '../domain/errors.js';
 import type { EditMeta } from '../store/store.js';
 import type { Ctx } from './route.js';
 
 export const COMMENT_MAX_BYTES = 500;
 
-/** Returns the edit's metadata; `creationCode` collapses every failure into it (D7/D8). */
-export function parseMeta(ctx: Ctx, creationCode?: 'invalid-item-data' | 'invalid-property-data'): EditMeta {
+/** Returns the edit's metadata (a creation's problems are collapsed into invalid-*-data by write.ts). */
+export function parseMeta(ctx: Ctx): EditMeta {
   const { comment, tags, bot } = ctx.body as { comment?: string; tags?: string[]; bot?: boolean };
-  // On creation every problem is the kind's code (D7/D8), carrying the precise error for upstream's dialect.
-  const refuse = (precise: EntiaError): never => {
-    throw creationCode ? new EntiaError(creationCode, undefined, {}, precise) : precise;
-  };
   if (comment !== undefined && Buffer.byteLength(comment, 'utf8') > COMMENT_MAX_BYTES) {
-    refuse(new EntiaError('value-too-long', { path: '/comment', limit: COMMENT_MAX_BYTES }));
+    fail('value-too-long', { path: '/comment', limit: COMMENT_MAX_BYTES });
   }
   const badTag = (tags ?? []).findIndex((t) => !ctx.services.tags.has(t));
-  if (badTag >= 0) refuse(new EntiaError('invalid-value', { path: `/tags/${badTag}` }));
+  if (badTag >= 0) fail('invalid-value', { path: `/tags/${badTag}` });
   // As upstream: `bot: true` marks the edit as a bot edit only for an account in the bot group; from anyone
   // else it is accepted and recorded as a normal edit.
   const isBot = bot === true && ctx.identity.kind === 'user' && ctx.identity.account.group === 'bot';

@@ -6,6 +6,7 @@ import type { ResponseSchema } from './openapi-schemas.js';
 import type { Kind } from '../domain/kinds.js';
 import type { Head, Store } from '../store/store.js';
 import type { Identity, Services } from './services.js';
+import type { AnyWrite } from './write.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,7 +35,10 @@ export interface Route {
    * creation, query parameters) are added by route-errors.ts; the OpenAPI document lists both.
    */
   errors?: readonly ErrorCode[];
-  handler: Handler;
+  /** A read's handler… */
+  handler?: Handler;
+  /** …or a write's declaration, run by write.ts in the order of docs/api.md §7.7. A route has one of the two. */
+  write?: AnyWrite;
 }
 
 export interface Ctx {

@@ -1,12 +1,10 @@
 // Finding the entity a path names: id parsing (400), preconditions (304/412), existence (404),
 // redirects (308 on reads, 409 on edits). The steps are separate because docs/api.md §7.7 puts other
-// request validation between them.
+// request validation between them; write.ts runs them for every write, the read handlers call them in order.
 import { fail } from '../domain/errors.js';
 import { parseIdOfKind, type Kind } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
-import { parsePatch, type PatchOperation } from '../domain/patch.js';
-import type { DocumentRead, EditMeta, Head, ReadResult } from '../store/store.js';
-import { parseMeta } from './meta.js';
+import type { DocumentRead, Head, ReadResult } from '../store/store.js';
 import { checkPreconditions, revisionSeen } from './conditional.js';
 import { EmptyReply, type Ctx } from './route.js';
 
@@ -50,31 +48,6 @@ export function requireFound<F extends { status: 'found' }>(ctx: Ctx, read: Loca
     throw new EmptyReply(308, { location });
   }
   return fail('redirected-item', { redirect_target: read.target }, { id });
-}
-
-/**
- * An edit's first steps, docs/api.md §7.7 1-5: entity id (400) → preconditions (412) → the route's own path
- * parameters such as a language code or site id (400) → edit metadata (400).
- */
-export async function beginEdit<P = undefined>(ctx: Ctx, pathParams?: () => P): Promise<{ id: string; read: ReadResult; params: P; meta: EditMeta }> {
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const params = (pathParams ? pathParams() : undefined) as P;
-  return { id, read, params, meta: parseMeta(ctx) };
-}
-
-/** Steps 6-7: existence (404, 409 redirected-item), then permission (403). */
-export async function requireEditable(ctx: Ctx, read: ReadResult, id: string): Promise<Found> {
-  const found = requireFound(ctx, read, id, false);
-  await ctx.services.guard.authorize(ctx, id);
-  return found;
-}
-
-/** A PATCH of an entity or one of its maps: the first steps, the patch document (400), existence, permission. */
-export async function beginPatch(ctx: Ctx): Promise<{ id: string; found: Found; meta: EditMeta; operations: PatchOperation[] }> {
-  const { id, read, meta } = await beginEdit(ctx);
-  const operations = parsePatch(ctx.body.patch);
-  return { id, found: await requireEditable(ctx, read, id), meta, operations };
 }
 
 /** The three steps in a row, for routes with nothing to validate in between. */

@@ -3,21 +3,20 @@
 // or DELETE (those answer 405 from the route table).
 import { BODY, inMode } from '../../domain/problems.js';
 import { parseAliasList } from '../../domain/terms.js';
-import { commitEdit } from '../edit.js';
-import type { Ctx, Result } from '../route.js';
-import { beginEdit, requireEditable } from '../subject.js';
+import { PATH_ENTITY, write } from '../write.js';
 import { pathLanguage, withTerms } from './terms.js';
 
 /**
  * Appends the new aliases after the existing ones, dropping duplicates (docs/api.md §6.1). 201 when the language
  * had no aliases before, 200 otherwise; adding only aliases that already exist is a no-op (§2.3).
  */
-export async function addAliases(ctx: Ctx): Promise<Result> {
-  const { id, read, params: lang, meta } = await beginEdit(ctx, () => pathLanguage(ctx, 'aliases'));
-  const added = inMode(BODY, () => parseAliasList(ctx.body.aliases, '/aliases'));
-  const found = await requireEditable(ctx, read, id);
-  const existing = found.entity.aliases[lang] ?? [];
-  const aliases = { ...found.entity.aliases, [lang]: [...new Set([...existing, ...added])] };
-  const done = await commitEdit(ctx, { previous: found, next: withTerms(found.entity, 'aliases', aliases), meta });
-  return { status: existing.length === 0 ? 201 : 200, body: done.entity.aliases[lang], head: done.head };
-}
+export const addAliases = write({
+  subject: PATH_ENTITY,
+  param: (ctx) => pathLanguage(ctx, 'aliases'),
+  body: { part: 'aliases', parse: (ctx) => inMode(BODY, () => parseAliasList(ctx.body.aliases, '/aliases')) },
+  change: ({ subject: { entity }, param: lang, body: added }) =>
+    withTerms(entity, 'aliases', { ...entity.aliases, [lang]: [...new Set([...(entity.aliases[lang] ?? []), ...added])] }),
+  respond: (done, { subject, param: lang }) => ({
+    status: (subject.entity.aliases[lang] ?? []).length === 0 ? 201 : 200, body: done.entity.aliases[lang], head: done.head,
+  }),
+});

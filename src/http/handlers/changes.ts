@@ -5,6 +5,7 @@ import type { KindName } from '../../domain/entity.js';
 import { parseEntityId } from '../../domain/kinds.js';
 import { InvalidCursor, type Change } from '../../store/store.js';
 import type { Ctx, Result } from '../route.js';
+import { kindNamed } from '../../domain/kinds.js';
 
 const LIMIT = { default: 100, max: 1000 } as const;
 const MAX_ENTITIES = 500;
@@ -38,7 +39,7 @@ function kindsOf(ctx: Ctx): KindName[] | undefined {
   const raw = text(ctx, 'types');
   if (raw === undefined) return undefined;
   const kinds = raw.split(/[|,]/);
-  if (kinds.some((k) => k !== 'item' && k !== 'property')) fail('invalid-query-parameter', { parameter: 'types' });
+  if (kinds.some((k) => kindNamed(k) === null)) fail('invalid-query-parameter', { parameter: 'types' });
   return kinds as KindName[];
 }
 

@@ -6,15 +6,14 @@ import type { Kind } from '../../domain/kinds.js';
 import type { SiteTable } from '../../domain/sites.js';
 import { applyPatch } from '../../domain/patch.js';
 import { keepingStoredReferences } from '../../domain/statements.js';
-import { inMode, isPlainObject, PATCH } from '../../domain/problems.js';
-import { commitEdit } from '../edit.js';
+import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { badgePolicyFor, lookupFor } from '../lookup.js';
-import { parseMeta } from '../meta.js';
 import { renderEntity, renderEntityJson } from '../render.js';
 import { topLevelMembers } from '../json-members.js';
 import type { Ctx, Result } from '../route.js';
 import type { Services } from '../services.js';
-import { beginPatch, loadDocument, loadEntity, pathEntityId, requireFound } from '../subject.js';
+import { loadDocument, loadEntity, pathEntityId, requireFound } from '../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';
 
 const FIELDS: Record<Kind['name'], readonly string[]> = {
   item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
@@ -89,29 +88,34 @@ function withoutStored(statements: unknown, original: Entity): unknown {
   return out;
 }
 
-export async function createEntity(ctx: Ctx): Promise<Result> {
-  const { kind } = ctx;
-  const invalidData = kind.codes.invalidData as 'invalid-item-data';
-  const meta = parseMeta(ctx, invalidData);
-  const input = ctx.body[kind.createField];
-  const rules = await rulesFor(ctx, input);
-  const entity = inMode({ type: 'create', code: invalidData }, () => parseNewEntity(kind, input, rules));
-  await ctx.services.guard.authorize(ctx, null);
-  const done = await commitEdit(ctx, { previous: null, next: entity, meta });
-  return {
+/** POST `/v1/entities/{kind}`: a new entity, its id allocated once every check passed; 201 with its Location. */
+export const createEntity = write({
+  subject: null,
+  body: {
+    part: 'creation',
+    parse: async (ctx) => {
+      const input = ctx.body[ctx.kind.createField];
+      const rules = await rulesFor(ctx, input);
+      return inMode(BODY, () => parseNewEntity(ctx.kind, input, rules));
+    },
+  },
+  change: ({ body: entity }) => entity,
+  respond: (done, _request, ctx) => ({
     status: 201,
     body: renderEntity(done.entity, ctx.services.sites, true),
     head: done.head,
-    headers: { location: `${ctx.services.config.publicUrl}/v1/entities/${kind.segment}/${done.entity.id}` },
-  };
-}
+    headers: { location: `${ctx.services.config.publicUrl}/v1/entities/${ctx.kind.segment}/${done.entity.id}` },
+  }),
+});
 
-export async function patchEntity(ctx: Ctx): Promise<Result> {
-  const { found, meta, operations } = await beginPatch(ctx);
-  const document = renderEntity(found.entity, ctx.services.sites, true);
-  const patched = applyPatch(document, operations);
-  const rules = await rulesFor(ctx, patched, found.entity);
-  const next = inMode(PATCH, () => patchedEntity(ctx.kind, found.entity, patched, rules));
-  const done = await commitEdit(ctx, { previous: found, next, meta });
-  return { body: renderEntity(done.entity, ctx.services.sites, true), head: done.head };
-}
+/** PATCH `/{entity}`: a JSON Patch on the whole entity as GET returns it. */
+export const patchEntity = write({
+  subject: PATH_ENTITY,
+  body: PATCH_DOCUMENT,
+  change: async ({ subject: { entity }, body: operations }, ctx) => {
+    const patched = applyPatch(renderEntity(entity, ctx.services.sites, true), operations);
+    const rules = await rulesFor(ctx, patched, entity);
+    return inMode(PATCH, () => patchedEntity(ctx.kind, entity, patched, rules));
+  },
+  respond: (done, _request, ctx) => ({ body: renderEntity(done.entity, ctx.services.sites, true), head: done.head }),
+});

@@ -4,11 +4,10 @@
 import { fail } from '../../domain/errors.js';
 import type { Entity } from '../../domain/entity.js';
 import type { RevisionRecord } from '../../store/store.js';
-import { commitEdit } from '../edit.js';
-import { parseMeta } from '../meta.js';
 import { renderEntity } from '../render.js';
 import { EmptyReply, type Ctx, type Result } from '../route.js';
-import { loadEntity, pathEntityId, requireFound } from '../subject.js';
+import { pathEntityId } from '../subject.js';
+import { PATH_ENTITY, write } from '../write.js';
 
 const HISTORY_LIMIT = { default: 50, max: 500 } as const;
 const POSITIVE = /^[1-9][0-9]{0,15}$/;
@@ -64,20 +63,27 @@ export async function getRevision(ctx: Ctx): Promise<Result> {
  * any edit is: preconditions, metadata, existence, permission, data policy (a sitelink another item has taken
  * since is a 422), size, rate. Reverting to what the entity already is writes nothing.
  */
-export async function revertEntity(ctx: Ctx): Promise<Result> {
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const meta = { ...parseMeta(ctx), action: 'revert' as const };
-  const revision = ctx.body.revision;
-  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) fail('invalid-value', { path: '/revision' });
-  const found = requireFound(ctx, read, id, false);
-  const target = await ctx.store.readRevision(id, revision);
-  if (!target) return fail('revision-not-found', undefined, { id: String(revision), entity: id });
-  if (target.kind === 'redirect') fail('invalid-value', { path: '/revision' });
-  await ctx.services.guard.authorize(ctx, id);
-  const next: Entity = { ...target.entity, id };
-  const done = await commitEdit(ctx, { previous: found, next, meta });
+export const revertEntity = write({
+  subject: PATH_ENTITY,
+  action: 'revert',
+  body: {
+    part: 'revision',
+    parse: (ctx) => {
+      const revision = ctx.body.revision;
+      if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) fail('invalid-value', { path: '/revision' });
+      return revision;
+    },
+  },
+  target: async (ctx, { subject: { entity }, body: revision }) => {
+    const target = await ctx.store.readRevision(entity.id, revision);
+    if (!target) return fail('revision-not-found', undefined, { id: String(revision), entity: entity.id });
+    if (target.kind === 'redirect') fail('invalid-value', { path: '/revision' });
+    return target.entity;
+  },
+  change: ({ subject, target }): Entity => ({ ...target, id: subject.entity.id }),
   // A revert to what the entity already is writes nothing, and says so (the ETag stays the current one too).
-  return { body: renderEntity(done.entity, ctx.services.sites, true), head: done.head,
-    headers: { 'entia-revert': done.changed ? 'reverted' : 'unchanged' } };
-}
+  respond: (done, _request, ctx) => ({
+    body: renderEntity(done.entity, ctx.services.sites, true), head: done.head,
+    headers: { 'entia-revert': done.changed ? 'reverted' : 'unchanged' },
+  }),
+});

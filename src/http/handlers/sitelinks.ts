@@ -5,11 +5,11 @@ import { fail } from '../../domain/errors.js';
 import { applyPatch } from '../../domain/patch.js';
 import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { parseSitelink, parseSitelinkMap, type Site } from '../../domain/sites.js';
-import { commitEdit } from '../edit.js';
 import { badgePolicyFor } from '../lookup.js';
 import { renderSitelink, renderSitelinks } from '../render.js';
 import type { Ctx, Result } from '../route.js';
-import { beginEdit, beginPatch, findEntity, type Found, loadEntity, pathEntityId, requireEditable, requireFound } from '../subject.js';
+import { findEntity, type Found, loadEntity, pathEntityId, requireFound } from '../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';
 
 /** The path's `{site_id}`: a key of the configured site table, exact match (docs/api.md §3, §7.1). */
 function pathSite(ctx: Ctx): { siteId: string; site: Site } {
@@ -43,47 +43,53 @@ export async function getSitelink(ctx: Ctx): Promise<Result> {
   return { body: renderSitelink(ctx.services.sites, siteId, link), head: found.head };
 }
 
-/**
- * PUT one sitelink. docs/api.md §7.7: item id → preconditions → site id → metadata → sitelink body → existence
- * → permission; the one-item-per-page rule is checked by commitEdit and again inside the store transaction.
- */
-export async function putSitelink(ctx: Ctx): Promise<Result> {
-  const { id, read, params: { siteId, site }, meta } = await beginEdit(ctx, () => pathSite(ctx));
-  const input = ctx.body.sitelink;
-  const badges = await badgePolicyFor(ctx.store, ctx.services.badges, [input]);
-  // §4.5: `url` is derived; a client's url is ignored here (no currentUrl: PUT is not a patch).
-  const link = inMode(BODY, () => parseSitelink(input, '/sitelink', site, badges));
-  const found = await requireEditable(ctx, read, id);
+/** PUT one sitelink: the one-item-per-page rule is checked by commitEdit and again inside the store transaction. */
+export const putSitelink = write({
+  subject: PATH_ENTITY,
+  param: pathSite,
+  body: {
+    part: 'sitelink',
+    parse: async (ctx, { param: { site } }) => {
+      const input = ctx.body.sitelink;
+      const badges = await badgePolicyFor(ctx.store, ctx.services.badges, [input]);
+      // §4.5: `url` is derived; a client's url is ignored here (no currentUrl: PUT is not a patch).
+      return inMode(BODY, () => parseSitelink(input, '/sitelink', site, badges));
+    },
+  },
   // Spread keeps an existing site in its place; a new one goes last (insertion order, as for terms).
-  const next = { ...found.entity, sitelinks: { ...sitelinksOf(found), [siteId]: link } };
+  change: ({ subject, param: { siteId }, body: link }) => ({ ...subject.entity, sitelinks: { ...sitelinksOf(subject), [siteId]: link } }),
+  respond: (done, { subject, param: { siteId } }, ctx) => ({
+    body: renderSitelink(ctx.services.sites, siteId, done.entity.sitelinks![siteId]), head: done.head,
+    created: sitelinksOf(subject)[siteId] === undefined,
+  }),
   // §6.4: on this route the conflict names only the other item.
-  const done = await commitEdit(ctx, { previous: found, next, meta, sitelinkConflictContext: 'item-only' });
-  return { body: renderSitelink(ctx.services.sites, siteId, done.entity.sitelinks![siteId]), head: done.head,
-    created: sitelinksOf(found)[siteId] === undefined };
-}
+  sitelinkConflictContext: 'item-only',
+});
 
-/**
- * §10.5, §10.6: a JSON Patch on the site map; result paths are relative to the map. §7.7: item id →
- * preconditions → metadata → patch document → existence → permission → application → result.
- */
-export async function patchSitelinks(ctx: Ctx): Promise<Result> {
-  const { found, meta, operations } = await beginPatch(ctx);
-  const current = sitelinksOf(found);
-  const patched = applyPatch(renderSitelinks(ctx.services.sites, current), operations);
-  const badges = await badgePolicyFor(ctx.store, ctx.services.badges, isPlainObject(patched) ? Object.values(patched) : []);
-  // `current` makes a changed `url` a patch-result-modified-read-only-value at /<site>/url (§10.1).
-  const links = inMode(PATCH, () => parseSitelinkMap(patched, '', ctx.services.sites, badges, current));
-  const done = await commitEdit(ctx, { previous: found, next: { ...found.entity, sitelinks: links }, meta });
-  return { body: renderSitelinks(ctx.services.sites, done.entity.sitelinks ?? {}), head: done.head };
-}
+/** §10.5, §10.6: a JSON Patch on the site map; result paths are relative to the map. */
+export const patchSitelinks = write({
+  subject: PATH_ENTITY,
+  body: PATCH_DOCUMENT,
+  change: async ({ subject, body: operations }, ctx) => {
+    const current = sitelinksOf(subject);
+    const patched = applyPatch(renderSitelinks(ctx.services.sites, current), operations);
+    const badges = await badgePolicyFor(ctx.store, ctx.services.badges, isPlainObject(patched) ? Object.values(patched) : []);
+    // `current` makes a changed `url` a patch-result-modified-read-only-value at /<site>/url (§10.1).
+    const links = inMode(PATCH, () => parseSitelinkMap(patched, '', ctx.services.sites, badges, current));
+    return { ...subject.entity, sitelinks: links };
+  },
+  respond: (done, _request, ctx) => ({ body: renderSitelinks(ctx.services.sites, done.entity.sitelinks ?? {}), head: done.head }),
+});
 
-export async function deleteSitelink(ctx: Ctx): Promise<Result> {
-  const { id, read, params: { siteId }, meta } = await beginEdit(ctx, () => pathSite(ctx));
-  const found = requireFound(ctx, read, id, false);
-  requireSitelink(found, id, siteId);
-  await ctx.services.guard.authorize(ctx, id);
-  const { [siteId]: _removed, ...rest } = sitelinksOf(found);
-  const done = await commitEdit(ctx, { previous: found, next: { ...found.entity, sitelinks: rest }, meta });
+/** DELETE one sitelink: 404 sitelink-not-defined comes before the permission check. */
+export const deleteSitelink = write({
+  subject: PATH_ENTITY,
+  param: pathSite,
+  target: (_ctx, { subject, param: { siteId } }) => requireSitelink(subject, subject.entity.id, siteId),
+  change: ({ subject, param: { siteId } }) => {
+    const { [siteId]: _removed, ...rest } = sitelinksOf(subject);
+    return { ...subject.entity, sitelinks: rest };
+  },
   // docs/api.md §2.1, §11: a JSON string with Content-Language: en. The new ETag too, as the term routes send it.
-  return { body: 'Sitelink deleted', head: done.head, headers: { 'content-language': 'en' } };
-}
+  respond: (done) => ({ body: 'Sitelink deleted', head: done.head, headers: { 'content-language': 'en' } }),
+});

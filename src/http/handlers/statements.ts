@@ -3,7 +3,7 @@
 // every single-statement path into (subject, statement id); one check then answers 404 / 308 for all of them.
 import { fail } from '../../domain/errors.js';
 import { parseEntityId, parseIdOfKind, PROPERTY, type Kind } from '../../domain/kinds.js';
-import { applyPatch, parsePatch } from '../../domain/patch.js';
+import { applyPatch } from '../../domain/patch.js';
 import { BODY, inMode, PATCH } from '../../domain/problems.js';
 import {
   checkReplacement, findStatement, statementIdIgnoringCase, withoutStatement, withReplacedStatement, withStatement,
@@ -14,11 +14,11 @@ import {
 } from '../../domain/statements.js';
 import type { Statement } from '../../domain/entity.js';
 import type { ReadResult } from '../../store/store.js';
-import { commitEdit } from '../edit.js';
+import type { Committed } from '../edit.js';
 import { lookupFor } from '../lookup.js';
-import { parseMeta } from '../meta.js';
 import { EmptyReply, type Ctx, type Result } from '../route.js';
 import { loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write, type SubjectRule } from '../write.js';
 
 // ---- The statement list of an entity -------------------------------------------------------------------
 
@@ -40,21 +40,25 @@ export async function getStatements(ctx: Ctx): Promise<Result> {
   return { body: group ? { [property]: group } : {}, head };
 }
 
-export async function addStatement(ctx: Ctx): Promise<Result> {
-  const id = pathEntityId(ctx);
-  const read = await loadEntity(ctx, id, false);
-  const input = ctx.body.statement;
-  const lookup = await lookupFor(ctx.store, input);
-  // §6.3: an `id` in the body is ignored; the server names the statement.
-  const statement = inMode(BODY, () => parseStatement(input, '/statement', lookup, { id: newStatementId(id) }));
-  const meta = parseMeta(ctx);
-  const found = requireFound(ctx, read, id, false); // a redirected item: 409 redirected-item (§10.4)
-  await ctx.services.guard.authorize(ctx, id);
-  const done = await commitEdit(ctx, { previous: found, next: withStatement(found.entity, statement), meta });
-  const location = `${ctx.services.config.publicUrl}/v1/entities/${ctx.kind.segment}/${id}/statements/`
-    + encodeURIComponent(statement.id); // §11: `$` travels as %24
-  return { status: 201, body: statement, head: done.head, headers: { location } };
-}
+/** POST: a new statement, appended to its property's group; 201 with its Location. */
+export const addStatement = write({
+  subject: PATH_ENTITY, // a redirected item: 409 redirected-item (§10.4)
+  body: {
+    part: 'statement',
+    parse: async (ctx, { located: { id } }) => {
+      const input = ctx.body.statement;
+      const lookup = await lookupFor(ctx.store, input);
+      // §6.3: an `id` in the body is ignored; the server names the statement.
+      return inMode(BODY, () => parseStatement(input, '/statement', lookup, { id: newStatementId(id) }));
+    },
+  },
+  change: ({ subject: { entity }, body: statement }) => withStatement(entity, statement),
+  respond: (done, { body: statement }, ctx) => ({
+    status: 201, body: statement, head: done.head,
+    headers: { location: `${ctx.services.config.publicUrl}/v1/entities/${ctx.kind.segment}/${done.entity.id}/statements/`
+      + encodeURIComponent(statement.id) }, // §11: `$` travels as %24
+  }),
+});
 
 // ---- One statement, in any of the three scopes ---------------------------------------------------------
 
@@ -71,7 +75,7 @@ interface Target {
 }
 
 /** Path → (subject, statement id). 400s only: the entity id first, then the statement id (§10.4, §7.7). */
-async function resolveTarget(ctx: Ctx): Promise<Target> {
+function resolveTarget(ctx: Ctx): Target {
   const isLong = ctx.params.item_id !== undefined || ctx.params.property_id !== undefined;
   const pathEntity = isLong ? pathEntityId(ctx) : null;
   const requested = ctx.params.statement_id;
@@ -93,7 +97,7 @@ interface Opened {
 
 /** Resolves the path and loads the subject; the subject's revision decides the preconditions (§8). */
 async function openStatement(ctx: Ctx, isRead: boolean): Promise<Opened> {
-  const target = await resolveTarget(ctx);
+  const target = resolveTarget(ctx);
   return { target, read: await loadEntity(ctx, target.subjectId, isRead) };
 }
 
@@ -141,39 +145,56 @@ export async function getStatement(ctx: Ctx): Promise<Result> {
   return { body: statement, head: subject.head };
 }
 
-export async function putStatement(ctx: Ctx): Promise<Result> {
-  const opened = await openStatement(ctx, false);
-  const input = ctx.body.statement;
-  const lookup = keepingStoredReferences(await lookupFor(ctx.store, input), storedStatement(opened));
-  inMode(BODY, () => checkReplacement(input, '/statement', lookup, opened.target.requested));
-  const meta = parseMeta(ctx);
-  const { subject, statement: stored } = requireStatement(ctx, opened);
-  await ctx.services.guard.authorize(ctx, subject.entity.id);
+/** The subject of a single-statement write: the entity holding the statement the path names. */
+const PATH_STATEMENT: SubjectRule<Target & { id: string }> = {
+  locate: (ctx) => {
+    const target = resolveTarget(ctx);
+    return { ...target, id: target.subjectId };
+  },
+  exists: (ctx, target, read) => {
+    const { subject, statement } = requireStatement(ctx, { target, read });
+    return { ...subject, statement };
+  },
+};
+
+/** The statement a write of one statement answers with: as stored after the edit (its id cannot change). */
+function storedAfter(done: Committed, id: string): Result {
+  return { body: findStatement(done.entity, id)!.statement, head: done.head };
+}
+
+/** PUT: the body is fully validated before the statement is looked up (400 before 404, docs/api.md §10.4). */
+export const putStatement = write({
+  subject: PATH_STATEMENT,
+  body: {
+    part: 'statement',
+    parse: async (ctx, { located: target, read }) => {
+      const input = ctx.body.statement;
+      const lookup = keepingStoredReferences(await lookupFor(ctx.store, input), storedStatement({ target, read: read! }));
+      inMode(BODY, () => checkReplacement(input, '/statement', lookup, target.requested));
+      return { input, lookup };
+    },
+  },
   // Now that the stored statement is known: its property cannot change (§10.4).
-  const statement = inMode(BODY, () => replaceStatement(stored, input, '/statement', lookup));
-  const done = await commitEdit(ctx, { previous: subject, next: withReplacedStatement(subject.entity, statement), meta });
-  return { body: statement, head: done.head };
-}
+  change: ({ subject, body: { input, lookup } }) =>
+    withReplacedStatement(subject.entity, inMode(BODY, () => replaceStatement(subject.statement!, input, '/statement', lookup))),
+  respond: (done, { subject }) => storedAfter(done, subject.statement!.id),
+});
 
-export async function patchStatement(ctx: Ctx): Promise<Result> {
-  const opened = await openStatement(ctx, false);
-  const meta = parseMeta(ctx);
-  const operations = parsePatch(ctx.body.patch);
-  const { subject, statement: stored } = requireStatement(ctx, opened);
-  await ctx.services.guard.authorize(ctx, subject.entity.id);
-  // §10.6: the document is the statement as GET returns it.
-  const patched = applyPatch(stored, operations);
-  const lookup = keepingStoredReferences(await lookupFor(ctx.store, patched), [stored]);
-  const statement = inMode(PATCH, () => patchedStatement(stored, patched, lookup));
-  const done = await commitEdit(ctx, { previous: subject, next: withReplacedStatement(subject.entity, statement), meta });
-  return { body: statement, head: done.head };
-}
+/** PATCH: §10.6, the document is the statement as GET returns it. */
+export const patchStatement = write({
+  subject: PATH_STATEMENT,
+  body: PATCH_DOCUMENT,
+  change: async ({ subject, body: operations }, ctx) => {
+    const stored = subject.statement!;
+    const patched = applyPatch(stored, operations);
+    const lookup = keepingStoredReferences(await lookupFor(ctx.store, patched), [stored]);
+    return withReplacedStatement(subject.entity, inMode(PATCH, () => patchedStatement(stored, patched, lookup)));
+  },
+  respond: (done, { subject }) => storedAfter(done, subject.statement!.id),
+});
 
-export async function deleteStatement(ctx: Ctx): Promise<Result> {
-  const opened = await openStatement(ctx, false);
-  const meta = parseMeta(ctx);
-  const { subject, statement: stored } = requireStatement(ctx, opened);
-  await ctx.services.guard.authorize(ctx, subject.entity.id);
-  const done = await commitEdit(ctx, { previous: subject, next: withoutStatement(subject.entity, stored.id), meta });
-  return { body: 'Statement deleted', head: done.head, headers: { 'content-language': 'en' } };
-}
+export const deleteStatement = write({
+  subject: PATH_STATEMENT,
+  change: ({ subject }) => withoutStatement(subject.entity, subject.statement!.id),
+  respond: (done) => ({ body: 'Statement deleted', head: done.head, headers: { 'content-language': 'en' } }),
+});

@@ -1,20 +1,17 @@
 // Labels, descriptions and aliases of items and properties (docs/api.md §10.2, §10.3, §9.3). Every handler is
 // made once per term field; the entity kind comes with the route (ctx.kind), so one implementation serves
 // all 32 term routes (Appendix C rows 7-38). The alias-only POST lives in aliases.ts.
-//
-// Order of checks (docs/api.md §7.7): body shape (the route's schema) → entity id → preconditions → language
-// code → edit metadata → patch document / term value → existence → term existence → permission → patch
-// application and result → data policy, size and rate limit (commitEdit).
+// The edits run through write.ts, which fixes the order of their checks (docs/api.md §7.7).
 import type { AliasMap, Entity, TermField, TermMap } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
 import type { Kind } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { applyPatch } from '../../domain/patch.js';
 import { BODY, inMode, PATCH } from '../../domain/problems.js';
-import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap } from '../../domain/terms.js';
-import { commitEdit } from '../edit.js';
+import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap, termRules } from '../../domain/terms.js';
 import type { Ctx, Handler } from '../route.js';
-import { beginEdit, beginPatch, findEntity, loadEntity, pathEntityId, requireEditable, requireFound } from '../subject.js';
+import { findEntity, loadEntity, pathEntityId, requireFound } from '../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';
 
 /** The term fields that hold one string per language. */
 export type TextField = Exclude<TermField, 'aliases'>;
@@ -89,59 +86,63 @@ export function getTermWithFallback(field: TextField): Handler {
   };
 }
 
-/** Steps shared by every term edit: id, entity and preconditions, language (when the path has one), metadata. */
 /**
  * PUT `/{entity}/{field}/{language_code}`: 200 with the stored (trimmed, NFC) string, new or replaced (D11).
- * Setting the current value again is a no-op that commitEdit answers before any policy check (docs/api.md §6.1).
+ * docs/api.md §6.1: setting a term to its current value skips all content validation; the unchanged entity is
+ * then a no-op that commitEdit answers before any policy check.
  */
-export function putTerm(field: TextField): Handler {
+export function putTerm(field: TextField) {
   const valueField = VALUE_FIELD[field];
-  return async (ctx) => {
-    const { id, read, params: lang, meta } = await beginEdit(ctx, () => pathLanguage(ctx, field));
-    const propertyLabel = field === 'labels' && ctx.kind.name === 'property';
-    const raw = ctx.body[valueField];
-    // docs/api.md §6.1: setting a term to its current value skips all content validation (a no-op 200).
-    const current = read.status === 'found' ? read.entity[field][lang] : undefined;
-    if (current !== undefined && typeof raw === 'string' && trimTerm(raw) === current) {
-      const found = await requireEditable(ctx, read, id);
-      return { body: current, head: found.head };
-    }
-    const value = inMode(BODY, () => normaliseTerm(raw, `/${valueField}`, { propertyLabel }));
-    const found = await requireEditable(ctx, read, id);
-    const next = withTerms(found.entity, field, { ...found.entity[field], [lang]: value });
-    const done = await commitEdit(ctx, { previous: found, next, meta });
-    return { body: done.entity[field][lang], head: done.head, created: current === undefined };
-  };
+  return write({
+    subject: PATH_ENTITY,
+    param: (ctx) => pathLanguage(ctx, field),
+    body: {
+      part: 'term',
+      parse: (ctx, { read, param: lang }) => {
+        const raw = ctx.body[valueField];
+        const current = read?.status === 'found' ? read.entity[field][lang] : undefined;
+        if (current !== undefined && typeof raw === 'string' && trimTerm(raw) === current) return current;
+        return inMode(BODY, () => normaliseTerm(raw, `/${valueField}`, termRules(field, ctx.kind)));
+      },
+    },
+    change: ({ subject: { entity }, param: lang, body: value }) => withTerms(entity, field, { ...entity[field], [lang]: value }),
+    respond: (done, { subject, param: lang }) => ({
+      body: done.entity[field][lang], head: done.head, created: !Object.hasOwn(subject.entity[field], lang),
+    }),
+  });
 }
 
 /** DELETE `/{entity}/{field}/{language_code}`: the body is optional and carries edit metadata only. */
-export function deleteTerm(field: TextField): Handler {
-  return async (ctx) => {
-    const { id, read, params: lang, meta } = await beginEdit(ctx, () => pathLanguage(ctx, field));
-    const found = requireFound(ctx, read, id, false);
-    if (!Object.hasOwn(found.entity[field], lang)) notDefined(ctx.kind, field, id, lang);
-    await ctx.services.guard.authorize(ctx, id);
-    const remaining: TermMap = { ...found.entity[field] };
-    delete remaining[lang];
-    const done = await commitEdit(ctx, { previous: found, next: withTerms(found.entity, field, remaining), meta });
-    return { body: DELETED[field], head: done.head, headers: { 'content-language': 'en' } };
-  };
+export function deleteTerm(field: TextField) {
+  return write({
+    subject: PATH_ENTITY,
+    param: (ctx) => pathLanguage(ctx, field),
+    target: (ctx, { subject: { entity }, param: lang }) => {
+      if (!Object.hasOwn(entity[field], lang)) notDefined(ctx.kind, field, entity.id, lang);
+    },
+    change: ({ subject: { entity }, param: lang }) => {
+      const remaining: TermMap = { ...entity[field] };
+      delete remaining[lang];
+      return withTerms(entity, field, remaining);
+    },
+    respond: (done) => ({ body: DELETED[field], head: done.head, headers: { 'content-language': 'en' } }),
+  });
 }
 
 /** The patched map, validated with paths relative to it (docs/api.md §10.2, §10.3: `""`, `/en`, `/en/0`). */
 function parsePatchedMap(field: TermField, kind: Kind, patched: unknown): TermMap | AliasMap {
   return inMode(PATCH, () => (field === 'aliases'
     ? parseAliasMap(patched, '')
-    : parseTermMap(patched, '', field, kind.name)));
+    : parseTermMap(patched, '', field, kind)));
 }
 
 /** PATCH `/{entity}/{field}`: a JSON Patch on the language map (docs/api.md §10.6); 200 with the whole map. */
-export function patchTerms(field: TermField): Handler {
-  return async (ctx) => {
-    const { found, meta, operations } = await beginPatch(ctx);
-    const patched = applyPatch(found.entity[field], operations);
-    const terms = parsePatchedMap(field, ctx.kind, patched);
-    const done = await commitEdit(ctx, { previous: found, next: withTerms(found.entity, field, terms), meta });
-    return { body: done.entity[field], head: done.head };
-  };
+export function patchTerms(field: TermField) {
+  return write({
+    subject: PATH_ENTITY,
+    body: PATCH_DOCUMENT,
+    change: ({ subject: { entity }, body: operations }, ctx) =>
+      withTerms(entity, field, parsePatchedMap(field, ctx.kind, applyPatch(entity[field], operations))),
+    respond: (done) => ({ body: done.entity[field], head: done.head }),
+  });
 }
