@@ -23,6 +23,7 @@ import { userCommand, USER_USAGE } from './user.js';
 import { CliError } from './errors.js';
 import { superviseWorkers } from './workers.js';
 import { EXPORT_FORMATS, exportStore, exportTarget, readIdsFile, type ExportFormat } from './export.js';
+import { kindNamed } from '../domain/kinds.js';
 
 /**
  * Where rate-limit budgets live: Redis when ENTIA_REDIS is set; otherwise the store's shared counters when
@@ -113,7 +114,7 @@ function importOptions(values: Record<string, unknown>): Omit<ImportOptions, 'on
   const mode = (values.mode ?? 'newer') as ImportMode;
   if (!IMPORT_MODES.includes(mode)) throw new CliError(`--mode must be one of ${IMPORT_MODES.join(', ')}`, 2);
   const types = listOption(values, 'types');
-  for (const t of types ?? []) if (t !== 'item' && t !== 'property') throw new CliError(`--types: '${t}' is not item or property`, 2);
+  for (const t of types ?? []) if (kindNamed(t) === null) throw new CliError(`--types: '${t}' is not item or property`, 2);
   if (values['no-sitelinks'] && values.sites !== undefined) throw new CliError('--sites and --no-sitelinks exclude each other', 2);
   let ids: Set<string> | undefined;
   if (typeof values.ids === 'string') {

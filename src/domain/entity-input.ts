@@ -31,8 +31,8 @@ export function parseNewEntity(kind: Kind, input: unknown, rules: EntityRules): 
     dataType = input.data_type as string;
   }
   const entity = emptyEntity(id, kind.name, dataType);
-  entity.labels = parseTermMap(input.labels ?? {}, `${base}/labels`, 'labels', kind.name);
-  entity.descriptions = parseTermMap(input.descriptions ?? {}, `${base}/descriptions`, 'descriptions', kind.name);
+  entity.labels = parseTermMap(input.labels ?? {}, `${base}/labels`, 'labels', kind);
+  entity.descriptions = parseTermMap(input.descriptions ?? {}, `${base}/descriptions`, 'descriptions', kind);
   entity.aliases = parseAliasMap(input.aliases ?? {}, `${base}/aliases`);
   if (kind.hasSitelinks) {
     entity.sitelinks = parseSitelinkMap(input.sitelinks ?? {}, `${base}/sitelinks`, rules.sites, rules.badges);
@@ -60,8 +60,8 @@ export function patchedEntity(kind: Kind, original: Entity, patched: unknown, ru
     }
   }
   const entity = emptyEntity(original.id, kind.name, original.data_type);
-  entity.labels = parseTermMap(patched.labels ?? {}, '/labels', 'labels', kind.name);
-  entity.descriptions = parseTermMap(patched.descriptions ?? {}, '/descriptions', 'descriptions', kind.name);
+  entity.labels = parseTermMap(patched.labels ?? {}, '/labels', 'labels', kind);
+  entity.descriptions = parseTermMap(patched.descriptions ?? {}, '/descriptions', 'descriptions', kind);
   entity.aliases = parseAliasMap(patched.aliases ?? {}, '/aliases');
   if (kind.hasSitelinks) {
     entity.sitelinks = parseSitelinkMap(patched.sitelinks ?? {}, '/sitelinks', rules.sites, rules.badges, original.sitelinks);

@@ -1,5 +1,6 @@
 // The entity model, in the shape the REST API speaks (docs/api.md §4). Stored documents use the same
 // shape, minus derived fields (a sitelink's `url` is built from the site table on output).
+import { kindByName } from './kinds.js';
 
 export type KindName = 'item' | 'property';
 export type Rank = 'preferred' | 'normal' | 'deprecated';
@@ -63,7 +64,7 @@ export type TermField = (typeof TERM_FIELDS)[number];
 
 export function emptyEntity(id: string, type: KindName, dataType?: string): Entity {
   const entity: Entity = { id, type, labels: {}, descriptions: {}, aliases: {}, statements: {} };
-  if (type === 'item') entity.sitelinks = {};
+  if (kindByName(type).hasSitelinks) entity.sitelinks = {};
   if (dataType !== undefined) entity.data_type = dataType;
   return entity;
 }

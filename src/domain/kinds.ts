@@ -15,6 +15,10 @@ export interface Kind {
   createField: 'item' | 'property';
   hasSitelinks: boolean;
   hasDataType: boolean;
+  /** Whether a label may not be an id of the kind (a property labelled "P31" would be ambiguous, docs/api.md §6.1). */
+  labelRefusesOwnIds: boolean;
+  /** Whether an entity of the kind can become a redirect to another (a merge of items, docs/api.md §9.1). */
+  redirects: boolean;
   /**
    * Data policy (docs/api.md §6.1): what no two entities of the kind may share (a property's label, an item's
    * label and description together), and whether label = description is refused before that check (items) or
@@ -26,13 +30,15 @@ export interface Kind {
 
 export const ITEM: Kind = {
   name: 'item', prefix: 'Q', segment: 'items', noun: 'Item', createField: 'item',
-  hasSitelinks: true, hasDataType: false, policy: { unique: 'label-and-description', sameValueFirst: true },
+  hasSitelinks: true, hasDataType: false, labelRefusesOwnIds: false, redirects: true,
+  policy: { unique: 'label-and-description', sameValueFirst: true },
   codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
 };
 
 export const PROPERTY: Kind = {
   name: 'property', prefix: 'P', segment: 'properties', noun: 'Property', createField: 'property',
-  hasSitelinks: false, hasDataType: true, policy: { unique: 'label', sameValueFirst: false },
+  hasSitelinks: false, hasDataType: true, labelRefusesOwnIds: true, redirects: false,
+  policy: { unique: 'label', sameValueFirst: false },
   codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
 };
 
@@ -40,6 +46,11 @@ export const KINDS: readonly Kind[] = [ITEM, PROPERTY];
 
 export function kindByName(name: KindName): Kind {
   return name === 'item' ? ITEM : PROPERTY;
+}
+
+/** The kind a request or a file names (`item`, `property`), or null for any other text. */
+export function kindNamed(name: unknown): Kind | null {
+  return KINDS.find((k) => k.name === name) ?? null;
 }
 
 /** docs/api.md §3: numeric part 1..2147483647, no leading zero. */

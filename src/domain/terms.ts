@@ -1,8 +1,8 @@
 // Term validation (docs/api.md §6.1, §6.2, §10.1–10.3). Every function takes a base JSON Pointer and throws a
 // Problem; the caller decides whether that becomes a body, patch-result or creation error (problems.ts).
-import type { AliasMap, TermMap } from './entity.js';
+import type { AliasMap, TermField, TermMap } from './entity.js';
 import { sameJson } from './entity.js';
-import { PROPERTY, parseIdOfKind } from './kinds.js';
+import { parseIdOfKind, type Kind } from './kinds.js';
 import { isTermLanguage } from './languages.js';
 import { isPlainObject, pointer, problem } from './problems.js';
 import { hasControlCharacter } from './text.js';
@@ -22,7 +22,7 @@ export function trimTerm(value: string): string {
 }
 
 /** docs/api.md §6.1 steps 1-6 for one label/description/alias value: returns the trimmed value. */
-export function normaliseTerm(value: unknown, path: string, opts: { propertyLabel?: boolean } = {}): string {
+export function normaliseTerm(value: unknown, path: string, opts: TermRules = {}): string {
   if (typeof value !== 'string') return problem({ type: 'invalid', path, value });
   // §2.1: strings are NFC-normalised, so stored and compared terms have one spelling.
   const term = value.normalize('NFC').replace(TRIMMED, '');
@@ -31,7 +31,7 @@ export function normaliseTerm(value: unknown, path: string, opts: { propertyLabe
   if ([...term].length > TERM_MAX_LENGTH) return problem({ type: 'too-long', path, limit: TERM_MAX_LENGTH, value: term });
   if (BREAKS.test(term) || EDGE_SPACE.test(term) || hasControlCharacter(term)) return problem({ type: 'invalid', path, value: term });
   // §6.1 step 6: a property label that reads as a property id would be ambiguous in statement displays.
-  if (opts.propertyLabel && parseIdOfKind(PROPERTY, term) !== null) return problem({ type: 'invalid', path, value: term });
+  if (opts.refusedIds && parseIdOfKind(opts.refusedIds, term) !== null) return problem({ type: 'invalid', path, value: term });
   return term;
 }
 
@@ -42,15 +42,23 @@ function asMap(input: unknown, path: string): Record<string, unknown> {
   return input;
 }
 
+/** What a value of `field` of an entity of `kind` may not be, beyond the rules every term follows. */
+export interface TermRules {
+  /** The label may not be an id of this kind (the kind's `labelRefusesOwnIds`). */
+  refusedIds?: Kind;
+}
+
+export function termRules(field: TermField, kind: Kind): TermRules {
+  return field === 'labels' && kind.labelRefusesOwnIds ? { refusedIds: kind } : {};
+}
+
 /** A labels or descriptions map; descriptions reject `mul`; property labels reject property ids. */
-export function parseTermMap(
-  input: unknown, path: string, field: 'labels' | 'descriptions', kindName: 'item' | 'property',
-): TermMap {
-  const propertyLabel = field === 'labels' && kindName === 'property';
+export function parseTermMap(input: unknown, path: string, field: 'labels' | 'descriptions', kind: Kind): TermMap {
+  const rules = termRules(field, kind);
   const out: TermMap = {};
   for (const [lang, value] of Object.entries(asMap(input, path))) {
     if (!isTermLanguage(lang, field)) return problem({ type: 'invalid-key', path, key: lang });
-    out[lang] = normaliseTerm(value, pointer(path, lang), { propertyLabel });
+    out[lang] = normaliseTerm(value, pointer(path, lang), rules);
   }
   return out;
 }

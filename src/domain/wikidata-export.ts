@@ -4,6 +4,7 @@
 // property with their order kept in `qualifiers-order` / `snaks-order`. Pure.
 import type { Entity, Snak, Statement } from './entity.js';
 import { DATA_TYPES } from './values/index.js';
+import { kindByName } from './kinds.js';
 
 type Json = Record<string, unknown>;
 
@@ -74,7 +75,8 @@ const terms = (map: Record<string, string>) =>
 /** One entity as a dump line's object; `revision` and `modified` become `lastrevid` and `modified`. */
 export function toWikidata(entity: Entity, revision?: { id: number; modified: Date }): Json {
   const out: Json = { type: entity.type, id: entity.id };
-  if (entity.type === 'property') out.datatype = entity.data_type;
+  const kind = kindByName(entity.type);
+  if (kind.hasDataType) out.datatype = entity.data_type;
   if (revision) {
     out.lastrevid = revision.id;
     out.modified = revision.modified.toISOString().replace('.000Z', 'Z');
@@ -86,7 +88,7 @@ export function toWikidata(entity: Entity, revision?: { id: number; modified: Da
   out.claims = Object.fromEntries(Object.entries(entity.statements)
     .map(([property, group]) => [property, group.map(toWikidataClaim).filter((c): c is Json => c !== null)])
     .filter(([, group]) => (group as Json[]).length > 0));
-  if (entity.type === 'item') {
+  if (kind.hasSitelinks) {
     out.sitelinks = Object.fromEntries(Object.entries(entity.sitelinks ?? {})
       .map(([site, link]) => [site, { site, title: link.title, badges: link.badges }]));
   }

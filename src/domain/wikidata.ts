@@ -3,7 +3,7 @@
 // Data Entia cannot serve is dropped and counted rather than stored half-valid: terms in languages outside
 // the term-language list, sitelinks to unknown sites, snaks of unsupported data types (lexemes, schemas).
 import { emptyEntity, type Entity, type Reference, type Snak, type Statement, type Value } from './entity.js';
-import { parseEntityId } from './kinds.js';
+import { ITEM, kindByName, kindNamed, parseEntityId } from './kinds.js';
 import { isTermLanguage } from './languages.js';
 import type { SiteTable } from './sites.js';
 import { isDataType } from './values/index.js';
@@ -55,9 +55,10 @@ function hasStatement(raw: Json, property: string, value: string | null): boolea
 /** Converts one dump entity, or returns null for what Entia does not store (lexemes, media info, redirects). */
 export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionReport, filter: DumpFilter = {}): Entity | null {
   const parsed = typeof raw?.id === 'string' ? parseEntityId(raw.id) : null;
-  if (!parsed || (raw.type !== 'item' && raw.type !== 'property')) return null;
-  if (raw.type === 'property' && !isDataType(raw.datatype)) return null;
-  const entity = emptyEntity(parsed.id, parsed.kind.name, raw.type === 'property' ? raw.datatype : undefined);
+  const kind = kindNamed(raw?.type);
+  if (!parsed || !kind) return null;
+  if (kind.hasDataType && !isDataType(raw.datatype)) return null;
+  const entity = emptyEntity(parsed.id, parsed.kind.name, kind.hasDataType ? raw.datatype : undefined);
   entity.labels = terms(raw.labels, 'labels', report, filter.languages);
   entity.descriptions = terms(raw.descriptions, 'descriptions', report, filter.languages);
   for (const [lang, list] of Object.entries<Json[]>(raw.aliases ?? {})) {
@@ -70,7 +71,7 @@ export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionRepo
     const group = claims.map((c) => statement(c, report)).filter((s): s is Statement => s !== null);
     if (group.length) entity.statements[pid] = group;
   }
-  if (entity.type === 'item' && filter.sites !== 'none') {
+  if (kindByName(entity.type).hasSitelinks && filter.sites !== 'none') {
     for (const [site, link] of Object.entries<Json>(raw.sitelinks ?? {})) {
       if (filter.sites && !filter.sites.has(site)) continue;
       if (!Object.hasOwn(sites, site)) { report.droppedSitelinks++; continue; }
@@ -133,7 +134,7 @@ export function datavalueContent(dv: Json | undefined): unknown {
     case 'string':
       return v;
     case 'wikibase-entityid':
-      return typeof o.id === 'string' ? o.id : (o['entity-type'] === 'property' ? 'P' : 'Q') + o['numeric-id'];
+      return typeof o.id === 'string' ? o.id : (kindNamed(o['entity-type']) ?? ITEM).prefix + o['numeric-id'];
     case 'time':
       return { time: o.time, precision: o.precision, calendarmodel: o.calendarmodel };
     case 'quantity': {

@@ -4,6 +4,7 @@
 import type { EntiaError, ErrorCode } from '../domain/errors.js';
 import type { Result } from './route.js';
 import { errorBody, jsonBuffer } from './reply-error.js';
+import { ITEM, parseEntityId } from '../domain/kinds.js';
 
 /** D5: a malformed id or code in the path is upstream's `invalid-path-parameter`, naming the parameter. */
 const PATH_PARAMETERS: Partial<Record<ErrorCode, string>> = {
@@ -26,9 +27,9 @@ export function wikibaseError(error: EntiaError): { status: number; body: Record
   if (parameter) return { status: 400, body: { code: 'invalid-path-parameter', message: `Invalid path parameter: '${parameter}'`, context: { parameter } } };
   if (code === 'statement-not-found' && params.subject !== undefined) {
     const subject = String(params.subject);
-    const noun = subject.startsWith('P') ? 'property' : 'item';
-    return { status: 400, body: { code: `${noun}-statement-id-mismatch`, message: `IDs of the ${noun === 'item' ? 'Item' : 'Property'} and the Statement do not match`,
-      context: { [`${noun}_id`]: subject, statement_id: String(params.id) } } };
+    const kind = parseEntityId(subject)?.kind ?? ITEM;
+    return { status: 400, body: { code: `${kind.name}-statement-id-mismatch`, message: `IDs of the ${kind.noun} and the Statement do not match`,
+      context: { [`${kind.name}_id`]: subject, statement_id: String(params.id) } } };
   }
   const resource = RESOURCE_TYPES[code];
   if (resource) return { status: 404, body: { code: 'resource-not-found', message: 'The requested resource does not exist', context: { resource_type: resource } } };

@@ -5,6 +5,7 @@ import { ERRORS, type ErrorCode } from '../domain/errors.js';
 import type { BoundRoute } from './app.js';
 import { SCHEMAS, type ResponseSchema } from './openapi-schemas.js';
 import { routeErrors } from './route-errors.js';
+import { ITEM } from '../domain/kinds.js';
 
 const PARAM_DESCRIPTIONS: Record<string, string> = {
   item_id: 'Item id, e.g. Q42',
@@ -29,7 +30,7 @@ const REVISION_HEADERS = {
 };
 
 function successSchema(returns: ResponseSchema, b: BoundRoute): Record<string, unknown> {
-  const name = returns === 'Entity' ? (b.kind?.name === 'property' ? 'Property' : 'Item') : returns;
+  const name = returns === 'Entity' ? (b.kind ?? ITEM).noun : returns;
   return { $ref: `#/components/schemas/${name}` };
 }
 

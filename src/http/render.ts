@@ -3,6 +3,7 @@
 import { freezeJson, type Entity, type Sitelink } from '../domain/entity.js';
 import { sitelinkUrl, type SiteTable } from '../domain/sites.js';
 import { topLevelMembers } from './json-members.js';
+import { kindByName } from '../domain/kinds.js';
 
 export interface SitelinkView extends Sitelink {
   url: string;
@@ -38,12 +39,13 @@ export function renderEntity(entity: Entity, sites: SiteTable, withDataType: boo
 
 function buildEntity(entity: Entity, sites: SiteTable, withDataType: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { id: entity.id, type: entity.type };
-  if (entity.type === 'property' && withDataType) out.data_type = entity.data_type;
+  const kind = kindByName(entity.type);
+  if (kind.hasDataType && withDataType) out.data_type = entity.data_type;
   out.labels = entity.labels;
   out.descriptions = entity.descriptions;
   out.aliases = entity.aliases;
   out.statements = entity.statements;
-  if (entity.type === 'item') out.sitelinks = renderSitelinks(sites, entity.sitelinks ?? {});
+  if (kind.hasSitelinks) out.sitelinks = renderSitelinks(sites, entity.sitelinks ?? {});
   return out;
 }
 

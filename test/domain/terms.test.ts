@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problemOf } from '../helpers/problems.js';
 import {
-  TERM_MAX_LENGTH, changedLanguages, normaliseTerm, parseAliasList, parseAliasMap, parseTermMap, sameLabelAndDescription,
+  TERM_MAX_LENGTH, changedLanguages, normaliseTerm, parseAliasList, parseAliasMap, parseTermMap, sameLabelAndDescription, termRules,
 } from '../../src/domain/terms.js';
+import { ITEM, PROPERTY } from '../../src/domain/kinds.js';
 
 
 test('normaliseTerm trims the PHP trim set and returns the trimmed value', () => {
@@ -40,42 +41,42 @@ test('normaliseTerm: tabs, line breaks and edge Unicode spaces are invalid (valu
 });
 
 test('normaliseTerm: a property label may not be a property id', () => {
-  assert.deepEqual(problemOf(() => normaliseTerm(' P123 ', '/label', { propertyLabel: true })),
+  assert.deepEqual(problemOf(() => normaliseTerm(' P123 ', '/label', termRules('labels', PROPERTY))),
     { type: 'invalid', path: '/label', value: 'P123' });
   assert.equal(normaliseTerm('P123', '/label'), 'P123', 'fine for items');
-  assert.equal(normaliseTerm('Q123', '/label', { propertyLabel: true }), 'Q123');
-  assert.equal(normaliseTerm('P0', '/label', { propertyLabel: true }), 'P0', 'not a valid id');
+  assert.equal(normaliseTerm('Q123', '/label', termRules('labels', PROPERTY)), 'Q123');
+  assert.equal(normaliseTerm('P0', '/label', termRules('labels', PROPERTY)), 'P0', 'not a valid id');
 });
 
 test('parseTermMap keeps insertion order and trims values', () => {
-  const out = parseTermMap({ en: ' potato ', de: 'Kartoffel', mul: 'x' }, '/item/labels', 'labels', 'item');
+  const out = parseTermMap({ en: ' potato ', de: 'Kartoffel', mul: 'x' }, '/item/labels', 'labels', ITEM);
   assert.deepEqual(out, { en: 'potato', de: 'Kartoffel', mul: 'x' });
   assert.deepEqual(Object.keys(out), ['en', 'de', 'mul']);
 });
 
 test('parseTermMap: [] is {}; other non-objects are invalid at the map path', () => {
-  assert.deepEqual(parseTermMap([], '/labels', 'labels', 'item'), {});
+  assert.deepEqual(parseTermMap([], '/labels', 'labels', ITEM), {});
   for (const value of [['en'], 'en', 3, null]) {
-    assert.deepEqual(problemOf(() => parseTermMap(value, '/labels', 'labels', 'item')), { type: 'invalid', path: '/labels', value });
+    assert.deepEqual(problemOf(() => parseTermMap(value, '/labels', 'labels', ITEM)), { type: 'invalid', path: '/labels', value });
   }
 });
 
 test('parseTermMap: bad language key is invalid-key at the map path; descriptions reject mul', () => {
-  assert.deepEqual(problemOf(() => parseTermMap({ en: 'a', 'en-GB': 'b' }, '', 'labels', 'item')),
+  assert.deepEqual(problemOf(() => parseTermMap({ en: 'a', 'en-GB': 'b' }, '', 'labels', ITEM)),
     { type: 'invalid-key', path: '', key: 'en-GB' });
-  assert.deepEqual(problemOf(() => parseTermMap({ mul: 'a' }, '/descriptions', 'descriptions', 'property')),
+  assert.deepEqual(problemOf(() => parseTermMap({ mul: 'a' }, '/descriptions', 'descriptions', PROPERTY)),
     { type: 'invalid-key', path: '/descriptions', key: 'mul' });
-  assert.deepEqual(problemOf(() => parseTermMap(JSON.parse('{"__proto__": "a"}'), '/labels', 'labels', 'item')),
+  assert.deepEqual(problemOf(() => parseTermMap(JSON.parse('{"__proto__": "a"}'), '/labels', 'labels', ITEM)),
     { type: 'invalid-key', path: '/labels', key: '__proto__' });
 });
 
 test('parseTermMap: values are checked at <path>/<lang>; property labels reject P-ids', () => {
-  assert.deepEqual(problemOf(() => parseTermMap({ en: 'ok', de: ' ' }, '/item/labels', 'labels', 'item')),
+  assert.deepEqual(problemOf(() => parseTermMap({ en: 'ok', de: ' ' }, '/item/labels', 'labels', ITEM)),
     { type: 'invalid', path: '/item/labels/de', value: '' });
-  assert.deepEqual(problemOf(() => parseTermMap({ en: 'P31' }, '/labels', 'labels', 'property')),
+  assert.deepEqual(problemOf(() => parseTermMap({ en: 'P31' }, '/labels', 'labels', PROPERTY)),
     { type: 'invalid', path: '/labels/en', value: 'P31' });
-  assert.deepEqual(parseTermMap({ en: 'P31' }, '/descriptions', 'descriptions', 'property'), { en: 'P31' });
-  assert.deepEqual(parseTermMap({ en: 'P31' }, '/labels', 'labels', 'item'), { en: 'P31' });
+  assert.deepEqual(parseTermMap({ en: 'P31' }, '/descriptions', 'descriptions', PROPERTY), { en: 'P31' });
+  assert.deepEqual(parseTermMap({ en: 'P31' }, '/labels', 'labels', ITEM), { en: 'P31' });
 });
 
 test('parseAliasList drops duplicates after trimming, first kept', () => {

@@ -2,7 +2,7 @@
 // (wikibase-sdk's URLs, wikibase-edit, bots): wbgetentities, wbsearchentities, wbgetclaims. Another rendering of
 // the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index.
 import type { Entity } from '../../domain/entity.js';
-import { parseEntityId, parseIdOfKind, ITEM, PROPERTY, numericPart, type Kind } from '../../domain/kinds.js';
+import { kindByName, kindNamed, parseEntityId, parseIdOfKind, ITEM, numericPart, type Kind } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { sitelinkUrl } from '../../domain/sites.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
@@ -24,13 +24,13 @@ export function title(kind: Kind, id: string): { ns: number; title: string } {
 export function actionEntity(entity: Entity, head: { revision: number; modified: Date }, props: Set<string>, languages: string[] | null,
   fallback: boolean, services: Services): Json {
   const full = toWikidata(entity, { id: head.revision, modified: head.modified });
-  const kind = entity.type === 'item' ? ITEM : PROPERTY;
+  const kind = kindByName(entity.type);
   const out: Json = {};
   if (props.has('info')) Object.assign(out, { ...title(kind, entity.id), lastrevid: full.lastrevid, modified: full.modified });
   out.type = full.type;
   out.id = full.id;
   // Wikibase answers a property's data type with `info` too; wikibase-edit learns data types that way.
-  if ((props.has('datatype') || props.has('info')) && entity.type === 'property') out.datatype = full.datatype;
+  if ((props.has('datatype') || props.has('info')) && kind.hasDataType) out.datatype = full.datatype;
   for (const field of ['labels', 'descriptions', 'aliases'] as const) {
     if (!props.has(field)) continue;
     const map = full[field] as Record<string, unknown>;
@@ -45,7 +45,7 @@ export function actionEntity(entity: Entity, head: { revision: number; modified:
     out[field] = picked;
   }
   if (props.has('claims')) out.claims = hashedClaims(full.claims as Record<string, Json[]>);
-  if ((props.has('sitelinks') || props.has('sitelinks/urls')) && entity.type === 'item') {
+  if ((props.has('sitelinks') || props.has('sitelinks/urls')) && kind.hasSitelinks) {
     const sitelinks = full.sitelinks as Record<string, Json>;
     out.sitelinks = props.has('sitelinks/urls')
       ? Object.fromEntries(Object.entries(sitelinks).map(([site, link]) =>
@@ -107,7 +107,7 @@ export async function wbsearchentities({ params: query, store, services }: Call)
   const language = required(query, 'language');
   if (!isTermLanguage(language, 'search')) throw new ApiError('badvalue', `Unrecognized value for parameter "language": ${language}.`);
   const type = param(query, 'type') ?? 'item';
-  const kind = type === 'item' ? ITEM : type === 'property' ? PROPERTY : null;
+  const kind = kindNamed(type);
   if (!kind) throw new ApiError('badvalue', `Unrecognized value for parameter "type": ${type}.`);
   const limit = Number(param(query, 'limit') ?? '7');
   const offset = Number(param(query, 'continue') ?? '0');

@@ -4,7 +4,7 @@
 // policy, size, rate limit, one atomic revision) in the entity's turn (runEdit), with the same permissions.
 import type { Entity, Statement } from '../../domain/entity.js';
 import { parseNewEntity, patchedEntity } from '../../domain/entity-input.js';
-import { ITEM, PROPERTY, parseEntityId, type Kind } from '../../domain/kinds.js';
+import { ITEM, PROPERTY, kindNamed, parseEntityId, type Kind } from '../../domain/kinds.js';
 import { parseStatementId } from '../../domain/statements.js';
 import { BODY, inMode, isPlainObject } from '../../domain/problems.js';
 import { toWikidataClaim } from '../../domain/wikidata-export.js';
@@ -248,15 +248,15 @@ async function wbeditentity(call: WriteCall): Promise<Json> {
     applyTerms(doc.labels, data.labels, 'labels');
     applyTerms(doc.descriptions, data.descriptions, 'descriptions');
     applyAliases(doc.aliases as Record<string, string[]>, data.aliases);
-    if (doc.type === 'item') applySitelinks(doc.sitelinks ??= {}, data.sitelinks);
+    if (kindNamed(doc.type)?.hasSitelinks) applySitelinks(doc.sitelinks ??= {}, data.sitelinks);
     else if (data.sitelinks !== undefined) refuse('not-supported', 'Properties have no sitelinks.');
     applyClaims(doc, data.claims);
   };
   const fresh = param(call.params, 'new');
   if (fresh !== undefined) {
     if (param(call.params, 'id') !== undefined) refuse('param-illegal', 'Either provide "id" or "new", not both.');
-    const kind = fresh === 'item' ? ITEM : fresh === 'property' ? PROPERTY : refuse('badvalue', `Unrecognized value for parameter "new": ${fresh}.`);
-    const doc: Doc = { labels: {}, descriptions: {}, aliases: {}, statements: {}, ...(kind === ITEM ? { sitelinks: {} } : {}) };
+    const kind = kindNamed(fresh) ?? refuse('badvalue', `Unrecognized value for parameter "new": ${fresh}.`);
+    const doc: Doc = { labels: {}, descriptions: {}, aliases: {}, statements: {}, ...(kind.hasSitelinks ? { sitelinks: {} } : {}) };
     doc.type = kind.name;
     if (kind === PROPERTY) {
       if (typeof data.datatype !== 'string') refuse('param-illegal', 'A new property needs a "datatype".');
@@ -272,7 +272,7 @@ async function wbeditentity(call: WriteCall): Promise<Json> {
     if (data.datatype !== undefined && data.datatype !== doc.data_type) refuse('modification-failed', 'A property\'s data type cannot change.');
     if (clear) {
       doc.labels = {}; doc.descriptions = {}; doc.aliases = {}; doc.statements = {};
-      if (doc.type === 'item') doc.sitelinks = {};
+      if (kindNamed(doc.type)?.hasSitelinks) doc.sitelinks = {};
     }
     fill(doc);
   }), call);
@@ -316,7 +316,7 @@ async function wbsetsitelink(call: WriteCall): Promise<Json> {
   const title = param(call.params, 'linktitle');
   const badges = param(call.params, 'badges');
   const edited = await editDocument(call, await targetId(call), (doc) => {
-    if (doc.type !== 'item') refuse('not-supported', 'Properties have no sitelinks.');
+    if (!kindNamed(doc.type)?.hasSitelinks) refuse('not-supported', 'Properties have no sitelinks.');
     const links = (doc.sitelinks ??= {}) as Record<string, Json>;
     if (title === undefined || title === '') {
       if (!links[site]) refuse('no-such-sitelink', `The entity has no sitelink to "${site}".`);

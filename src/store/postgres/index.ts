@@ -21,6 +21,7 @@ import { PostgresSearch, writeSearchRows } from './search.js';
 import { appendValues, deleteValues, emptyValueColumns, insertValues, PostgresStatementValues, writeValueDiff } from './statement-values.js';
 import { inTransaction, isRetryable } from './transaction.js';
 import { PostgresDeferredIndex } from './deferred-index.js';
+import { kindByName, parseEntityId } from '../../domain/kinds.js';
 
 /** Connections of the turns pool: at most this many contested entities wait for their turn at once per process. */
 const TURN_CONNECTIONS = 4;
@@ -149,7 +150,7 @@ export class PostgresStore implements Store {
   }
 
   async allocateId(kind: KindName): Promise<string> {
-    return (kind === 'item' ? 'Q' : 'P') + await q.nextId(this.pool, kind);
+    return kindByName(kind).prefix + await q.nextId(this.pool, kind);
   }
 
   async applyEdit(edit: EditInput): Promise<Head> {
@@ -333,7 +334,7 @@ export class PostgresStore implements Store {
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
     await this.editTransaction(sourceId, async (db) => {
       const target = await q.readEntity(db, targetId);
-      if (!target || target.redirect_to || target.content === null || !targetId.startsWith('Q')) {
+      if (!target || target.redirect_to || target.content === null || !parseEntityId(targetId)?.kind.redirects) {
         throw new Error(`${targetId} is not an item`);
       }
       const source = await q.readEntity(db, sourceId);
@@ -404,7 +405,7 @@ export class PostgresStore implements Store {
     const [xid, rev] = m ? [m[1], Number(m[2])] : query.since === null && query.newestFirst ? [MAX_XID8, 0] : ['0', 0];
     const kinds = query.kinds ?? [];
     const found = await changeQueries.page(this.pool, query.newestFirst === true, xid, rev, query.limit, query.entities ? [...query.entities] : null,
-      kinds.length ? kinds.map((k) => (k === 'item' ? 'Q' : 'P')) : null);
+      kinds.length ? kinds.map((k) => kindByName(k).prefix) : null);
     return found.map((r) => changeOf(`${r.xid}.${r.rev_id}`, Number(r.rev_id), r.entity_id, r.timestamp, r.user_name, r.comment, r.action, r.first));
   }
 

@@ -6,6 +6,7 @@
 // its bytes. Both forms read the same, so a store needs no rewrite.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { KindName } from '../../domain/entity.js';
+import { ITEM } from '../../domain/kinds.js';
 
 /** The first byte of a compressed document: raw deflate with DICTIONARY_V1. Another dictionary is another tag. */
 const DEFLATE_V1 = 1;
@@ -36,7 +37,8 @@ const LEVEL = 1;
 
 /** What `revisions.content` holds for a document of this kind. */
 export function encodeDocument(json: string, kind: KindName): string | Buffer {
-  if (kind !== 'item') return json;
+  // The dictionary was trained on items; properties are few and small, and stay text.
+  if (kind !== ITEM.name) return json;
   const packed = deflateRawSync(json, { level: LEVEL, dictionary: DICTIONARY_V1 });
   const out = Buffer.allocUnsafe(packed.length + 1);
   out[0] = DEFLATE_V1;

@@ -23,6 +23,7 @@ import { SqliteSearch } from './search.js';
 import { ImportThread } from './import-thread.js';
 import { DeferredIndex } from './deferred-index.js';
 import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
+import { kindByName } from '../../domain/kinds.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -183,7 +184,7 @@ export class SqliteStore implements Store {
 
   async allocateId(kind: KindName): Promise<string> {
     const { last } = this.q.allocateId.get(kind)!;
-    return (kind === 'item' ? 'Q' : 'P') + last;
+    return kindByName(kind).prefix + last;
   }
 
   /**
@@ -426,7 +427,7 @@ export class SqliteStore implements Store {
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
     this.db.transaction(() => {
       const target = this.readEntitySync(targetId);
-      if (target.status !== 'found' || target.entity.type !== 'item') throw new Error(`${targetId} is not an item`);
+      if (target.status !== 'found' || !kindByName(target.entity.type).redirects) throw new Error(`${targetId} is not an item`);
       const source = this.readEntitySync(sourceId);
       if (source.status === 'found') this.writeIndexRows(source.entity, emptyEntity(source.entity.id, source.entity.type));
       const timestamp = Math.floor(Date.now() / 1000);
@@ -487,7 +488,7 @@ export class SqliteStore implements Store {
         AND (@entities IS NULL OR r.entity_id IN (SELECT value FROM json_each(@entities)))
         AND (@kinds IS NULL OR substr(r.entity_id, 1, 1) IN (SELECT value FROM json_each(@kinds)))
       ORDER BY r.rev_id ${order} LIMIT @limit`).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
-      kinds: kinds.length ? JSON.stringify(kinds.map((k) => (k === 'item' ? 'Q' : 'P'))) : null, limit: query.limit });
+      kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null, limit: query.limit });
     return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
   }
 
