@@ -6,9 +6,9 @@ module.exports = {
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } } },
     {
       name: 'domain-is-pure', severity: 'error',
-      comment: 'src/domain: no HTTP, no SQL, no I/O',
+      comment: 'src/domain: no HTTP, no SQL, no I/O, no configuration',
       from: { path: '^src/domain/' },
-      to: { path: ['^src/(store|http|cli|search|ui)/', 'node_modules/(fastify|preact|better-sqlite3|pg|ioredis|find-my-way|@fastify)/', '^(fs|net|http|https|child_process)$', '^node:(fs|net|http|https|child_process)$'] },
+      to: { path: ['^src/(store|http|cli|search|ui)/', '^src/config\\.ts$', 'node_modules/(fastify|preact|better-sqlite3|pg|ioredis|find-my-way|@fastify)/', '^(fs|net|http|https|child_process)$', '^node:(fs|net|http|https|child_process)$'] },
     },
     {
       name: 'search-is-shared-logic', severity: 'error',
@@ -33,6 +33,18 @@ module.exports = {
       comment: 'src/http uses store/store.ts only; no backend, no SQL driver',
       from: { path: '^src/http/' },
       to: { path: ['^src/store/(sqlite|postgres)/', '^src/cli/', 'node_modules/(better-sqlite3|pg)/'] },
+    },
+    {
+      name: 'http-sees-only-the-store-interface', severity: 'error',
+      comment: 'src/http reaches the store through store.ts (its named parts) and the revision cache it owns, nothing inside',
+      from: { path: '^src/http/' },
+      to: { path: '^src/store/', pathNot: '^src/store/(store|revision-cache)\\.ts$' },
+    },
+    {
+      name: 'writes-go-through-the-pipeline', severity: 'error',
+      comment: 'REST write handlers are declarations that write.ts runs; only it (and the Action API dialect) commits',
+      from: { path: '^src/http/handlers/' },
+      to: { path: '^src/http/(edit|meta|guard)\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'ui-talks-to-the-api', severity: 'error',

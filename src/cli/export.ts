@@ -11,7 +11,7 @@ import { createGzip } from 'node:zlib';
 import type { SiteTable } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import { renderEntity } from '../http/render.js';
-import { InvalidCursor, type Store } from '../store/store.js';
+import { InvalidCursor, type EntityStore, type ChangeFeed } from '../store/store.js';
 import { CliError } from './errors.js';
 
 export const EXPORT_FORMATS = ['wikidata', 'jsonl', 'rest'] as const;
@@ -58,7 +58,7 @@ async function write(out: Writable, text: string): Promise<void> {
 }
 
 /** Ids to export with --since: every entity of a change after the cursor, once, in the order of its first change. */
-async function changedIds(store: Store, since: string): Promise<{ ids: string[]; next: string }> {
+async function changedIds(store: ChangeFeed, since: string): Promise<{ ids: string[]; next: string }> {
   const ids = new Set<string>();
   let cursor = since;
   for (;;) {
@@ -75,7 +75,7 @@ async function changedIds(store: Store, since: string): Promise<{ ids: string[];
   }
 }
 
-async function* allIds(store: Store): AsyncGenerator<string> {
+async function* allIds(store: EntityStore): AsyncGenerator<string> {
   let after: string | null = null;
   for (;;) {
     const page = await store.entityIds(after, PAGE);
@@ -85,7 +85,7 @@ async function* allIds(store: Store): AsyncGenerator<string> {
   }
 }
 
-export async function exportStore(store: Store, out: Writable, sites: SiteTable, options: ExportOptions): Promise<ExportSummary> {
+export async function exportStore(store: EntityStore & ChangeFeed, out: Writable, sites: SiteTable, options: ExportOptions): Promise<ExportSummary> {
   const changed = options.since !== undefined ? await changedIds(store, options.since) : null;
   const ids = changed ? changed.ids : allIds(store);
   let written = 0;

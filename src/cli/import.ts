@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { emptyEntity, type Entity } from '../domain/entity.js';
 import type { SiteTable } from '../domain/sites.js';
 import { fromWikidata, newReport, passesFilter, type DumpFilter } from '../domain/wikidata.js';
-import type { EditMeta, ImportExtras, ImportState, Store } from '../store/store.js';
+import type { EditMeta, ImportExtras, ImportState, BulkImport, EntityStore } from '../store/store.js';
 import { checkReadable, openDump } from './dump-reader.js';
 import { CliError } from './errors.js';
 
@@ -128,7 +128,7 @@ export function decide(mode: ImportMode, state: ImportState | undefined, sourceR
 
 const linkKey = (site: string, title: string) => `${site}\u0000${title}`;
 
-export async function importDump(store: Store, path: string, sites: SiteTable, meta: EditMeta, options: ImportOptions): Promise<ImportSummary> {
+export async function importDump(store: BulkImport & EntityStore, path: string, sites: SiteTable, meta: EditMeta, options: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
   const key = path === '-' ? null : `import:${resolve(path)}`;
   if (path !== '-') await checkReadable(path); // fails here, with the file's name, if it cannot be read
@@ -215,7 +215,7 @@ function fileIdentity(path: string): Checkpoint['file'] {
  * The batch as it will be written: what the update mode lets through (the last of an id the batch holds twice),
  * with sitelinks that another item holds, or that a newer revision in the same batch claims, left out.
  */
-async function settleBatch(store: Store, batch: Candidate[], mode: ImportMode, summary: ImportSummary,
+async function settleBatch(store: BulkImport, batch: Candidate[], mode: ImportMode, summary: ImportSummary,
   inFlight: Map<string, string>): Promise<{ entities: Entity[]; sources: [string, number][] }> {
   const latest = new Map<string, Candidate>();
   for (const c of batch) latest.set(c.entity.id, c);
@@ -262,7 +262,7 @@ async function settleBatch(store: Store, batch: Candidate[], mode: ImportMode, s
  * data type the snaks declare, so that later edits of those statements validate. A property the dump defines
  * later replaces its placeholder (a placeholder counts as source revision 0).
  */
-async function placeholdersFor(store: Store, entities: Entity[], made: Set<string>): Promise<Entity[]> {
+async function placeholdersFor(store: EntityStore, entities: Entity[], made: Set<string>): Promise<Entity[]> {
   const used = new Map<string, string>();
   const inBatch = new Set(entities.map((e) => e.id));
   for (const e of entities) {

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fastifySSE } from '@fastify/sse';
 import { fail } from '../domain/errors.js';
-import { InvalidCursor, type Change, type Store } from '../store/store.js';
+import { InvalidCursor, type Change, type ChangeFeed } from '../store/store.js';
 import { renderChange } from './handlers/changes.js';
 
 /** How often followers' positions are read from the store. */
@@ -27,7 +27,7 @@ class ChangeHub {
   private busy = false;
 
   /** `maxBuffered`: bytes waiting in a follower's socket beyond which it is dropped as too slow. */
-  constructor(private readonly store: Store, private readonly maxBuffered: number) {}
+  constructor(private readonly store: ChangeFeed, private readonly maxBuffered: number) {}
 
   add(follower: Follower): void {
     this.followers.add(follower);
@@ -93,12 +93,12 @@ function frame(c: Change): string {
 export const CHANGE_STREAM_PATH = '/v1/changes/stream';
 
 /** Registers the route after the SSE plugin (both are queued, so the route sees the plugin's hooks). */
-export function registerChangeStream(app: FastifyInstance, store: Store, maxBuffered: number): void {
+export function registerChangeStream(app: FastifyInstance, store: ChangeFeed, maxBuffered: number): void {
   app.register(fastifySSE, { heartbeatInterval: 15_000 });
   app.register(async (scope) => routes(scope, store, maxBuffered));
 }
 
-async function routes(app: FastifyInstance, store: Store, maxBuffered: number): Promise<void> {
+async function routes(app: FastifyInstance, store: ChangeFeed, maxBuffered: number): Promise<void> {
   const hub = new ChangeHub(store, maxBuffered);
   app.addHook('onClose', async () => hub.close());
   app.get(CHANGE_STREAM_PATH, { sse: 'only' }, async (req, reply) => {

@@ -10,7 +10,7 @@ const CONTENDED_MS = 5_000;
 /** Entities remembered as contended at most; past this the oldest are forgotten (they only lose the turn). */
 const MAX_CONTENDED = 10_000;
 
-import { EditConflict, type Store } from '../store/store.js';
+import { EditConflict, type EntityStore } from '../store/store.js';
 
 /**
  * Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. Each lost race
@@ -72,7 +72,7 @@ export function editedEntity(params: Record<string, string>): string | null {
  * entity, in the store's turn once the entity is contended (store.inTurn), and again from the start when it
  * lost the compare-and-set to another process.
  */
-export async function runEdit<T>(edits: EditQueue, store: Store, entity: string, task: () => Promise<T>): Promise<T> {
+export async function runEdit<T>(edits: EditQueue, store: EntityStore, entity: string, task: () => Promise<T>): Promise<T> {
   return edits.run(entity, async () => {
     for (let attempt = 1; ; attempt++) {
       try {

@@ -6,7 +6,7 @@ import type { Entity } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
 import { parseEntityId } from '../domain/kinds.js';
 import { toWikidata } from '../domain/wikidata-export.js';
-import type { Head, Store } from '../store/store.js';
+import type { Head, Store, EntityStore } from '../store/store.js';
 import { jsonBuffer } from './reply-error.js';
 import { chargeRead, type Services } from './services.js';
 
@@ -22,7 +22,7 @@ function parseRevision(raw: unknown): number | null {
 }
 
 /** The entity as `{"entities": {id: …}}` in the dump format, or a redirect to its target's EntityData. */
-async function entityData(store: Store, services: Services, reply: FastifyReply, title: string, rawRevision: unknown) {
+async function entityData(store: EntityStore, services: Services, reply: FastifyReply, title: string, rawRevision: unknown) {
   const { id, kind } = parseEntityId(FILE.exec(title)?.[1] ?? '') ?? fail('rest-no-match', undefined, { path: `/wiki/${title}` });
   const revision = parseRevision(rawRevision);
   const redirect = (target: string) =>

@@ -2,9 +2,9 @@
 // from one store query over the ids the input mentions.
 import { badgeIds, type BadgePolicy } from '../domain/sites.js';
 import { referencedIds, type ReferenceLookup } from '../domain/statements.js';
-import type { Store } from '../store/store.js';
+import type { EntityStore } from '../store/store.js';
 
-export async function lookupFor(store: Store, ...inputs: unknown[]): Promise<ReferenceLookup> {
+export async function lookupFor(store: EntityStore, ...inputs: unknown[]): Promise<ReferenceLookup> {
   const ids = inputs.flatMap((input) => referencedIds(input));
   const found = ids.length ? await store.lookupEntities(ids) : new Map<string, string | null>();
   return {
@@ -17,7 +17,7 @@ export async function lookupFor(store: Store, ...inputs: unknown[]): Promise<Ref
  * The badge policy for one request: the configured allow-list plus whether each allowed badge the input
  * names exists (docs/api.md §6.4), from one store query; none when the input names no allowed badge.
  */
-export async function badgePolicyFor(store: Store, policy: BadgePolicy, sitelinks: readonly unknown[]): Promise<BadgePolicy> {
+export async function badgePolicyFor(store: EntityStore, policy: BadgePolicy, sitelinks: readonly unknown[]): Promise<BadgePolicy> {
   const ids = badgeIds(sitelinks).filter((id) => policy.allowedBadges.has(id));
   const found = ids.length ? await store.lookupEntities(ids) : new Map<string, string | null>();
   return { allowedBadges: policy.allowedBadges, exists: (id) => found.has(id) };

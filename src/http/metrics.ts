@@ -3,7 +3,7 @@
 // loop delay). One registry per app, so several apps in one process (tests) do not share counters.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RevisionCache } from '../store/revision-cache.js';
-import type { Store, StoreProbe } from '../store/store.js';
+import type { StoreProbe, StoreLifecycle } from '../store/store.js';
 
 /** Latency buckets in seconds: a cached read takes well under a millisecond, a large import batch seconds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -31,7 +31,7 @@ export class Metrics {
   }
 
   /** Gauges read when scraped: the store's pool and caches, and the rendered-document cache of this process. */
-  watch(store: Store, documents: RevisionCache<Buffer>): void {
+  watch(store: StoreLifecycle, documents: RevisionCache<Buffer>): void {
     const registers = [this.registry];
     const cacheGauge = (name: string, help: string, count: 'hits' | 'misses') => new Gauge({
       name, help, labelNames: ['cache'] as const, registers,

@@ -2,7 +2,7 @@
 // implementation (PostgreSQL, Redis) can replace the in-memory one when several processes serve one store.
 import type { Rate } from '../config.js';
 import { EntiaError } from '../domain/errors.js';
-import type { Store } from '../store/store.js';
+import type { Counters } from '../store/store.js';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -61,7 +61,7 @@ export function memoryRateLimiter({ now = Date.now, maxKeys = 100_000 }: MemoryL
  * service (issue #9). Unlike the in-memory limiter, a refused hit is counted too; it changes nothing visible,
  * since the window's end (Retry-After) stays the same.
  */
-export function storeRateLimiter(store: Pick<Store, 'countHit'>): RateLimiter {
+export function storeRateLimiter(store: Counters): RateLimiter {
   return {
     async hit(key, rate) {
       const { count, resetAt } = await store.countHit(key, rate.windowSeconds);

@@ -14,7 +14,7 @@ import { parseText } from '../search/query.js';
 import { firstInChain } from '../search/hits.js';
 import { candidateScore, isMatch, nameScore } from '../search/reconcile.js';
 import { foldText, wordsOf } from '../search/text.js';
-import type { Store } from '../store/store.js';
+import type { Store, EntityStore, SearchIndex } from '../store/store.js';
 import { parseJsonBody } from './body.js';
 import { searchableText } from './handlers/search.js';
 import { jsonBuffer } from './reply-error.js';
@@ -36,7 +36,7 @@ type Json = Record<string, unknown>;
 class Reader {
   private readonly entities = new Map<string, Promise<Entity | null>>();
 
-  constructor(readonly store: Store, readonly languages: string[]) {}
+  constructor(readonly store: EntityStore & SearchIndex, readonly languages: string[]) {}
 
   entity(id: string): Promise<Entity | null> {
     let found = this.entities.get(id);

@@ -197,16 +197,9 @@ export interface CounterHit {
   resetAt: Date;
 }
 
-export interface Store {
-  /** Users, tokens and protection (issue #7). */
-  readonly accounts: AccountStore;
-  /** Lookup by statement value. */
-  readonly statementValues: StatementValueIndex;
-  /**
-   * Counts a hit on `key` in a fixed window of `windowSeconds` that starts with the key's first hit, shared by
-   * every process using this store: rate limits across workers without another service (issue #9).
-   */
-  countHit(key: string, windowSeconds: number): Promise<CounterHit>;
+/** Entities and their revisions: reads, edits (each one atomic with its revision), ids, redirects, the
+ * lookups validation and the data policy need. */
+export interface EntityStore {
   /**
    * `purpose` 'edit': the caller reads the entity to replace its revision, so a backend that caches documents
    * need not keep this one (it would be stale once the edit commits, and only cost memory and collection).
@@ -216,6 +209,12 @@ export interface Store {
   readDocument(id: string, atLeast?: number): Promise<DocumentRead>;
   /** readDocument for many ids in one round trip (batch reads); ids that are neither entities nor redirects are absent. */
   readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>>;
+  /** The entity as it was after one of its revisions; null when the entity has no such revision. */
+  readRevision(entityId: string, revision: number): Promise<RevisionContent | null>;
+  /** Newest first; `before`: only revisions older than that one (paging backwards through history). */
+  revisions(entityId: string, limit: number, before?: number): Promise<RevisionRecord[]>;
+  /** Ids of the entities the store holds (redirects left out), in id order after `after`: for exports. */
+  entityIds(after: string | null, limit: number): Promise<string[]>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;
   /**
@@ -234,6 +233,44 @@ export interface Store {
   findViolation(entity: Entity, checks: PolicyChecks): Promise<UniquenessViolation | null>;
   /** For each id that exists: its data type for properties, null for items. Missing ids are absent. */
   lookupEntities(ids: readonly string[]): Promise<Map<string, string | null>>;
+  /**
+   * Turns an item into a redirect to another item, as a merge does (docs/api.md §9.1): its index rows are
+   * dropped (its sitelinks free, its terms no longer found) and a revision records the redirect. The source
+   * need not exist yet (imported redirects). The target must be an existing item that is not a redirect.
+   */
+  redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void>;
+}
+
+/** Every committed revision, in commit order (docs/api.md §10.10, ADR 0006). */
+export interface ChangeFeed {
+  /**
+   * Revisions in commit order after `since`: every committed revision exactly once, across pages, processes and
+   * concurrent writers. Throws InvalidCursor for a cursor this store never handed out.
+   */
+  changes(query: ChangeQuery): Promise<Change[]>;
+  /** The cursor after the last change committed so far (`0` for an empty store): where "from now on" starts. */
+  changesHead(): Promise<string>;
+}
+
+/** Search and suggest over labels and aliases (ADR 0003); lookup by statement value is `statementValues`. */
+export interface SearchIndex {
+  /** Entries offset .. offset+limit of the ranked matches; each entity at most once. */
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  /** Lookup by statement value. */
+  readonly statementValues: StatementValueIndex;
+}
+
+/** Fixed-window counters shared by every process using the store: rate limits without another service. */
+export interface Counters {
+  /**
+   * Counts a hit on `key` in a fixed window of `windowSeconds` that starts with the key's first hit, shared by
+   * every process using this store: rate limits across workers without another service (issue #9).
+   */
+  countHit(key: string, windowSeconds: number): Promise<CounterHit>;
+}
+
+/** Bulk load: `entia import` and the benchmarks (ADR 0008). */
+export interface BulkImport {
   /**
    * Bulk load (import, benchmarks): writes entities that carry their own ids, each as a new revision with
    * `meta`, in large transactions; raises the id counters past the highest imported id. Existing entities
@@ -255,27 +292,10 @@ export interface Store {
   /** The checkpoint an importEntities call saved under `key`, or null. */
   importCheckpoint(key: string): Promise<string | null>;
   clearImportCheckpoint(key: string): Promise<void>;
-  /**
-   * Turns an item into a redirect to another item, as a merge does (docs/api.md §9.1): its index rows are
-   * dropped (its sitelinks free, its terms no longer found) and a revision records the redirect. The source
-   * need not exist yet (imported redirects). The target must be an existing item that is not a redirect.
-   */
-  redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void>;
-  /** Entries offset .. offset+limit of the ranked matches; each entity at most once. */
-  search(query: SearchQuery): Promise<SearchHit[]>;
-  /** Newest first; `before`: only revisions older than that one (paging backwards through history). */
-  revisions(entityId: string, limit: number, before?: number): Promise<RevisionRecord[]>;
-  /**
-   * Revisions in commit order after `since`: every committed revision exactly once, across pages, processes and
-   * concurrent writers. Throws InvalidCursor for a cursor this store never handed out.
-   */
-  changes(query: ChangeQuery): Promise<Change[]>;
-  /** Ids of the entities the store holds (redirects left out), in id order after `after`: for exports. */
-  entityIds(after: string | null, limit: number): Promise<string[]>;
-  /** The cursor after the last change committed so far (`0` for an empty store): where "from now on" starts. */
-  changesHead(): Promise<string>;
-  /** The entity as it was after one of its revisions; null when the entity has no such revision. */
-  readRevision(entityId: string, revision: number): Promise<RevisionContent | null>;
+}
+
+/** Health, read routing and closing. */
+export interface StoreLifecycle {
   /**
    * One round trip to the database (GET /ready), with the figures GET /metrics reports; rejects when the
    * database cannot be reached. Migrations run when a store opens, so an open store has its schema.
@@ -287,6 +307,15 @@ export interface Store {
    */
   forReads?(): Store;
   close(): Promise<void>;
+}
+
+/**
+ * A whole store, as the server and the CLI open it: the named parts above, each with its own contract suite
+ * (test/store/contract/), plus accounts (users, tokens, protection). Code that needs one part asks for that part.
+ */
+export interface Store extends EntityStore, ChangeFeed, SearchIndex, Counters, BulkImport, StoreLifecycle {
+  /** Users, tokens and protection (issue #7). */
+  readonly accounts: AccountStore;
 }
 
 /** Written with an import batch, in its transaction. */

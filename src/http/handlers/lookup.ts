@@ -4,7 +4,7 @@
 import { fail } from '../../domain/errors.js';
 import { numericPart, parseIdOfKind } from '../../domain/kinds.js';
 import { MAX_CONDITIONS, splitCondition, valueKeyOf, type StatementCondition } from '../../domain/statement-values.js';
-import type { Store } from '../../store/store.js';
+import type { EntityStore } from '../../store/store.js';
 import type { Ctx, Result } from '../route.js';
 
 const DEFAULT_LIMIT = 50;
@@ -20,7 +20,7 @@ export interface WrittenCondition {
  * The index keys of written conditions, with their properties' data types looked up at once. A value that
  * cannot be a key of its property's type (`abc` for a quantity) can match nothing: null in its place.
  */
-export async function conditionKeys(store: Store, written: readonly WrittenCondition[]): Promise<(StatementCondition | null)[]> {
+export async function conditionKeys(store: EntityStore, written: readonly WrittenCondition[]): Promise<(StatementCondition | null)[]> {
   const types = await store.lookupEntities([...new Set(written.map((c) => c.property))]);
   return written.map((c) => {
     const key = valueKeyOf(c.value, types.get(c.property) ?? null);

@@ -1,0 +1,163 @@
+// Store contract, Entities: ids, edits with their revision, reads, the policy lookups, redirects (EntityStore).
+// Run unchanged against every backend by ../contract.ts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { emptyEntity } from '../../../src/domain/entity.js';
+import { EditConflict, PolicyViolation, type Store } from '../../../src/store/store.js';
+import { create, META } from './helpers.js';
+
+export function entitiesContract(open: () => Promise<Store>): void {
+  describe('entities', () => {
+    it('allocates increasing ids per kind, never twice', async () => {
+      const store = await open();
+      const a = await store.allocateId('item');
+      const b = await store.allocateId('item');
+      const p = await store.allocateId('property');
+      assert.notEqual(a, b);
+      assert.ok(Number(b.slice(1)) > Number(a.slice(1)));
+      assert.match(p, /^P\d+$/);
+      await store.close();
+    });
+
+    it('writes an entity with its revision and reads it back', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'x' } });
+      const read = await store.readEntity(item.id);
+      assert.equal(read.status, 'found');
+      if (read.status !== 'found') return;
+      assert.deepEqual(read.entity, item);
+      const [rev] = await store.revisions(item.id, 5);
+      assert.equal(rev.revision, read.head.revision);
+      assert.equal(rev.user, 'tester');
+      assert.equal((await store.readEntity('Q999999')).status, 'missing');
+      await store.close();
+    });
+
+    it('serves the stored document as text, with the same head as the parsed read', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'say "hi" \\ 😀' } });
+      const read = await store.readEntity(item.id);
+      const document = await store.readDocument(item.id);
+      assert.ok(read.status === 'found' && document.status === 'found');
+      assert.deepEqual(document.head, read.head);
+      assert.equal(document.json(), JSON.stringify(item));
+      assert.deepEqual(await store.readDocument('Q999999'), { status: 'missing' });
+      const target = await create(store, emptyEntity('', 'item'));
+      await store.redirectEntity(item.id, target.id, META);
+      assert.deepEqual(await store.readDocument(item.id), { status: 'redirect', target: target.id });
+      // Many at once: the same answers in one round trip, unknown ids left out.
+      const many = await store.readDocuments([item.id, target.id, 'Q999999', target.id]);
+      assert.deepEqual([...many.keys()].sort(), [item.id, target.id].sort());
+      assert.deepEqual(many.get(item.id), { status: 'redirect', target: target.id });
+      const one = await store.readDocument(target.id);
+      const fromMany = many.get(target.id)!;
+      assert.ok(one.status === 'found' && fromMany.status === 'found');
+      assert.deepEqual(fromMany.head, one.head);
+      assert.equal(fromMany.json(), one.json());
+      await store.close();
+    });
+
+    it('refuses an edit based on a stale head (compare-and-set)', async () => {
+      const store = await open();
+      const item = await create(store, emptyEntity('', 'item'));
+      const read = await store.readEntity(item.id);
+      if (read.status !== 'found') throw new Error('missing');
+      const previous = { entity: read.entity, head: read.head };
+      await store.applyEdit({ entity: { ...item, labels: { en: 'one' } }, previous, meta: META, checks: {} });
+      await assert.rejects(store.applyEdit({ entity: { ...item, labels: { en: 'two' } }, previous, meta: META, checks: {} }), EditConflict);
+      const after = await store.readEntity(item.id);
+      assert.equal(after.status === 'found' && after.entity.labels.en, 'one');
+      await store.close();
+    });
+
+    it('keeps each of several concurrent edits atomic on its own', async () => {
+      const store = await open();
+      const a = await create(store, emptyEntity('', 'item'));
+      const b = await create(store, { ...emptyEntity('', 'item'), sitelinks: { enwiki: { title: 'Taken', badges: [] } } });
+      const readA = await store.readEntity(a.id);
+      const readB = await store.readEntity(b.id);
+      if (readA.status !== 'found' || readB.status !== 'found') throw new Error('missing');
+      const cId = await store.allocateId('item');
+      // C's sitelink conflict shows only when its rows are written (no check asked for): what C wrote before
+      // must go, and nothing of the others.
+      const c = { ...emptyEntity(cId, 'item'), labels: { en: 'C label' }, descriptions: { en: 'C description' },
+        sitelinks: { enwiki: { title: 'Taken', badges: [] } } };
+      const results = await Promise.allSettled([
+        store.applyEdit({ entity: { ...a, labels: { en: 'one' } }, previous: readA, meta: META, checks: {} }),
+        store.applyEdit({ entity: c, previous: null, meta: META, checks: {} }),
+        store.applyEdit({ entity: { ...a, labels: { en: 'two' } }, previous: readA, meta: META, checks: {} }),
+        store.applyEdit({ entity: { ...b, labels: { en: 'bee' } }, previous: readB, meta: META, checks: {} }),
+      ]);
+      const [one, created, two, bee] = results;
+      assert.equal(created.status === 'rejected' && created.reason instanceof PolicyViolation, true);
+      // Both edits of A start from the same head: exactly one wins, the other is a conflict.
+      const editsOfA = [one, two];
+      assert.equal(editsOfA.filter((r) => r.status === 'fulfilled').length, 1);
+      assert.equal(editsOfA.filter((r) => r.status === 'rejected' && r.reason instanceof EditConflict).length, 1);
+      assert.equal(bee.status, 'fulfilled');
+      const afterA = await store.readEntity(a.id);
+      assert.equal(afterA.status === 'found' && afterA.entity.labels.en, one.status === 'fulfilled' ? 'one' : 'two');
+      assert.equal((await store.revisions(a.id, 10)).length, 2);
+      assert.equal((await store.revisions(b.id, 10)).length, 2);
+      assert.equal((await store.readEntity(cId)).status, 'missing');
+      assert.deepEqual(await store.revisions(cId, 10), []);
+      assert.equal(await store.findViolation({ ...c, id: 'Q0' }, { labelDescriptionLanguages: ['en'] }), null);
+      await store.close();
+    });
+
+    it('enforces one item per sitelink inside the transaction', async () => {
+      const store = await open();
+      const a = await create(store, { ...emptyEntity('', 'item'), sitelinks: { enwiki: { title: 'Page', badges: [] } } });
+      const id = await store.allocateId('item');
+      const b = { ...emptyEntity(id, 'item'), sitelinks: { enwiki: { title: 'Page', badges: [] } } };
+      await assert.rejects(store.applyEdit({ entity: b, previous: null, meta: META, checks: { sitelinkSites: ['enwiki'] } }),
+        (e: unknown) => e instanceof PolicyViolation && e.detail.conflictingId === a.id);
+      // Even when the caller forgets to ask for the check, the store's constraint holds.
+      await assert.rejects(store.applyEdit({ entity: b, previous: null, meta: META, checks: {} }), PolicyViolation);
+      assert.equal((await store.readEntity(id)).status, 'missing');
+      await store.close();
+    });
+
+    it('finds label+description and property-label duplicates', async () => {
+      const store = await open();
+      const a = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'L' }, descriptions: { en: 'D' } });
+      const probe = { ...emptyEntity('Q0', 'item'), labels: { en: 'L' }, descriptions: { en: 'D' } };
+      assert.deepEqual(await store.findViolation(probe, { labelDescriptionLanguages: ['en'] }),
+        { violation: 'item-label-description-duplicate', language: 'en', conflictingId: a.id });
+      assert.equal(await store.findViolation(probe, { labelDescriptionLanguages: ['de'] }), null);
+      const p = await create(store, { ...emptyEntity('', 'property', 'string'), labels: { en: 'name' } });
+      const probeP = { ...emptyEntity('P0', 'property', 'string'), labels: { en: 'name' } };
+      assert.deepEqual(await store.findViolation(probeP, { propertyLabelLanguages: ['en'] }),
+        { violation: 'property-label-duplicate', language: 'en', conflictingId: p.id });
+      await store.close();
+    });
+
+    it('turns an item into a redirect that frees its sitelinks and statement ids', async () => {
+      const store = await open();
+      const target = await create(store, emptyEntity('', 'item'));
+      const source = await create(store, { ...emptyEntity('', 'item'), sitelinks: { dewiki: { title: 'Merged', badges: [] } } });
+      await store.redirectEntity(source.id, target.id, META);
+      assert.deepEqual(await store.readEntity(source.id), { status: 'redirect', target: target.id });
+      const probe = { ...emptyEntity('Q0', 'item'), sitelinks: { dewiki: { title: 'Merged', badges: [] } } };
+      assert.equal(await store.findViolation(probe, { sitelinkSites: ['dewiki'] }), null);
+      await assert.rejects(store.redirectEntity('Q424242', 'Q99999999', META));
+      await store.close();
+    });
+
+    it('reads the newest revision after an edit or an import, however often the older one was read', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'one' } });
+      const first = await store.readEntity(item.id);
+      assert.equal((await store.readEntity(item.id)).status, 'found');
+      if (first.status !== 'found') return;
+      await store.applyEdit({ entity: { ...item, labels: { en: 'two' } }, previous: first, meta: META, checks: {} });
+      const second = await store.readEntity(item.id);
+      assert.equal(second.status === 'found' && second.entity.labels.en, 'two');
+      await store.importEntities([{ ...item, labels: { en: 'three' } }], META);
+      const third = await store.readEntity(item.id);
+      assert.equal(third.status === 'found' && third.entity.labels.en, 'three');
+      assert.equal(first.entity.labels.en, 'one'); // what a reader already holds does not change under it
+      await store.close();
+    });
+  });
+}
