@@ -100,13 +100,24 @@ describe('PostgreSQL through PgBouncer in transaction mode', { skip }, () => {
     assert.equal(statuses.filter((s) => s === 412).length, 29, String(statuses));
   });
 
-  it('keeps the change feed complete and in order, and search current, across both processes', async () => {
+  it('keeps the change feed complete, and search current, across both processes', async () => {
     const start = (await call(servers[0].url, 'GET', '/v1/changes?order=newest&limit=1')).body.changes[0].cursor;
     const made = await Promise.all(Array.from({ length: 20 }, (_, i) =>
       call(servers[i % 2].url, 'POST', '/v1/entities/items', { item: { labels: { en: `bounced ${i} zebrafinch` } } })));
     const ids = new Set(made.map((r) => r.body.id));
-    const feed = await call(servers[1].url, 'GET', `/v1/changes?since=${start}&limit=100`);
-    assert.deepEqual(new Set(feed.body.changes.map((c: any) => c.entity)), ids);
+    // A transaction running elsewhere on the server (another test file's) holds the feed back (ADR 0006): the
+    // newest position read above can be older than the earlier tests' last edits, and the creations can take a
+    // moment to be released. What must hold: every creation is there, once, as a creation.
+    const deadline = Date.now() + 30_000;
+    let creations: any[] = [];
+    while (creations.length < ids.size && Date.now() < deadline) {
+      const feed = await call(servers[1].url, 'GET', `/v1/changes?since=${start}&limit=500`);
+      creations = feed.body.changes.filter((c: any) => ids.has(c.entity));
+      if (creations.length < ids.size) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(new Set(creations.map((c: any) => c.entity)), ids);
+    assert.equal(creations.length, ids.size);
+    assert.ok(creations.every((c: any) => c.type === 'create'));
     const found = await call(servers[0].url, 'GET', '/v1/search/items?q=zebrafinch&lang=en&limit=50');
     assert.equal(found.body.results.length, 20);
     assert.doesNotMatch(readLog(), /unsupported startup parameter|prepared statement .* does not exist/i);

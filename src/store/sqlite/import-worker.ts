@@ -26,7 +26,7 @@ function attempt(write: () => void): void {
 function finish(commit: boolean, extras: ImportExtras = {}): void {
   if (!current) return;
   const { batch } = current;
-  if (commit) attempt(() => store.writeImportExtras(extras));
+  if (commit) attempt(() => store.imports.writeImportExtras(extras));
   if (commit) attempt(() => store.q.commit.run());
   const failed = current.failed ?? (commit ? null : new Error('import aborted'));
   if (store.db.inTransaction) store.q.rollback.run();
@@ -41,7 +41,7 @@ port.on('message', (message: ImportMessage) => {
       attempt(() => store.q.begin.run());
       return;
     case 'slice':
-      attempt(() => store.writePrepared(message.prepared, current!.revision));
+      attempt(() => store.imports.writePrepared(message.prepared, current!.revision));
       return;
     case 'commit':
       finish(true, message.extras);
@@ -51,7 +51,7 @@ port.on('message', (message: ImportMessage) => {
       return;
     case 'build':
       try {
-        store.buildDeferred((step) => reply({ batch: message.batch, step }));
+        store.imports.buildDeferred((step) => reply({ batch: message.batch, step }));
         reply({ batch: message.batch });
       } catch (e) {
         reply({ batch: message.batch, error: describeError(e) });

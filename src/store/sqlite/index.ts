@@ -4,26 +4,28 @@
 import Database from 'better-sqlite3';
 import { firstViolation } from '../../domain/policy.js';
 import { emptyEntity, entityJson, freezeJson, type Entity, type KindName } from '../../domain/entity.js';
+import { kindByName } from '../../domain/kinds.js';
 import { EntityCache } from '../entity-cache.js';
-import { decodeDocument, encodeDocument } from './documents.js';
-import { changeOf, revisionContent, type ChangeRow } from '../revision-content.js';
-import { searchFilter } from '../search-filter.js';
-import { diffIndexRows, popularity } from '../index-rows.js';
-import { SqliteStatementValues } from './statement-values.js';
+import { popularity } from '../index-rows.js';
+import { revisionContent } from '../revision-content.js';
+import { StoreParts } from '../parts.js';
 import {
-  EditConflict, PolicyViolation,
-  type AccountStore, type CounterHit, type DocumentRead, type EditInput, type EditMeta, type Head, type PolicyChecks, type PolicyQuery, type ReadPurpose,
-  type ReadResult, type RevisionRecord,
-  type SearchHit, type SearchQuery, type Store, type StoreProbe, type UniquenessViolation, type ImportExtras, type ImportState, type RevisionContent, type Change, type ChangeQuery, type BuildStep, InvalidCursor,
+  EditConflict, PolicyViolation, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
+  type PolicyChecks, type PolicyQuery, type ReadPurpose, type ReadResult, type RevisionContent, type RevisionRecord,
+  type Store, type StoreProbe, type UniquenessViolation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
+import { SqliteBulkImport } from './bulk-import.js';
+import { SqliteChangeFeed } from './change-feed.js';
+import { SqliteCounters } from './counters.js';
+import { DeferredIndex } from './deferred-index.js';
+import { decodeDocument } from './documents.js';
+import { ImportThread } from './import-thread.js';
+import { SqliteIndexWriter } from './index-writer.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
-import { ImportThread } from './import-thread.js';
-import { DeferredIndex } from './deferred-index.js';
-import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
-import { kindByName } from '../../domain/kinds.js';
+import { SqliteStatementValues } from './statement-values.js';
 
 export interface SqliteOptions {
   /** File path, or ':memory:'. */
@@ -113,28 +115,42 @@ interface QueuedEdit {
 
 type Outcome = { head: Head } | { error: unknown };
 
-export class SqliteStore implements Store {
+/**
+ * The SQLite store: the EntityStore part (reads, the edit transaction with group commit, redirects, the data
+ * policy's lookups) is written here; the other parts are objects of their own files, which StoreParts
+ * (parts.ts) forwards to: bulk-import.ts, change-feed.ts, counters.ts, search.ts with statement-values.ts, accounts.ts.
+ */
+export class SqliteStore extends StoreParts implements Store {
   readonly q: Queries;
   readonly accounts: AccountStore;
   readonly searchIndex: SqliteSearch;
   readonly statementValues: SqliteStatementValues;
+  readonly imports: SqliteBulkImport;
+  private readonly rows: SqliteIndexWriter;
+  protected readonly feed: SqliteChangeFeed;
+  protected readonly counters: SqliteCounters;
   private queued: QueuedEdit[] = [];
   /** One edit inside the group's transaction: better-sqlite3 runs a nested transaction as a SAVEPOINT. */
   private readonly editInSavepoint: (edit: EditInput) => Head;
   private readonly group: { immediate: (edits: QueuedEdit[]) => Outcome[] };
 
-  private readonly deferred: DeferredIndex;
-
   constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0),
-    private readonly importThread: ImportThread | null = null, private readonly deferIndexes = false) {
+    private readonly importThread: ImportThread | null = null, deferIndexes = false) {
+    super();
     this.q = prepareQueries(db);
-    this.deferred = new DeferredIndex(db, deferIndexes);
+    const deferred = new DeferredIndex(db, deferIndexes);
     this.accounts = sqliteAccounts(this.q);
     this.searchIndex = new SqliteSearch(db);
     this.statementValues = new SqliteStatementValues(db);
+    this.rows = new SqliteIndexWriter(this.q, this.searchIndex, this.statementValues, deferred);
+    this.imports = new SqliteBulkImport(db, this.q, this.rows, deferred, (id) => this.readEntitySync(id, false), importThread, deferIndexes);
+    this.feed = new SqliteChangeFeed(db);
+    this.counters = new SqliteCounters(this.q);
     this.editInSavepoint = db.transaction((edit: EditInput) => this.applyEditInTransaction(edit));
     this.group = db.transaction((edits: QueuedEdit[]) => edits.map((q) => this.applyOneOfGroup(q.edit)));
   }
+
+  // EntityStore
 
   async readEntity(id: string, purpose: ReadPurpose = 'read'): Promise<ReadResult> {
     return this.readEntitySync(id, purpose === 'read');
@@ -251,177 +267,8 @@ export class SqliteStore implements Store {
     const pop = popularity(entity);
     if (current) this.q.updateHead.run(rev_id, pop.sitelinks, pop.statements, entity.id);
     else this.q.insertEntity.run(entity.id, entity.type, rev_id, pop.sitelinks, pop.statements);
-    this.writeIndexRows(previous?.entity ?? null, entity);
+    this.rows.write(previous?.entity ?? null, entity);
     return toHead(rev_id, timestamp);
-  }
-
-  private writeIndexRows(before: Entity | null, after: Entity): void {
-    const d = diffIndexRows(before, after);
-    const id = after.id;
-    // An entity whose import has not built its rows yet: the build applies this difference (deferred-index.ts).
-    if (!this.deferred.markEdited(id)) this.writeSearchableRows(before, after, d);
-    for (const s of d.sitelinks.removed) this.q.deleteSitelink.run(s.site, s.title, id);
-    for (const s of d.sitelinks.added) this.insertSitelink(s.site, s.title, id);
-  }
-
-  /** The rows search and lookups read (search keys, terms, statement values); sitelinks are written apart. */
-  private writeSearchableRows(before: Entity | null, after: Entity, d = diffIndexRows(before, after)): void {
-    const id = after.id;
-    this.searchIndex.writeRows(before, after);
-    this.statementValues.write(after, d.values);
-    for (const t of d.terms.removed) this.q.deleteTerm.run(id, t.type, t.lang, t.text);
-    for (const t of d.terms.added) this.q.insertTerm.run(id, after.type, t.type, t.lang, t.text);
-  }
-
-  private insertSitelink(site: string, title: string, itemId: string): void {
-    try {
-      this.q.insertSitelink.run(site, title, itemId);
-    } catch (e) {
-      // The primary key is the last line of defence for "one item per page" (docs/api.md §6.4).
-      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
-      const owner = this.q.sitelinkOwner.get(site, title);
-      throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: site, conflictingId: owner?.item_id ?? '' });
-    }
-  }
-
-  async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
-    const revision: ImportRevision = { user: meta.user, comment: meta.comment, tags: JSON.stringify(meta.tags),
-      bot: meta.bot, timestamp: Math.floor(Date.now() / 1000) };
-    const slices = preparedSlices(entities);
-    if (this.importThread) return this.importThread.write(revision, slices, extras);
-    this.db.transaction(() => {
-      for (const prepared of slices) this.writePrepared(prepared, revision);
-      this.writeImportExtras(extras);
-    }).immediate();
-  }
-
-  async finishImport(onStep?: (step: BuildStep) => void): Promise<void> {
-    if (this.importThread) return this.importThread.build(onStep);
-    this.buildDeferred(onStep);
-  }
-
-  /** Builds the indexes an import deferred (deferred-index.ts); here, or on the import thread. */
-  buildDeferred(onStep?: (step: BuildStep) => void): void {
-    this.deferred.build((id, stagedRevision) => {
-      const staged = JSON.parse(decodeDocument(this.q.readContent.get(stagedRevision)!.content)) as Entity;
-      const now = this.readEntitySync(id, false);
-      const after = now.status === 'found' ? now.entity : emptyEntity(staged.id, staged.type);
-      this.writeSearchableRows(staged, after);
-    }, onStep);
-  }
-
-  /** Entities an import wrote whose search, term and value rows are not built yet. */
-  async unindexedCount(): Promise<number> {
-    return this.deferred.pendingCount();
-  }
-
-  /** The import's bookkeeping, inside the batch's transaction (here, or on the import thread). */
-  writeImportExtras({ sourceRevisions = [], checkpoint }: ImportExtras): void {
-    const record = this.db.prepare<[number, string]>(`INSERT OR REPLACE INTO import_sources (entity_id, source_rev, local_rev)
-      SELECT id, ?, head_rev FROM entities WHERE id = ? AND head_rev IS NOT NULL`);
-    for (const [id, sourceRevision] of sourceRevisions) record.run(sourceRevision, id);
-    if (checkpoint) this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(checkpoint.key, checkpoint.value);
-  }
-
-  async importStates(ids: readonly string[]): Promise<Map<string, ImportState>> {
-    const rows = this.db.prepare<[string], { id: string; head_rev: number | null; redirect_to: string | null; source_rev: number | null; local_rev: number | null }>(`
-      SELECT e.id, e.head_rev, e.redirect_to, s.source_rev, s.local_rev FROM entities e
-      LEFT JOIN import_sources s ON s.entity_id = e.id
-      WHERE e.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify([...new Set(ids)]));
-    return new Map(rows.map((r) => [r.id, {
-      head: r.redirect_to === null ? r.head_rev : null, importedAs: r.local_rev, sourceRevision: r.source_rev,
-    }]));
-  }
-
-  async sitelinkOwners(links: readonly (readonly [string, string])[]): Promise<Map<string, string>> {
-    const owners = new Map<string, string>();
-    if (links.length === 0) return owners;
-    const rows = this.db.prepare<[string], { site: string; title: string; item_id: string }>(`
-      SELECT site, title, item_id FROM sitelinks
-      WHERE (site, title) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`).all(JSON.stringify(links));
-    for (const r of rows) owners.set(`${r.site}\u0000${r.title}`, r.item_id);
-    return owners;
-  }
-
-  async importCheckpoint(key: string): Promise<string | null> {
-    return this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null;
-  }
-
-  async clearImportCheckpoint(key: string): Promise<void> {
-    this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
-  }
-
-  /** Writes one prepared slice of an import inside the caller's transaction (here, or on the import thread). */
-  writePrepared(prepared: PreparedImport, revision: ImportRevision): void {
-    const replaced = this.idsToReplace(prepared.entities);
-    if (replaced.size === 0) this.insertNew(prepared, revision);
-    else this.writeReplacing(prepared.entities, replaced, revision);
-    const highest: Record<string, number> = { item: 0, property: 0 };
-    for (const { id, type } of prepared.entities) highest[type] = Math.max(highest[type], Number(id.slice(1)));
-    for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
-  }
-
-  /** Ids that the store holds already or that the slice holds twice: these need a diff each. */
-  private idsToReplace(entities: readonly PreparedEntity[]): Set<string> {
-    const seen = new Set<string>();
-    const replaced = new Set<string>();
-    for (const { id } of entities) (seen.has(id) ? replaced : seen).add(id);
-    for (const { id } of this.q.existingIds.all(JSON.stringify([...seen]))) replaced.add(id);
-    return replaced;
-  }
-
-  private insertImportRevision({ id, type, json }: PreparedEntity, revision: ImportRevision): number {
-    return this.q.insertRevision.get(id, revision.timestamp, revision.user, revision.comment, revision.tags,
-      revision.bot ? 1 : 0, encodeDocument(json, type), null)!.rev_id;
-  }
-
-  /**
-   * Entities the store does not hold: nothing to read or diff, every row is new and was derived beforehand.
-   * Rows go in table by table, grouped by language or site (write-order.ts), a hundred per statement.
-   */
-  private insertNew({ entities, rows }: PreparedImport, revision: ImportRevision): void {
-    const written = entities.map((e) => {
-      const revId = this.insertImportRevision(e, revision);
-      this.q.insertEntity.run(e.id, e.type, revId, e.sitelinks, e.statements);
-      return { id: e.id, revision: revId };
-    });
-    if (this.deferIndexes) {
-      this.deferred.stage(written, rows);
-    } else {
-      this.searchIndex.insertNew(rows.search);
-      this.statementValues.insertMany(rows.values);
-      this.q.insertTerms(rows.terms);
-    }
-    // One by one: a taken page must be reported with its owner (insertSitelink).
-    for (const [site, title, itemId] of rows.sitelinks) this.insertSitelink(site, title, itemId);
-  }
-
-  /**
-   * A slice that replaces entities or holds one twice (rare in an import): in slice order, runs of new
-   * entities are inserted and each other one is diffed against the version before it.
-   */
-  private writeReplacing(entities: readonly PreparedEntity[], replaced: Set<string>, revision: ImportRevision): void {
-    let run: Entity[] = [];
-    const insertRun = () => {
-      if (run.length > 0) this.insertNew(prepareImport(run), revision);
-      run = [];
-    };
-    for (const prepared of entities) {
-      const { id } = prepared;
-      const entity = JSON.parse(prepared.json) as Entity;
-      if (!replaced.has(id)) {
-        run.push(entity);
-        continue;
-      }
-      insertRun();
-      const previous = this.readEntitySync(id, false);
-      const revId = this.insertImportRevision(prepared, revision);
-      const pop = popularity(entity);
-      if (previous.status === 'missing') this.q.insertEntity.run(id, entity.type, revId, pop.sitelinks, pop.statements);
-      else this.q.updateHead.run(revId, pop.sitelinks, pop.statements, id);
-      this.writeIndexRows(previous.status === 'found' ? previous.entity : null, entity);
-    }
-    insertRun();
   }
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
@@ -429,7 +276,7 @@ export class SqliteStore implements Store {
       const target = this.readEntitySync(targetId);
       if (target.status !== 'found' || !kindByName(target.entity.type).redirects) throw new Error(`${targetId} is not an item`);
       const source = this.readEntitySync(sourceId);
-      if (source.status === 'found') this.writeIndexRows(source.entity, emptyEntity(source.entity.id, source.entity.type));
+      if (source.status === 'found') this.rows.write(source.entity, emptyEntity(source.entity.id, source.entity.type));
       const timestamp = Math.floor(Date.now() / 1000);
       const { rev_id } = this.q.insertRevision.get(sourceId, timestamp, meta.user, meta.comment, JSON.stringify(meta.tags),
         meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }), 'redirect')!;
@@ -462,10 +309,6 @@ export class SqliteStore implements Store {
     return found;
   }
 
-  async search(query: SearchQuery): Promise<SearchHit[]> {
-    return this.searchIndex.search(query, searchFilter(query, this.statementValues));
-  }
-
   async revisions(entityId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<RevisionRecord[]> {
     return this.q.revisionsOf.all(entityId, before, limit).map((r) => ({
       revision: r.rev_id, entityId: r.entity_id, timestamp: new Date(r.timestamp * 1000), user: r.user,
@@ -474,31 +317,9 @@ export class SqliteStore implements Store {
     }));
   }
 
-  async changes(query: ChangeQuery): Promise<Change[]> {
-    const since = query.since === null ? (query.newestFirst ? Number.MAX_SAFE_INTEGER : 0)
-      : /^(0|[1-9][0-9]{0,15})$/.test(query.since) ? Number(query.since) : null;
-    if (since === null) throw new InvalidCursor(String(query.since));
-    const kinds = query.kinds ?? [];
-    const [after, order] = query.newestFirst ? ['<', 'DESC'] : ['>', 'ASC'];
-    const rows = this.db.prepare<[{ since: number; entities: string | null; kinds: string | null; limit: number }], ChangeRow>(`
-      SELECT r.rev_id, r.entity_id, r.timestamp, r.user, r.comment, r.action,
-        NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
-      FROM revisions r
-      WHERE r.rev_id ${after} @since
-        AND (@entities IS NULL OR r.entity_id IN (SELECT value FROM json_each(@entities)))
-        AND (@kinds IS NULL OR substr(r.entity_id, 1, 1) IN (SELECT value FROM json_each(@kinds)))
-      ORDER BY r.rev_id ${order} LIMIT @limit`).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
-      kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null, limit: query.limit });
-    return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
-  }
-
   async entityIds(after: string | null, limit: number): Promise<string[]> {
     return this.db.prepare<[string, number], { id: string }>(`SELECT id FROM entities
       WHERE id > ? AND head_rev IS NOT NULL AND redirect_to IS NULL ORDER BY id LIMIT ?`).all(after ?? '', limit).map((r) => r.id);
-  }
-
-  async changesHead(): Promise<string> {
-    return String(this.db.prepare<[], { last: number | null }>('SELECT max(rev_id) AS last FROM revisions').get()!.last ?? 0);
   }
 
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
@@ -506,13 +327,7 @@ export class SqliteStore implements Store {
     return row ? revisionContent(decodeDocument(row.content), toHead(row.rev_id, row.timestamp)) : null;
   }
 
-  async countHit(key: string, windowSeconds: number): Promise<CounterHit> {
-    const now = Date.now();
-    // Ended windows are dropped now and then, so the table holds about one row per recently active client.
-    if (Math.random() < 0.01) this.q.dropEndedWindows.run(now);
-    const row = this.q.countHit.get({ key, now, window: windowSeconds * 1000 })!;
-    return { count: row.count, resetAt: new Date(row.reset_at) };
-  }
+  // StoreLifecycle
 
   async probe(): Promise<StoreProbe> {
     this.db.prepare('SELECT 1').get();

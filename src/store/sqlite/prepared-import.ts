@@ -1,7 +1,7 @@
 // A slice of a bulk import made ready for writing: documents serialised and every index and search row of
 // each entity derived as if it were new, as plain data that can cross to the import thread (import-thread.ts).
 // Preparing is the JavaScript half of an import, about as costly as parsing the documents; writing them is
-// SQLite's half (SqliteStore.writePrepared), which uses the rows only when none of the entities exists yet.
+// SQLite's half (SqliteBulkImport.writePrepared), which uses the rows only when none of the entities exists yet.
 import type { Entity, KindName } from '../../domain/entity.js';
 import { indexRows, popularity, valueRows, visitSearchRows, type SearchTable } from '../index-rows.js';
 import { RowGroups } from './write-order.js';

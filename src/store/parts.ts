@@ -1,0 +1,50 @@
+// The parts a backend composes rather than writes in its store class (store.ts): each backend builds one object
+// per part from its own files and this class forwards the Store's methods to them, so that the backend's
+// index.ts holds only the EntityStore part and the wiring.
+import type { Entity } from '../domain/entity.js';
+import type { EntityFilter } from '../search/rank.js';
+import { searchFilter } from './search-filter.js';
+import type {
+  BuildStep, BulkImport, Change, ChangeFeed, ChangeQuery, CounterHit, Counters, EditMeta, ImportExtras, ImportState,
+  SearchHit, SearchQuery, StatementValueIndex,
+} from './store.js';
+
+/** A backend's search: the text index, asked with the statement filter the value index answers. */
+export interface TextSearch {
+  search(query: SearchQuery, filter?: EntityFilter): Promise<SearchHit[]>;
+}
+
+export abstract class StoreParts {
+  abstract readonly searchIndex: TextSearch;
+  abstract readonly statementValues: StatementValueIndex;
+  abstract readonly imports: BulkImport;
+  protected abstract readonly feed: ChangeFeed;
+  protected abstract readonly counters: Counters;
+
+  // SearchIndex
+
+  search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.searchIndex.search(query, searchFilter(query, this.statementValues));
+  }
+
+  // ChangeFeed
+
+  changes(query: ChangeQuery): Promise<Change[]> { return this.feed.changes(query); }
+  changesHead(): Promise<string> { return this.feed.changesHead(); }
+
+  // Counters
+
+  countHit(key: string, windowSeconds: number): Promise<CounterHit> { return this.counters.countHit(key, windowSeconds); }
+
+  // BulkImport
+
+  importEntities(entities: readonly Entity[], meta: EditMeta, extras?: ImportExtras): Promise<void> {
+    return this.imports.importEntities(entities, meta, extras);
+  }
+  finishImport(onStep?: (step: BuildStep) => void): Promise<void> { return this.imports.finishImport(onStep); }
+  unindexedCount(): Promise<number> { return this.imports.unindexedCount(); }
+  importStates(ids: readonly string[]): Promise<Map<string, ImportState>> { return this.imports.importStates(ids); }
+  sitelinkOwners(links: readonly (readonly [string, string])[]): Promise<Map<string, string>> { return this.imports.sitelinkOwners(links); }
+  importCheckpoint(key: string): Promise<string | null> { return this.imports.importCheckpoint(key); }
+  clearImportCheckpoint(key: string): Promise<void> { return this.imports.clearImportCheckpoint(key); }
+}

@@ -1,0 +1,32 @@
+// SQLite's ChangeFeed part (store.ts, ADR 0006): one writer per file commits revisions in id order, so the
+// revision id is the feed's position.
+import type Database from 'better-sqlite3';
+import { kindByName } from '../../domain/kinds.js';
+import { changeOf, type ChangeRow } from '../revision-content.js';
+import { InvalidCursor, type Change, type ChangeFeed, type ChangeQuery } from '../store.js';
+
+export class SqliteChangeFeed implements ChangeFeed {
+  constructor(private readonly db: Database.Database) {}
+
+  async changes(query: ChangeQuery): Promise<Change[]> {
+    const since = query.since === null ? (query.newestFirst ? Number.MAX_SAFE_INTEGER : 0)
+      : /^(0|[1-9][0-9]{0,15})$/.test(query.since) ? Number(query.since) : null;
+    if (since === null) throw new InvalidCursor(String(query.since));
+    const kinds = query.kinds ?? [];
+    const [after, order] = query.newestFirst ? ['<', 'DESC'] : ['>', 'ASC'];
+    const rows = this.db.prepare<[{ since: number; entities: string | null; kinds: string | null; limit: number }], ChangeRow>(`
+      SELECT r.rev_id, r.entity_id, r.timestamp, r.user, r.comment, r.action,
+        NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
+      FROM revisions r
+      WHERE r.rev_id ${after} @since
+        AND (@entities IS NULL OR r.entity_id IN (SELECT value FROM json_each(@entities)))
+        AND (@kinds IS NULL OR substr(r.entity_id, 1, 1) IN (SELECT value FROM json_each(@kinds)))
+      ORDER BY r.rev_id ${order} LIMIT @limit`).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
+      kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null, limit: query.limit });
+    return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
+  }
+
+  async changesHead(): Promise<string> {
+    return String(this.db.prepare<[], { last: number | null }>('SELECT max(rev_id) AS last FROM revisions').get()!.last ?? 0);
+  }
+}
