@@ -1,7 +1,9 @@
 // `npm run bench:postgres` (issue #9): the PostgreSQL backend with 1, 2 and 4 worker processes
 // (ENTIA_WORKERS) next to the SQLite backend with one, on the same generated items, over real HTTP:
 // GET of the typical ~10 KB item, and PATCH edits each replacing one label of a random item (every edit
-// checked to have written its revision). Also the servers' total peak memory (primary plus workers).
+// checked to have written its revision). Also the servers' total peak memory (primary plus workers), and the
+// CPU each request costs: Entia's processes and the PostgreSQL server's, over the measured requests only (on
+// a machine shared with the load generator, CPU per request moves much less between runs than a rate).
 //
 //   npm run bench:postgres -- [--items 20000] [--seed 8] [--duration 6] [--warmup 1] [--connections 10]
 //                             [--workers 1,2,4] [--pg postgres://postgres@127.0.0.1:5432/postgres]
@@ -17,8 +19,8 @@ import pg from 'pg';
 import type { Request } from 'autocannon';
 import type { LoadFigures } from './bulk-load.js';
 import { ensureDataset, RESULTS_DIR } from './dataset.js';
-import { measure, run, type HttpFigures } from './http-load.js';
-import { startEntia } from './servers.js';
+import { run, type HttpFigures } from './http-load.js';
+import { cpuSecondsOf, postgresPids, processTree, startEntia } from './servers.js';
 import { randomItems, typicalItem } from './targets.js';
 import { IMPORT_BATCH } from '../src/cli/import.js';
 import { withSearchPath } from '../src/store/postgres/index.js';
@@ -63,7 +65,11 @@ interface Backend {
   revisions(): Promise<number>;
 }
 
-interface Figures { rps: number; p50: number; p99: number; ok: number; non2xx: number; errors: number }
+interface Figures {
+  rps: number; p50: number; p99: number; ok: number; non2xx: number; errors: number;
+  /** CPU per answered request, in µs: Entia's processes, and the PostgreSQL server's (0 for SQLite). */
+  cpu: { entiaUs: number; postgresUs: number };
+}
 
 interface Result {
   backend: string;
@@ -73,8 +79,18 @@ interface Result {
   memory: { peakRssMb: number; hwmSumMb: number; processes: number };
 }
 
-const figures = (f: HttpFigures): Figures =>
-  ({ rps: f.rps, p50: f.p50, p99: f.p99, ok: f.ok, non2xx: f.non2xx, errors: f.errors });
+const figures = (f: HttpFigures, cpu: Figures['cpu']): Figures =>
+  ({ rps: f.rps, p50: f.p50, p99: f.p99, ok: f.ok, non2xx: f.non2xx, errors: f.errors, cpu });
+
+/** One measured load, with the CPU Entia's process tree and the PostgreSQL server spent on it. */
+async function withCpu(entiaPid: number, load: () => Promise<HttpFigures>): Promise<[HttpFigures, Figures['cpu']]> {
+  const entia = processTree(entiaPid);
+  const postgres = postgresPids();
+  const before = [cpuSecondsOf(entia), cpuSecondsOf(postgres)];
+  const f = await load();
+  const perRequest = (seconds: number) => (f.ok > 0 ? (seconds * 1e6) / f.ok : 0);
+  return [f, { entiaUs: perRequest(cpuSecondsOf(entia) - before[0]), postgresUs: perRequest(cpuSecondsOf(postgres) - before[1]) }];
+}
 
 async function measureBackend(b: Backend, opts: Options, typical: string): Promise<Result> {
   log(`${b.name}, ${b.workers} worker${b.workers > 1 ? 's' : ''}: starting`);
@@ -82,7 +98,9 @@ async function measureBackend(b: Backend, opts: Options, typical: string): Promi
   try {
     const load = { url: entia.url, duration: opts.duration, warmup: opts.warmup, connections: opts.connections };
     log(`  GET /v1/entities/items/${typical}`);
-    const get = await measure({ ...load, path: `/v1/entities/items/${typical}` });
+    const read = { ...load, path: `/v1/entities/items/${typical}` };
+    if (opts.warmup > 0) await run(read, { duration: opts.warmup });
+    const [get, getCpu] = await withCpu(entia.pid, () => run(read, { duration: opts.duration }));
 
     // PATCH replacing the English label of a uniformly random item: edits spread over the store, so they
     // rarely meet on one entity. Every configuration edits the same item sequence, and the PostgreSQL ones
@@ -100,13 +118,13 @@ async function measureBackend(b: Backend, opts: Options, typical: string): Promi
     const warm = await run({ ...load, request }, { duration: Math.max(1, opts.warmup) });
     await new Promise((r) => setTimeout(r, 500));
     const before = await b.revisions();
-    const edit = await run({ ...load, request }, { amount: Math.max(100, Math.round(warm.rps * opts.duration)) });
+    const [edit, editCpu] = await withCpu(entia.pid, () => run({ ...load, request }, { amount: Math.max(100, Math.round(warm.rps * opts.duration)) }));
     const revisionsWritten = (await b.revisions()) - before;
     for (const [name, f] of [['GET', get], ['PATCH', edit]] as const) {
       if (f.non2xx || f.errors) log(`  warning: ${name}: ${f.non2xx} non-2xx ${JSON.stringify(f.statuses)}, ${f.errors} errors`);
     }
-    return { backend: b.name, workers: b.workers, get: figures(get),
-      edit: { ...figures(edit), revisionsWritten, seconds: edit.seconds }, memory: entia.treeMemory() };
+    return { backend: b.name, workers: b.workers, get: figures(get, getCpu),
+      edit: { ...figures(edit, editCpu), revisionsWritten, seconds: edit.seconds }, memory: entia.treeMemory() };
   } finally {
     await entia.stop();
   }
@@ -118,10 +136,11 @@ const ms = (n: number) => (n === 0 ? '<1' : n.toFixed(n < 10 ? 1 : 0));
 const lat = (f: Figures) => `${ms(f.p50)} / ${ms(f.p99)}`;
 
 function table(results: Result[]): string[][] {
-  const header = ['backend', 'workers', 'GET item req/s', 'GET p50 / p99 ms', 'PATCH edits/s', 'PATCH p50 / p99 ms',
-    'revisions written / edits', 'peak RSS, all processes'];
+  const header = ['backend', 'workers', 'GET item req/s', 'GET p50 / p99 ms', 'GET CPU µs: Entia + PostgreSQL', 'PATCH edits/s',
+    'PATCH p50 / p99 ms', 'PATCH CPU µs: Entia + PostgreSQL', 'revisions written / edits', 'peak RSS, all processes'];
+  const cpu = (f: Figures) => `${int(f.cpu.entiaUs)} + ${int(f.cpu.postgresUs)}`;
   return [header, ...results.map((r) => [
-    r.backend, String(r.workers), int(r.get.rps), lat(r.get), int(r.edit.rps), lat(r.edit),
+    r.backend, String(r.workers), int(r.get.rps), lat(r.get), cpu(r.get), int(r.edit.rps), lat(r.edit), cpu(r.edit),
     `${int(r.edit.revisionsWritten)} / ${int(r.edit.ok)}${r.edit.revisionsWritten === r.edit.ok ? '' : ' MISMATCH'}`,
     `${int(r.memory.peakRssMb)} MB (${r.memory.processes} proc.)`,
   ])];

@@ -63,6 +63,27 @@ export function processCpuSeconds(pid: number): number | null {
   }
 }
 
+/** CPU seconds used so far by all of `pids` (those gone meanwhile count nothing). */
+export function cpuSecondsOf(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
+}
+
+/**
+ * The local PostgreSQL server's processes (postmaster, backends, background workers): their command name is
+ * `postgres`. A backend started during a measurement is counted from its start, one that ends is lost: the
+ * servers under test keep their connections open, so neither happens while one is measured.
+ */
+export function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(name));
+    } catch { /* gone meanwhile */ }
+  }
+  return pids;
+}
+
 /** USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`). */
 const CLOCK_TICKS_PER_SECOND = 100;
 

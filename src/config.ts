@@ -19,6 +19,8 @@ export interface Config {
   pgPoolSize: number;
   /** PostgreSQL: schema for Entia's tables, created when missing; null: the URL's search_path. */
   pgSchema: string | null;
+  /** PostgreSQL: named prepared statements (ENTIA_PG_PREPARED, on or off); off behind a pooler that loses them. */
+  pgPrepared: boolean;
   /** PostgreSQL: streaming replicas that reads go to (ENTIA_DB_REPLICAS, comma-separated postgres:// URLs). */
   dbReplicas: string[];
   /** Processes serving one port (node:cluster); 1 serves from the main process. */
@@ -81,6 +83,7 @@ export const DEFAULTS: Config = {
   db: './data/entia.db',
   pgPoolSize: 10,
   pgSchema: null,
+  pgPrepared: true,
   dbReplicas: [],
   workers: 1,
   publicUrl: 'http://127.0.0.1:8080',
@@ -138,6 +141,12 @@ function replicaUrls(urls: string[]): string[] {
   return urls;
 }
 
+function onOff(name: string, v: string | undefined): boolean | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (v === 'on' || v === 'off') return v === 'on';
+  throw new Error(`${name} must be on or off, got '${v}'`);
+}
+
 function int(name: string, v: string | undefined): number | undefined {
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
@@ -182,6 +191,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     db: env.ENTIA_DB ?? DEFAULTS.db,
     pgPoolSize: positive('ENTIA_PG_POOL', env.ENTIA_PG_POOL) ?? DEFAULTS.pgPoolSize,
     pgSchema: env.ENTIA_PG_SCHEMA || DEFAULTS.pgSchema,
+    pgPrepared: onOff('ENTIA_PG_PREPARED', env.ENTIA_PG_PREPARED) ?? DEFAULTS.pgPrepared,
     dbReplicas: replicaUrls(list(env.ENTIA_DB_REPLICAS) ?? DEFAULTS.dbReplicas),
     workers: positive('ENTIA_WORKERS', env.ENTIA_WORKERS) ?? DEFAULTS.workers,
     publicUrl: (env.ENTIA_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),

@@ -9,7 +9,7 @@ import { openSqliteStore, type SqliteOptions } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 import { CliError } from './errors.js';
 
-export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'> & Partial<Pick<Config, 'dbReplicas'>>;
+export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'> & Partial<Pick<Config, 'dbReplicas' | 'pgPrepared'>>;
 
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
 
@@ -58,7 +58,7 @@ export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions,
   checkStoreLocation(config.db);
   if (isPostgresUrl(config.db)) {
     return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema, replicas: config.dbReplicas,
-      deferIndexes: tuning.deferIndexes });
+      preparedStatements: config.pgPrepared, deferIndexes: tuning.deferIndexes });
   }
   if (config.dbReplicas?.length) throw new CliError('ENTIA_DB_REPLICAS needs ENTIA_DB to be a postgres:// URL (SQLite has no replicas)');
   if (config.db === DEFAULTS.db) mkdirSync(dirname(config.db), { recursive: true });

@@ -31,6 +31,11 @@ export class RevisionCache<V> {
     return entry.value;
   }
 
+  /** The revision held for `id`, without counting a lookup or refreshing the entry. */
+  revisionOf(id: string): number | undefined {
+    return this.entries.get(id)?.revision;
+  }
+
   /** Keeps `value` (of `size`) unless it alone would take more than a quarter of the budget; returns it. */
   put(id: string, revision: number, value: V, size: number): V {
     if (size > this.budget / 4) return value; // one huge entity must not flush everything else

@@ -53,6 +53,20 @@ function clusterTests(): void {
     assert.equal((await store.revisions(item.id, 10)).length, 2);
   });
 
+  it("serves another process's edit at once, though it holds the revision before in memory", async () => {
+    const item = await createItem(0, { labels: { en: 'remembered' } });
+    for (let round = 1; round <= 3; round++) {
+      const held = await call(at(0), 'GET', `/v1/entities/items/${item.id}`);
+      const edit = await call(at(1), 'PUT', `/v1/entities/items/${item.id}/labels/en`, { label: `changed ${round}` });
+      assert.equal(edit.status, 200, edit.text);
+      const read = await call(at(0), 'GET', `/v1/entities/items/${item.id}`);
+      assert.notEqual(read.headers.get('etag'), held.headers.get('etag'));
+      assert.equal(read.headers.get('etag'), edit.headers.get('etag'));
+      assert.equal(read.body.labels.en, `changed ${round}`);
+      assert.equal((await call(at(0), 'GET', `/v1/entities/items/${item.id}/labels/en`)).body, `changed ${round}`);
+    }
+  });
+
   it('loses no update among concurrent edits without If-Match', async () => {
     const item = await createItem(1);
     const langs = ['de', 'fr', 'es', 'it', 'nl', 'pl', 'sv', 'fi', 'da'];

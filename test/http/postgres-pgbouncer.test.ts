@@ -60,8 +60,11 @@ describe('PostgreSQL through PgBouncer in transaction mode', { skip }, () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    // Both start at once: their migrations meet on PgBouncer's connections.
-    servers = await Promise.all([0, 1].map(() => startServerProcess({ ENTIA_DB: url, ENTIA_PG_POOL: '8' })));
+    // Both start at once: their migrations meet on PgBouncer's connections. The first is set up as the README
+    // says (ENTIA_PG_PREPARED=off); the second is not, and must find out by itself that its prepared
+    // statements get lost, without answering any request with an error.
+    const settings: Record<string, string>[] = [{ ENTIA_PG_PREPARED: 'off' }, {}];
+    servers = await Promise.all(settings.map((env) => startServerProcess({ ENTIA_DB: url, ENTIA_PG_POOL: '8', ...env })));
   });
 
   after(async () => {
@@ -121,5 +124,10 @@ describe('PostgreSQL through PgBouncer in transaction mode', { skip }, () => {
     const found = await call(servers[0].url, 'GET', '/v1/search/items?q=zebrafinch&lang=en&limit=50');
     assert.equal(found.body.results.length, 20);
     assert.doesNotMatch(readLog(), /unsupported startup parameter|prepared statement .* does not exist/i);
+  });
+
+  it('tells, once, that prepared statements were turned off where ENTIA_PG_PREPARED was left on', () => {
+    assert.doesNotMatch(servers[0].output(), /ENTIA_PG_PREPARED/);
+    assert.equal(servers[1].output().match(/prepared statements turned off/g)?.length, 1, servers[1].output());
   });
 });

@@ -139,6 +139,23 @@ function crossProcessTests(url: string): void {
     }
   });
 
+  it('reads an entity with a statement each connection prepares once, unless prepared statements are off', async () => {
+    const [writer] = await stores(1);
+    const item = await create(writer, { ...emptyEntity('', 'item'), labels: { en: 'prepared' } });
+    for (const preparedStatements of [true, false]) {
+      // One connection: the reads and the look at the session's prepared statements share it.
+      const reader = await openPostgresStore({ url, schema, poolSize: 1, preparedStatements });
+      open.push(reader);
+      for (let i = 0; i < 3; i++) {
+        const read = await reader.readEntity(item.id);
+        assert.equal(read.status === 'found' && read.entity.labels.en, 'prepared');
+      }
+      const { rows } = await reader.pool.query<{ name: string; statement: string }>(
+        "SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%head_rev%' AND name LIKE 'entia_%'");
+      assert.equal(rows.length, preparedStatements ? 1 : 0, JSON.stringify(rows));
+    }
+  });
+
   it('refuses a schema name that is not a plain identifier', async () => {
     await assert.rejects(openPostgresStore({ url, schema: 'x"; DROP TABLE y; --' }), /ENTIA_PG_SCHEMA/);
   });

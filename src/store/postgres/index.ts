@@ -7,6 +7,7 @@ import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js'
 import { kindByName, parseEntityId } from '../../domain/kinds.js';
 import { popularity } from '../index-rows.js';
 import { revisionContent } from '../revision-content.js';
+import { RevisionCache } from '../revision-cache.js';
 import { StoreParts } from '../parts.js';
 import {
   EditConflict, PolicyViolation, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
@@ -23,6 +24,7 @@ import { lockKey, policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
 import { changeQueries, isSchemaName, queries as q, type Db } from './queries.js';
 import { ReadReplicas, RevisionFloor } from './replicas.js';
+import { preparedStatements, preparingClient } from './prepared.js';
 import { PostgresSearch } from './search.js';
 import { PostgresStatementValues } from './statement-values.js';
 import { inTransaction, isRetryable } from './transaction.js';
@@ -41,6 +43,11 @@ export interface PostgresOptions {
   replicas?: readonly string[];
   /** importEntities stages the search, term and value rows of new entities and finishImport builds them (ADR 0008). */
   deferIndexes?: boolean;
+  /**
+   * Named prepared statements (ENTIA_PG_PREPARED, default on; prepared.ts): off behind a pooler in transaction
+   * mode that does not keep them (PgBouncer before 1.21, or without max_prepared_statements).
+   */
+  preparedStatements?: boolean;
 }
 
 export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
@@ -48,7 +55,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   if (schema !== null && !isSchemaName(schema)) {
     throw new Error(`ENTIA_PG_SCHEMA must be a lower-case SQL identifier ([a-z_][a-z0-9_]*), got '${schema}'`);
   }
+  const statements = preparedStatements((error) => process.emitWarning(`PostgreSQL: prepared statements turned off for this `
+    + `process (${error.message}): a pooler in transaction mode does not keep them; set ENTIA_PG_PREPARED=off`, { code: 'ENTIA_PG_PREPARED' }));
+  statements.enabled = options.preparedStatements ?? true;
+  const Client = preparingClient(statements);
   const pool = new pg.Pool({
+    Client,
     connectionString: schema ? withSearchPath(options.url, schema) : options.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 10_000,
@@ -65,11 +77,11 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   }
   // Turns (inTurn) hold a connection while they wait: a pool of their own, so that waiting turns can never take
   // every connection the edits they wait for need.
-  const turns = new pg.Pool({ connectionString: schema ? withSearchPath(options.url, schema) : options.url,
+  const turns = new pg.Pool({ Client, connectionString: schema ? withSearchPath(options.url, schema) : options.url,
     max: TURN_CONNECTIONS, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
   turns.on('error', () => {});
   const withSchema = (url: string) => (schema ? withSearchPath(url, schema) : url);
-  const replicas = options.replicas?.length ? ReadReplicas.open(options.replicas, pool, options.poolSize ?? 10, withSchema) : null;
+  const replicas = options.replicas?.length ? ReadReplicas.open(options.replicas, pool, options.poolSize ?? 10, withSchema, Client) : null;
   const store = new PostgresStore(pool, turns, replicas);
   store.imports.deferIndexes = options.deferIndexes ?? false;
   await store.searchIndex.drainBacklog();
@@ -97,6 +109,9 @@ function redact(url: string): string {
 
 const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modified: ts });
 
+/** Documents kept per process, in characters of JSON: about 400 typical items (as SQLite's entity cache). */
+const DEFAULT_DOCUMENT_CACHE_BYTES = 4 * 2 ** 20;
+
 /**
  * The PostgreSQL store: the EntityStore part (reads from the primary or the replicas, the edit transaction,
  * turns, redirects, the data policy's lookups) is written here; the other parts are objects of their own
@@ -118,11 +133,13 @@ export class PostgresStore extends StoreParts implements Store {
   private readView: PostgresStore | null = null;
 
   /**
-   * `replicas` and `floor` are shared by the store and its read view: the store raises the floor of what it
-   * writes, the view reads from the replicas and falls back to the primary below the floor.
+   * `replicas`, `floor` and `documents` are shared by the store and its read view: the store raises the floor of
+   * what it writes, the view reads from the replicas and falls back to the primary below the floor. A
+   * revision's document never changes, so one cache serves both whichever server it came from.
    */
   constructor(readonly pool: pg.Pool, private readonly turns: pg.Pool | null = null,
-    private readonly replicas: ReadReplicas | null = null, private readonly floor = new RevisionFloor(), readsFromReplicas = false) {
+    private readonly replicas: ReadReplicas | null = null, private readonly floor = new RevisionFloor(),
+    private readonly documents = new RevisionCache<string>(DEFAULT_DOCUMENT_CACHE_BYTES), readsFromReplicas = false) {
     super();
     this.reader = readsFromReplicas && replicas ? replicas : pool;
     this.accounts = postgresAccounts(pool);
@@ -135,13 +152,12 @@ export class PostgresStore extends StoreParts implements Store {
     this.counters = new PostgresCounters(pool);
   }
 
-  // EntityStore
-
-
   forReads(): PostgresStore {
     if (!this.replicas) return this;
-    return (this.readView ??= new PostgresStore(this.pool, this.turns, this.replicas, this.floor, true));
+    return (this.readView ??= new PostgresStore(this.pool, this.turns, this.replicas, this.floor, this.documents, true));
   }
+
+  // EntityStore
 
   async readEntity(id: string, _purpose?: ReadPurpose, atLeast = 0): Promise<ReadResult> {
     const read = await this.readDocument(id, atLeast);
@@ -149,12 +165,30 @@ export class PostgresStore extends StoreParts implements Store {
   }
 
   async readDocument(id: string, atLeast = 0): Promise<DocumentRead> {
-    let read = documentRead(await q.readEntity(this.reader, id));
+    let read = await this.readHead(this.reader, id);
     if (this.reader === this.pool) return read;
     const floor = Math.max(atLeast, this.floor.get(id));
-    if (isBehind(read, floor)) read = documentRead(await q.readEntity(this.pool, id));
+    if (isBehind(read, floor)) read = await this.readHead(this.pool, id);
     if (read.status === 'found') this.floor.raise(id, read.head.revision);
     return read;
+  }
+
+  /**
+   * The head is read on every request, so a read is never older than the database; the document travels only
+   * when this process does not hold that revision's already (ADR 0002, "Reads").
+   */
+  private async readHead(db: Db, id: string): Promise<DocumentRead> {
+    const row = await q.readHead(db, id, this.documents.revisionOf(id) ?? 0);
+    if (!row || row.redirect_to || row.rev_id === null || row.timestamp === null) return documentRead(row);
+    const revision = Number(row.rev_id);
+    if (row.content !== null) {
+      const content = this.documents.put(id, revision, row.content, row.content.length);
+      return { status: 'found', head: toHead(revision, row.timestamp), json: () => content };
+    }
+    const held = this.documents.get(id, revision);
+    // Dropped from the cache by another read in the meantime: fetch it after all.
+    if (held === undefined) return documentRead(await q.readEntity(db, id));
+    return { status: 'found', head: toHead(revision, row.timestamp), json: () => held };
   }
 
   async readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>> {
@@ -233,12 +267,14 @@ export class PostgresStore extends StoreParts implements Store {
     // No connection for a turn in time: the edit retries as it would without turns.
     const client = await this.turns.connect().catch(() => null);
     if (!client) return task();
+    // Nor when the lock fails (a statement a pooler lost, prepared.ts): the turn's transaction is rolled back.
+    const held = await client.query('BEGIN')
+      .then(() => client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('turn', entityId).toString()]))
+      .then(() => true, () => false);
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('turn', entityId).toString()]);
       return await task();
     } finally {
-      await client.query('COMMIT').catch(() => undefined);
+      await client.query(held ? 'COMMIT' : 'ROLLBACK').catch(() => undefined);
       client.release();
     }
   }

@@ -81,6 +81,14 @@ export const queries = {
     SELECT r.content, r.rev_id, r."timestamp", e.redirect_to
     FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id]),
 
+  /**
+   * The head of one entity, with its document only when it is not the revision `known` (the one the process
+   * holds already): the document is the read's cost (decompressed, sent, decoded), the head is a key lookup.
+   */
+  readHead: (db: Db, id: string, known: number) => first<EntityRow>(db, `
+    SELECT e.head_rev AS rev_id, r."timestamp", e.redirect_to, CASE WHEN e.head_rev = $2 THEN NULL ELSE r.content END AS content
+    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id, known]),
+
   readEntities: (db: Db, ids: string[]) => rows<EntityRow & { id: string }>(db, `
     SELECT e.id, r.content, r.rev_id, r."timestamp", e.redirect_to
     FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ANY($1::text[])`, [ids]),

@@ -37,9 +37,10 @@ export class ReadReplicas implements Db {
     this.downUntil = pools.map(() => 0);
   }
 
-  static open(urls: readonly string[], primary: Db, poolSize: number, withSchema: (url: string) => string): ReadReplicas {
+  static open(urls: readonly string[], primary: Db, poolSize: number, withSchema: (url: string) => string,
+    Client: typeof pg.Client = pg.Client): ReadReplicas {
     const pools = urls.map((url) => {
-      const pool = new pg.Pool({ connectionString: withSchema(url), max: poolSize, connectionTimeoutMillis: 2_000,
+      const pool = new pg.Pool({ Client, connectionString: withSchema(url), max: poolSize, connectionTimeoutMillis: 2_000,
         idleTimeoutMillis: 30_000 });
       pool.on('error', () => {});
       return pool;

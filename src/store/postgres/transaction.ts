@@ -19,8 +19,11 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (db: pg.PoolClient) =>
   }
 }
 
-/** serialization_failure and deadlock_detected: nothing was written, running the edit again may succeed. */
+/**
+ * Nothing was written and running the edit again may succeed: serialization_failure, deadlock_detected, and
+ * a prepared statement a pooler lost (prepared.ts turned them off: the next run is unnamed).
+ */
 export function isRetryable(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
-  return code === '40001' || code === '40P01';
+  return code === '40001' || code === '40P01' || code === '26000' || code === '42P05';
 }

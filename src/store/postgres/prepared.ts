@@ -1,0 +1,82 @@
+// Named prepared statements for every parameterised query. PostgreSQL parses and plans an unnamed statement
+// again on every execution: about 100 µs of server CPU for Entia's entity read, most of what the read costs,
+// and about as much for each of the twenty-odd statements of an edit (measured, ADR 0002 "Prepared
+// statements"). A connection made by `preparingClient()` gives each distinct query text a name, so that it is
+// parsed and planned once per connection and only bound and executed afterwards.
+//
+// A pooler in transaction mode (PgBouncer before 1.21, or without max_prepared_statements) hands the
+// statements of one client connection to several server connections: a statement prepared on one is missing
+// on another. ENTIA_PG_PREPARED=off turns naming off; without it, the first such error turns it off for the
+// process, and the query is run again unnamed when it was not inside a transaction (inside one, the
+// transaction has failed: the edit is re-run, see transaction.ts isRetryable).
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+/** Distinct statements named per process at most: each takes server memory on every connection. */
+const MAX_NAMED = 400;
+/** Statement texts longer than this are generated (a bulk statement, a build step) and run rarely. */
+const MAX_NAMED_LENGTH = 4000;
+
+/** SQLSTATEs of a statement that is missing, or already there, on the server connection used. */
+const POOLER_CODES = new Set(['26000', '42P05']);
+
+export interface PreparedStatements {
+  enabled: boolean;
+  names: Map<string, string>;
+  /** Called once, when a pooler's error turned naming off. */
+  onDisabled: (error: Error) => void;
+}
+
+export function preparedStatements(onDisabled: (error: Error) => void = () => {}): PreparedStatements {
+  return { enabled: true, names: new Map(), onDisabled };
+}
+
+function nameOf(state: PreparedStatements, text: string): string | null {
+  const known = state.names.get(text);
+  if (known) return known;
+  if (text.length > MAX_NAMED_LENGTH || state.names.size >= MAX_NAMED) return null;
+  const name = `entia_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  state.names.set(text, name);
+  return name;
+}
+
+const TRANSACTION_START = /^\s*(BEGIN|START TRANSACTION)\b/i;
+const TRANSACTION_END = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
+
+/** A pg.Client class whose parameterised string queries run as named statements while `state.enabled`. */
+export function preparingClient(state: PreparedStatements): typeof pg.Client {
+  class PreparingClient extends pg.Client {
+    private transactionOpen = false;
+
+    // pg's query() has many overloads (config objects, streams); a text with a values array is named, with or
+    // without the callback pg.Pool passes, and every other call goes through unchanged.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(...args: any[]): any {
+      const [text, values, callback] = args;
+      if (typeof text === 'string') {
+        if (TRANSACTION_START.test(text)) this.transactionOpen = true;
+        else if (TRANSACTION_END.test(text)) this.transactionOpen = false;
+      }
+      const name = state.enabled && typeof text === 'string' && Array.isArray(values) ? nameOf(state, text) : null;
+      if (!name) return (super.query as (...a: unknown[]) => unknown)(...args);
+      const named = { name, text, values };
+      const unnamedAgain = (error: Error & { code?: string }): boolean => {
+        if (!state.enabled || !POOLER_CODES.has(error.code ?? '')) return false;
+        state.enabled = false;
+        state.onDisabled(error);
+        return !this.transactionOpen;
+      };
+      if (typeof callback === 'function') {
+        return super.query(named, (error: Error | null, result: pg.QueryResult) => {
+          if (error && unnamedAgain(error)) super.query(text, values, callback);
+          else callback(error, result);
+        });
+      }
+      return super.query(named).catch((error: Error) => {
+        if (unnamedAgain(error)) return super.query(text, values);
+        throw error;
+      });
+    }
+  }
+  return PreparingClient;
+}
