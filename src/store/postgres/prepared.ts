@@ -60,10 +60,13 @@ export function preparingClient(state: PreparedStatements): typeof pg.Client {
       const name = state.enabled && typeof text === 'string' && Array.isArray(values) ? nameOf(state, text) : null;
       if (!name) return (super.query as (...a: unknown[]) => unknown)(...args);
       const named = { name, text, values };
+      // Every named query in flight when naming is turned off can fail the same way: each is run again.
       const unnamedAgain = (error: Error & { code?: string }): boolean => {
-        if (!state.enabled || !POOLER_CODES.has(error.code ?? '')) return false;
-        state.enabled = false;
-        state.onDisabled(error);
+        if (!POOLER_CODES.has(error.code ?? '')) return false;
+        if (state.enabled) {
+          state.enabled = false;
+          state.onDisabled(error);
+        }
         return !this.transactionOpen;
       };
       if (typeof callback === 'function') {
