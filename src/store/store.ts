@@ -339,7 +339,7 @@ export interface StoreProbe {
   backend: 'sqlite' | 'postgres';
   /** PostgreSQL: the connection pool of this process. */
   pool?: { total: number; idle: number; waiting: number };
-  /** Parsed documents served from memory, if the backend keeps them. */
+  /** Documents served from memory (SQLite: parsed; PostgreSQL: their text, the head checked), if the backend keeps them. */
   entityCache?: { hits: number; misses: number };
   /** PostgreSQL with ENTIA_DB_REPLICAS: each replica's state and replay lag. */
   replicas?: { replica: string; up: boolean; lagSeconds: number | null }[];

@@ -71,7 +71,11 @@ describe('GET /metrics', () => {
     assert.equal(delta('entia_edits_unchanged_total'), 1);
     assert.ok((after.get('entia_cache_hits{cache="rendered_documents"}') ?? 0) >= 2, 'repeated reads are served from memory');
     assert.ok(after.has('entia_process_cpu_seconds_total'));
-    if (testBackend === 'postgres') assert.ok((after.get('entia_db_pool_connections{state="total"}') ?? 0) >= 1);
+    if (testBackend === 'postgres') {
+      assert.ok((after.get('entia_db_pool_connections{state="total"}') ?? 0) >= 1);
+      // The second and third GET: the head is read, the document is the one the process holds.
+      assert.ok(delta('entia_cache_hits{cache="entities"}') >= 2, 'repeated reads do not fetch the document again');
+    }
   });
 
   it('labels unknown paths as unmatched, so the label set stays bounded', async () => {

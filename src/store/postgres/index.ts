@@ -181,14 +181,13 @@ export class PostgresStore extends StoreParts implements Store {
     const row = await q.readHead(db, id, this.documents.revisionOf(id) ?? 0);
     if (!row || row.redirect_to || row.rev_id === null || row.timestamp === null) return documentRead(row);
     const revision = Number(row.rev_id);
-    if (row.content !== null) {
-      const content = this.documents.put(id, revision, row.content, row.content.length);
-      return { status: 'found', head: toHead(revision, row.timestamp), json: () => content };
-    }
+    const head = toHead(revision, row.timestamp);
     const held = this.documents.get(id, revision);
+    if (held !== undefined) return { status: 'found', head, json: () => held };
     // Dropped from the cache by another read in the meantime: fetch it after all.
-    if (held === undefined) return documentRead(await q.readEntity(db, id));
-    return { status: 'found', head: toHead(revision, row.timestamp), json: () => held };
+    if (row.content === null) return documentRead(await q.readEntity(db, id));
+    const content = this.documents.put(id, revision, row.content, row.content.length);
+    return { status: 'found', head, json: () => content };
   }
 
   async readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>> {
@@ -317,7 +316,7 @@ export class PostgresStore extends StoreParts implements Store {
 
   async probe(): Promise<StoreProbe> {
     await this.pool.query('SELECT 1');
-    return { backend: 'postgres', pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
+    return { backend: 'postgres', entityCache: { ...this.documents.stats }, pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
       replicas: this.replicas ? await this.replicas.status() : undefined };
   }
 
