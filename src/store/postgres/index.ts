@@ -175,7 +175,7 @@ export class PostgresStore extends StoreParts implements Store {
 
   /**
    * The head is read on every request, so a read is never older than the database; the document travels only
-   * when this process does not hold that revision's already (ADR 0002, "Reads").
+   * when this process does not hold that revision's already (ADR 0002, "Reads and prepared statements").
    */
   private async readHead(db: Db, id: string): Promise<DocumentRead> {
     const row = await q.readHead(db, id, this.documents.revisionOf(id) ?? 0);
