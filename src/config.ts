@@ -141,9 +141,11 @@ function replicaUrls(urls: string[]): string[] {
   return urls;
 }
 
+/** A switch: on, 1 or true; off, 0 or false (the spellings ENTIA_METRICS and ENTIA_UI take); anything else is an error. */
 function onOff(name: string, v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
-  if (v === 'on' || v === 'off') return v === 'on';
+  if (['on', '1', 'true'].includes(v)) return true;
+  if (['off', '0', 'false'].includes(v)) return false;
   throw new Error(`${name} must be on or off, got '${v}'`);
 }
 

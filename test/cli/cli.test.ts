@@ -74,6 +74,14 @@ describe('ENTIA_DB_REPLICAS', () => {
   });
 });
 
+describe('ENTIA_PG_PREPARED', () => {
+  it('refuses what is not a switch, naming the variable', async () => {
+    const res = await entia(['serve'], { ENTIA_PG_PREPARED: 'maybe' });
+    assert.equal(res.code, 1, res.stderr);
+    assert.match(res.stderr, /ENTIA_PG_PREPARED must be on or off, got 'maybe'/);
+  });
+});
+
 describe('ENTIA_DB', () => {
   const cases: [string, RegExp][] = [
     ['postgress://localhost/x', /unknown scheme 'postgress:'/],

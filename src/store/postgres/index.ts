@@ -22,9 +22,9 @@ import { PostgresDeferredIndex } from './deferred-index.js';
 import { PostgresIndexWriter } from './index-writer.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
 import { migrate } from './migrate.js';
-import { changeQueries, isSchemaName, queries as q, type Db } from './queries.js';
+import { changeQueries, isSchemaName, queries as q, type Db, type EntityRow } from './queries.js';
 import { ReadReplicas, RevisionFloor } from './replicas.js';
-import { preparedStatements, preparingClient } from './prepared.js';
+import { preparingClient } from './prepared.js';
 import { PostgresSearch } from './search.js';
 import { PostgresStatementValues } from './statement-values.js';
 import { inTransaction, isRetryable } from './transaction.js';
@@ -55,10 +55,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   if (schema !== null && !isSchemaName(schema)) {
     throw new Error(`ENTIA_PG_SCHEMA must be a lower-case SQL identifier ([a-z_][a-z0-9_]*), got '${schema}'`);
   }
-  const statements = preparedStatements((error) => process.emitWarning(`PostgreSQL: prepared statements turned off for this `
-    + `process (${error.message}): a pooler in transaction mode does not keep them; set ENTIA_PG_PREPARED=off`, { code: 'ENTIA_PG_PREPARED' }));
-  statements.enabled = options.preparedStatements ?? true;
-  const Client = preparingClient(statements);
+  const Client = preparingClient(options.preparedStatements ?? true);
   const pool = new pg.Pool({
     Client,
     connectionString: schema ? withSearchPath(options.url, schema) : options.url,
@@ -165,39 +162,67 @@ export class PostgresStore extends StoreParts implements Store {
   }
 
   async readDocument(id: string, atLeast = 0): Promise<DocumentRead> {
-    let read = await this.readHead(this.reader, id);
-    if (this.reader === this.pool) return read;
-    const floor = Math.max(atLeast, this.floor.get(id));
-    if (isBehind(read, floor)) read = await this.readHead(this.pool, id);
-    if (read.status === 'found') this.floor.raise(id, read.head.revision);
-    return read;
+    const found = await this.readFresh([id], (i) => Math.max(atLeast, this.floor.get(i)), true);
+    return found.get(id) ?? { status: 'missing' };
+  }
+
+  /** A batch's documents are not kept: one batch would push out what single reads use again and again. */
+  async readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>> {
+    return this.readFresh([...new Set(ids)], (id) => this.floor.get(id), false);
   }
 
   /**
-   * The head is read on every request, so a read is never older than the database; the document travels only
-   * when this process does not hold that revision's already (ADR 0002, "Reads and prepared statements").
+   * From the reader; from the primary, those a replica answered below their floor (what this process wrote or
+   * served, or the client named). Raises the floors to what is returned.
    */
-  private async readHead(db: Db, id: string): Promise<DocumentRead> {
-    const row = await q.readHead(db, id, this.documents.revisionOf(id) ?? 0);
-    if (!row || row.redirect_to || row.rev_id === null || row.timestamp === null) return documentRead(row);
-    const revision = Number(row.rev_id);
-    const head = toHead(revision, row.timestamp);
-    const held = this.documents.get(id, revision);
-    if (held !== undefined) return { status: 'found', head, json: () => held };
-    // Dropped from the cache by another read in the meantime: fetch it after all.
-    if (row.content === null) return documentRead(await q.readEntity(db, id));
-    const content = this.documents.put(id, revision, row.content, row.content.length);
-    return { status: 'found', head, json: () => content };
-  }
-
-  async readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>> {
-    const unique = [...new Set(ids)];
-    const found = documentReads(await q.readEntities(this.reader, unique));
+  private async readFresh(ids: string[], floorOf: (id: string) => number, keep: boolean): Promise<Map<string, DocumentRead>> {
+    const found = await this.readHeads(this.reader, ids, keep);
     if (this.reader === this.pool) return found;
-    const behind = unique.filter((id) => isBehind(found.get(id) ?? { status: 'missing' }, this.floor.get(id)));
-    if (behind.length) for (const [id, read] of documentReads(await q.readEntities(this.pool, behind))) found.set(id, read);
+    const behind = ids.filter((id) => isBehind(found.get(id) ?? { status: 'missing' }, floorOf(id)));
+    if (behind.length) {
+      for (const id of behind) found.delete(id);
+      for (const [id, read] of await this.readHeads(this.pool, behind, keep)) found.set(id, read);
+    }
     for (const [id, read] of found) if (read.status === 'found') this.floor.raise(id, read.head.revision);
     return found;
+  }
+
+  /**
+   * The heads are read on every request, so a read is never older than the database; a document travels only
+   * when this process does not hold that revision's already (ADR 0002, "Reads and prepared statements").
+   */
+  private async readHeads(db: Db, ids: string[], keep: boolean): Promise<Map<string, DocumentRead>> {
+    const found = new Map<string, DocumentRead>();
+    const dropped: string[] = [];
+    const add = (row: EntityRow & { id: string }) => {
+      const read = this.heldOrSent(row, keep);
+      if (read === null) dropped.push(row.id);
+      else if (read.status !== 'missing') found.set(row.id, read);
+    };
+    for (const row of await this.headRows(db, ids, (id) => this.documents.revisionOf(id))) add(row);
+    // Dropped from the cache by another read in the meantime: fetched after all (asking for every document).
+    if (dropped.length) for (const row of await this.headRows(db, dropped, () => undefined)) add(row);
+    return found;
+  }
+
+  private async headRows(db: Db, ids: string[], heldOf: (id: string) => number | undefined): Promise<(EntityRow & { id: string })[]> {
+    if (ids.length !== 1) return q.readHeads(db, ids, ids.map(heldOf).filter((revision) => revision !== undefined));
+    const row = await q.readHead(db, ids[0], heldOf(ids[0]) ?? 0);
+    return row ? [row] : [];
+  }
+
+  /** A head row as a read: its document from this process's cache, or as sent; null if neither has it. */
+  private heldOrSent(row: EntityRow & { id: string }, keep: boolean): DocumentRead | null {
+    if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
+    if (row.rev_id === null || row.timestamp === null) return { status: 'missing' };
+    const revision = Number(row.rev_id);
+    const head = toHead(revision, row.timestamp);
+    const held = this.documents.get(row.id, revision);
+    if (held !== undefined) return { status: 'found', head, json: () => held };
+    const sent = row.content;
+    if (sent === null) return null;
+    if (keep) this.documents.put(row.id, revision, sent, sent.length);
+    return { status: 'found', head, json: () => sent };
   }
 
   async allocateId(kind: KindName): Promise<string> {
@@ -325,25 +350,6 @@ export class PostgresStore extends StoreParts implements Store {
     await this.turns?.end();
     await this.replicas?.end();
   }
-}
-
-type EntityRow = { id?: string; redirect_to: string | null; content: string | null; rev_id: string | number | null; timestamp: Date | null };
-
-function documentRead(row: EntityRow | undefined): DocumentRead {
-  if (!row) return { status: 'missing' };
-  if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
-  const { content, rev_id, timestamp } = row;
-  if (content === null || rev_id === null || timestamp === null) return { status: 'missing' };
-  return { status: 'found', head: toHead(Number(rev_id), timestamp), json: () => content };
-}
-
-function documentReads(rows: (EntityRow & { id: string })[]): Map<string, DocumentRead> {
-  const found = new Map<string, DocumentRead>();
-  for (const row of rows) {
-    const read = documentRead(row);
-    if (read.status !== 'missing') found.set(row.id, read);
-  }
-  return found;
 }
 
 /** A replica's answer older than a revision already written or seen: missing, or found at a lower revision. */

@@ -1,7 +1,7 @@
 // Named prepared statements for every parameterised query. PostgreSQL parses and plans an unnamed statement
 // again on every execution: about 100 µs of server CPU for Entia's entity read, most of what the read costs,
-// and about as much for each of the twenty-odd statements of an edit (measured, ADR 0002 "Prepared
-// statements"). A connection made by `preparingClient()` gives each distinct query text a name, so that it is
+// and about as much for each of the twenty-odd statements of an edit (measured, ADR 0002 "Reads and
+// prepared statements"). A connection made by `preparingClient()` gives each distinct query text a name, so that it is
 // parsed and planned once per connection and only bound and executed afterwards.
 //
 // A pooler in transaction mode (PgBouncer before 1.21, or without max_prepared_statements) hands the
@@ -20,15 +20,18 @@ const MAX_NAMED_LENGTH = 4000;
 /** SQLSTATEs of a statement that is missing, or already there, on the server connection used. */
 const POOLER_CODES = new Set(['26000', '42P05']);
 
-export interface PreparedStatements {
+/** What the connections of one store share: whether naming is on, and the names given so far. */
+interface PreparedStatements {
   enabled: boolean;
   names: Map<string, string>;
-  /** Called once, when a pooler's error turned naming off. */
-  onDisabled: (error: Error) => void;
 }
 
-export function preparedStatements(onDisabled: (error: Error) => void = () => {}): PreparedStatements {
-  return { enabled: true, names: new Map(), onDisabled };
+/** The first lost statement turns naming off for the process, and says so once. */
+function turnOff(state: PreparedStatements, error: Error): void {
+  if (!state.enabled) return;
+  state.enabled = false;
+  process.emitWarning(`PostgreSQL: prepared statements turned off for this process (${error.message}): a pooler in `
+    + 'transaction mode does not keep them; set ENTIA_PG_PREPARED=off', { code: 'ENTIA_PG_PREPARED' });
 }
 
 function nameOf(state: PreparedStatements, text: string): string | null {
@@ -43,8 +46,12 @@ function nameOf(state: PreparedStatements, text: string): string | null {
 const TRANSACTION_START = /^\s*(BEGIN|START TRANSACTION)\b/i;
 const TRANSACTION_END = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
 
-/** A pg.Client class whose parameterised string queries run as named statements while `state.enabled`. */
-export function preparingClient(state: PreparedStatements): typeof pg.Client {
+/**
+ * A pg.Client class for the pools of one store: parameterised string queries run as named statements, from the
+ * start if `enabled`, until a pooler loses one.
+ */
+export function preparingClient(enabled: boolean): typeof pg.Client {
+  const state: PreparedStatements = { enabled, names: new Map() };
   class PreparingClient extends pg.Client {
     private transactionOpen = false;
 
@@ -63,10 +70,7 @@ export function preparingClient(state: PreparedStatements): typeof pg.Client {
       // Every named query in flight when naming is turned off can fail the same way: each is run again.
       const unnamedAgain = (error: Error & { code?: string }): boolean => {
         if (!POOLER_CODES.has(error.code ?? '')) return false;
-        if (state.enabled) {
-          state.enabled = false;
-          state.onDisabled(error);
-        }
+        turnOff(state, error);
         return !this.transactionOpen;
       };
       if (typeof callback === 'function') {

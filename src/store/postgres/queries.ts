@@ -82,16 +82,23 @@ export const queries = {
     FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id]),
 
   /**
-   * The head of one entity, with its document only when it is not the revision `known` (the one the process
-   * holds already): the document is the read's cost (decompressed, sent, decoded), the head is a key lookup.
+   * The head of one entity, with its document only when its revision is not `held` (the one the process holds
+   * already, 0 for none): the document is the read's cost (decompressed, sent, decoded), the head is a key
+   * lookup.
    */
-  readHead: (db: Db, id: string, known: number) => first<EntityRow>(db, `
-    SELECT e.head_rev AS rev_id, r."timestamp", e.redirect_to, CASE WHEN e.head_rev = $2 THEN NULL ELSE r.content END AS content
-    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id, known]),
+  readHead: (db: Db, id: string, held: number) => first<EntityRow & { id: string }>(db, `
+    SELECT e.id, e.head_rev AS rev_id, r."timestamp", e.redirect_to, CASE WHEN e.head_rev = $2 THEN NULL ELSE r.content END AS content
+    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id, held]),
 
-  readEntities: (db: Db, ids: string[]) => rows<EntityRow & { id: string }>(db, `
-    SELECT e.id, r.content, r.rev_id, r."timestamp", e.redirect_to
-    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ANY($1::text[])`, [ids]),
+  /**
+   * readHead for a batch: `held` lists the revisions the process holds (a revision id belongs to one entity, so
+   * they need no pairing with the ids). Kept apart from readHead: with `= ANY` one id costs the server about
+   * twice as much (143 against 49–73 µs a GET, measured), and single reads are the hot path.
+   */
+  readHeads: (db: Db, ids: string[], held: number[]) => rows<EntityRow & { id: string }>(db, `
+    SELECT e.id, e.head_rev AS rev_id, r."timestamp", e.redirect_to,
+      CASE WHEN e.head_rev = ANY($2::bigint[]) THEN NULL ELSE r.content END AS content
+    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = ANY($1::text[])`, [ids, held]),
 
   /** Existing, non-redirect entities among `ids`; the document only for properties (their data type). */
   lookup: (db: Db, ids: string[]) => rows<{ id: string; kind: string; content: string | null }>(db, `
