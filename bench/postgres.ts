@@ -6,8 +6,10 @@
 // a machine shared with the load generator, CPU per request moves much less between runs than a rate).
 //
 //   npm run bench:postgres -- [--items 20000] [--seed 8] [--duration 6] [--warmup 1] [--connections 10]
-//                             [--workers 1,2,4] [--pg postgres://postgres@127.0.0.1:5432/postgres]
+//                             [--workers 1,2,4] [--pg postgres://postgres@127.0.0.1:5432/postgres] [--statements]
 //
+// --statements adds, for each PostgreSQL configuration, the server's cost of each statement a request runs
+// (pg_stat_statements over the measured load; the server must preload it) and the plan of the read query.
 // The items go into a fresh SQLite file and a fresh schema (bench_<pid>) of the given database, both
 // removed at the end. Writes bench/results/postgres.json and .md (git-ignored).
 import Database from 'better-sqlite3';
@@ -25,10 +27,12 @@ import { randomItems, typicalItem } from './targets.js';
 import { IMPORT_BATCH } from '../src/cli/import.js';
 import { withSearchPath } from '../src/store/postgres/index.js';
 import { flagReader, runOptions, type RunOptions } from './args.js';
+import { enableStatements, explain, resetStatements, statementLines, topStatements, type StatementFigure } from './pg-statements.js';
 
 interface Options extends RunOptions {
   workers: number[];
   pg: string;
+  statements: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -41,6 +45,7 @@ function parseOptions(argv: string[]): Options {
     items: Math.max(10, common.items),
     workers,
     pg: value('pg') ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    statements: argv.includes('--statements'),
   };
 }
 
@@ -63,6 +68,15 @@ interface Backend {
   workers: number;
   env: NodeJS.ProcessEnv;
   revisions(): Promise<number>;
+  /** With --statements: pg_stat_statements of the server, and the backend's schema for EXPLAIN. */
+  statements?: { admin: pg.Pool; inSchema: pg.Pool };
+}
+
+interface StatementProfile {
+  get: StatementFigure[];
+  patch: StatementFigure[];
+  /** EXPLAIN (ANALYZE, BUFFERS) of the GET's costliest statement (after the "all statements" row) for the typical item, document included. */
+  readPlan: string[];
 }
 
 interface Figures {
@@ -77,6 +91,7 @@ interface Result {
   get: Figures;
   edit: Figures & { revisionsWritten: number; seconds: number };
   memory: { peakRssMb: number; hwmSumMb: number; processes: number };
+  statements?: StatementProfile;
 }
 
 const figures = (f: HttpFigures, cpu: Figures['cpu']): Figures =>
@@ -100,7 +115,9 @@ async function measureBackend(b: Backend, opts: Options, typical: string): Promi
     log(`  GET /v1/entities/items/${typical}`);
     const read = { ...load, path: `/v1/entities/items/${typical}` };
     if (opts.warmup > 0) await run(read, { duration: opts.warmup });
+    if (b.statements) await resetStatements(b.statements.admin);
     const [get, getCpu] = await withCpu(entia.pid, () => run(read, { duration: opts.duration }));
+    const getStatements = b.statements ? await topStatements(b.statements.admin, get.ok) : [];
 
     // PATCH replacing the English label of a uniformly random item: edits spread over the store, so they
     // rarely meet on one entity. Every configuration edits the same item sequence, and the PostgreSQL ones
@@ -118,13 +135,18 @@ async function measureBackend(b: Backend, opts: Options, typical: string): Promi
     const warm = await run({ ...load, request }, { duration: Math.max(1, opts.warmup) });
     await new Promise((r) => setTimeout(r, 500));
     const before = await b.revisions();
+    if (b.statements) await resetStatements(b.statements.admin);
     const [edit, editCpu] = await withCpu(entia.pid, () => run({ ...load, request }, { amount: Math.max(100, Math.round(warm.rps * opts.duration)) }));
+    const patchStatements = b.statements ? await topStatements(b.statements.admin, edit.ok) : [];
     const revisionsWritten = (await b.revisions()) - before;
+    // The read with no document held (0), as a process's first read of the item sends it.
+    const readPlan = b.statements && getStatements[1] ? await explain(b.statements.inSchema, getStatements[1].query, [typical, 0]) : [];
     for (const [name, f] of [['GET', get], ['PATCH', edit]] as const) {
       if (f.non2xx || f.errors) log(`  warning: ${name}: ${f.non2xx} non-2xx ${JSON.stringify(f.statuses)}, ${f.errors} errors`);
     }
     return { backend: b.name, workers: b.workers, get: figures(get, getCpu),
-      edit: { ...figures(edit, editCpu), revisionsWritten, seconds: edit.seconds }, memory: entia.treeMemory() };
+      edit: { ...figures(edit, editCpu), revisionsWritten, seconds: edit.seconds }, memory: entia.treeMemory(),
+      ...(b.statements ? { statements: { get: getStatements, patch: patchStatements, readPlan } } : {}) };
   } finally {
     await entia.stop();
   }
@@ -154,6 +176,15 @@ function consoleTable(rows: string[][]): string {
 const markdownTable = (rows: string[][]): string =>
   [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
+/** The --statements figures of each PostgreSQL configuration, as markdown. */
+function statementProfiles(results: Result[]): string[] {
+  return results.filter((r) => r.statements).map(({ workers, statements: s }) => [
+    ...statementLines(`PostgreSQL server per GET item, ${workers} worker(s) (pg_stat_statements):`, s!.get), '',
+    ...statementLines(`PostgreSQL server per PATCH, ${workers} worker(s) (pg_stat_statements):`, s!.patch), '',
+    'The read, no document held (EXPLAIN (ANALYZE, BUFFERS)):', '```', ...s!.readPlan, '```',
+  ].join('\n'));
+}
+
 async function main(argv: string[]): Promise<void> {
   const opts = parseOptions(argv);
   const started = Date.now();
@@ -171,6 +202,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     removeSqlite();
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (opts.statements) await enableStatements(admin);
     log(`loading ${dataset.entities.toLocaleString()} entities into SQLite (${sqliteFile})`);
     const sqliteLoad = await bulkLoad(dataset.path, sqliteFile);
     log(`  ${int(sqliteLoad.perSecond)} entities/s; into PostgreSQL schema ${schema}`);
@@ -182,7 +214,8 @@ async function main(argv: string[]): Promise<void> {
       { name: 'SQLite', db: sqliteFile, workers: 1, env: {},
         revisions: async () => (sqlite.prepare('SELECT count(*) AS n FROM revisions').get() as { n: number }).n },
       ...opts.workers.map((workers): Backend => ({ name: 'PostgreSQL', db: opts.pg, workers, env: { ENTIA_PG_SCHEMA: schema },
-        revisions: async () => Number((await inSchema.query<{ n: string }>('SELECT count(*) AS n FROM revisions')).rows[0].n) })),
+        revisions: async () => Number((await inSchema.query<{ n: string }>('SELECT count(*) AS n FROM revisions')).rows[0].n),
+        ...(opts.statements ? { statements: { admin, inSchema } } : {}) })),
     ];
     const results: Result[] = [];
     try {
@@ -201,8 +234,10 @@ async function main(argv: string[]): Promise<void> {
     };
     const out = join(RESULTS_DIR, 'postgres.json');
     writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
-    writeFileSync(out.replace(/\.json$/, '.md'), markdownTable(rows) + '\n');
+    const profiles = statementProfiles(results);
+    writeFileSync(out.replace(/\.json$/, '.md'), [markdownTable(rows), ...profiles].join('\n\n') + '\n');
     console.log(consoleTable(rows));
+    for (const p of profiles) console.log(`\n${p}`);
     console.log(`\nbulk load (importEntities, batches of ${IMPORT_BATCH.toLocaleString('en')}): SQLite ${int(sqliteLoad.perSecond)}/s, ` +
       `PostgreSQL ${int(pgLoad.perSecond)}/s`);
     console.log(`${out} (load average ${loadAverageAtStart} → ${report.machine.loadAverageAtEnd}, ${report.wallSeconds} s)`);
