@@ -3,6 +3,9 @@
 //
 //   node --import tsx bench/bare-server.ts ROUTES.json PORT
 //   ROUTES.json: [{"path": "/v1/entities/items/Q3", "headers": {"etag": "\"5\"", ...}, "body": "<base64>"}]
+// A route with `"anyId": true` also answers its bytes for every other id of its collection
+// (/v1/entities/items/:id): the baseline of a run that asks for random items, so that the load generator
+// varies the path alike on both sides.
 import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
 
@@ -11,6 +14,8 @@ export interface BareRoute {
   headers: Record<string, string>;
   /** Base64 of the response body. */
   body: string;
+  /** Also serve these bytes for any id in the path's last segment. */
+  anyId?: boolean;
 }
 
 async function main(routesFile: string, port: number): Promise<void> {
@@ -19,9 +24,12 @@ async function main(routesFile: string, port: number): Promise<void> {
   app.get('/ready', async () => 'ok');
   for (const route of routes) {
     const body = Buffer.from(route.body, 'base64');
-    app.get(route.path, (_req, reply) => {
+    const answer = (_req: unknown, reply: { headers(h: Record<string, string>): { send(b: Buffer): void } }) => {
       reply.headers(route.headers).send(body);
-    });
+    };
+    app.get(route.path, answer);
+    // Static paths win over the parametric one in Fastify's router, so the exact routes above keep their bytes.
+    if (route.anyId) app.get(route.path.replace(/[^/]+$/, ':id'), answer);
   }
   const shutdown = async () => {
     await app.close();

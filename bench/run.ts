@@ -93,8 +93,12 @@ async function bulkLoad(dataset: Dataset, db: string): Promise<Row> {
 interface ReadCase {
   name: string;
   path: string;
-  /** Varies the path per request (random items); the baseline then serves `path`'s bytes. */
-  request?: Request;
+  /**
+   * Varies the path per request (random items). The baseline is sent the same kind of requests (its own
+   * generator, same sequence) and answers each with `path`'s bytes, so that the load generator does the same
+   * work on both sides.
+   */
+  request?: () => Request;
   /** The goal as a share of bare Fastify's rate. */
   goal?: number;
   note?: string;
@@ -105,7 +109,6 @@ const fig = (f: HttpFigures): Figure => ({ rate: f.rps, p50: f.p50, p99: f.p99 }
 async function readPhase(entia: ServerProcess, opts: Options, typical: { id: string; bytes: number }): Promise<Row[]> {
   const item = (id: string) => `/v1/entities/items/${id}`;
   const large = `Q${Math.min(7, opts.items)}`;
-  const next = randomItems(opts.seed, opts.items, 1);
   const cases: ReadCase[] = [
     { name: `GET item, typical (${typical.id})`, path: item(typical.id), goal: 0.6 },
     { name: `GET item, large (${large})`, path: item(large), goal: 0.6 },
@@ -113,8 +116,11 @@ async function readPhase(entia: ServerProcess, opts: Options, typical: { id: str
     { name: 'GET statements', path: `${item(typical.id)}/statements` },
     {
       name: 'GET item, random over the store', path: item(typical.id), goal: 0.5,
-      request: { method: 'GET', setupRequest: (req) => ({ ...req, path: item(next()) }) },
-      note: 'each request reads another item (no cache can hold them all); baseline: the typical item\'s bytes',
+      request: () => {
+        const next = randomItems(opts.seed, opts.items, 1);
+        return { method: 'GET', setupRequest: (req) => ({ ...req, path: item(next()) }) };
+      },
+      note: 'each request reads another item (no cache can hold them all); baseline: the typical item\'s bytes for the same random paths',
     },
   ];
   // Probe each path once: its bytes and headers become the baseline's, and a missing route is reported.
@@ -134,7 +140,9 @@ async function readPhase(entia: ServerProcess, opts: Options, typical: { id: str
     res.headers.forEach((v, h) => {
       if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(h)) headers[h] = v;
     });
-    if (!routes.some((r) => r.path === c.path)) routes.push({ path: c.path, headers, body: body.toString('base64') });
+    const existing = routes.find((r) => r.path === c.path);
+    if (existing) existing.anyId ||= c.request !== undefined;
+    else routes.push({ path: c.path, headers, body: body.toString('base64'), anyId: c.request !== undefined });
   }
   const routesFile = join(RESULTS_DIR, 'bare-routes.json');
   writeFileSync(routesFile, JSON.stringify(routes));
@@ -149,9 +157,9 @@ async function readPhase(entia: ServerProcess, opts: Options, typical: { id: str
       }
       const bytes = Buffer.from(routes.find((r) => r.path === c.path)!.body, 'base64').length;
       log(`${c.name}: ${(bytes / 1024).toFixed(1)} KB`);
-      const base: Omit<LoadOptions, 'url'> = { path: c.path, request: c.request, duration: opts.duration,
-        warmup: opts.warmup, connections: opts.connections };
-      const [e, b] = await measurePair({ ...base, url: entia.url }, { ...base, request: undefined, url: bare.url }, opts.rounds);
+      const base: Omit<LoadOptions, 'url'> = { path: c.path, duration: opts.duration, warmup: opts.warmup, connections: opts.connections };
+      const [e, b] = await measurePair({ ...base, request: c.request?.(), url: entia.url },
+        { ...base, request: c.request?.(), url: bare.url }, opts.rounds);
       check(e, c.name);
       const r = row('read', `${c.name}, ${(bytes / 1024).toFixed(1)} KB`, 'req/s', fig(e),
         { name: 'bare Fastify, same bytes', ...fig(b) },
