@@ -6,7 +6,7 @@
 // A route with `"anyId": true` also answers its bytes for every other id of its collection
 // (/v1/entities/items/:id): the baseline of a run that asks for random items, so that the load generator
 // varies the path alike on both sides.
-import Fastify from 'fastify';
+import Fastify, { type RouteHandlerMethod } from 'fastify';
 import { readFileSync } from 'node:fs';
 
 export interface BareRoute {
@@ -24,7 +24,7 @@ async function main(routesFile: string, port: number): Promise<void> {
   app.get('/ready', async () => 'ok');
   for (const route of routes) {
     const body = Buffer.from(route.body, 'base64');
-    const answer = (_req: unknown, reply: { headers(h: Record<string, string>): { send(b: Buffer): void } }) => {
+    const answer: RouteHandlerMethod = (_req, reply) => {
       reply.headers(route.headers).send(body);
     };
     app.get(route.path, answer);

@@ -26,6 +26,7 @@ import { cpuSecondsOf, postgresPids, processTree, startEntia } from './servers.j
 import { randomItems, typicalItem } from './targets.js';
 import { IMPORT_BATCH } from '../src/cli/import.js';
 import { withSearchPath } from '../src/store/postgres/index.js';
+import { READ_HEAD } from '../src/store/postgres/queries.js';
 import { flagReader, runOptions, type RunOptions } from './args.js';
 import { enableStatements, explain, resetStatements, statementLines, topStatements, type StatementFigure } from './pg-statements.js';
 
@@ -75,7 +76,7 @@ interface Backend {
 interface StatementProfile {
   get: StatementFigure[];
   patch: StatementFigure[];
-  /** EXPLAIN (ANALYZE, BUFFERS) of the GET's costliest statement (after the "all statements" row) for the typical item, document included. */
+  /** EXPLAIN (ANALYZE, BUFFERS) of Entia's read (READ_HEAD) of the typical item, its document included. */
   readPlan: string[];
 }
 
@@ -140,7 +141,7 @@ async function measureBackend(b: Backend, opts: Options, typical: string): Promi
     const patchStatements = b.statements ? await topStatements(b.statements.admin, edit.ok) : [];
     const revisionsWritten = (await b.revisions()) - before;
     // The read with no document held (0), as a process's first read of the item sends it.
-    const readPlan = b.statements && getStatements[1] ? await explain(b.statements.inSchema, getStatements[1].query, [typical, 0]) : [];
+    const readPlan = b.statements ? await explain(b.statements.inSchema, READ_HEAD, [typical, 0]) : [];
     for (const [name, f] of [['GET', get], ['PATCH', edit]] as const) {
       if (f.non2xx || f.errors) log(`  warning: ${name}: ${f.non2xx} non-2xx ${JSON.stringify(f.statuses)}, ${f.errors} errors`);
     }

@@ -141,7 +141,7 @@ function replicaUrls(urls: string[]): string[] {
   return urls;
 }
 
-/** A switch: on, 1 or true; off, 0 or false (the spellings ENTIA_METRICS and ENTIA_UI take); anything else is an error. */
+/** A switch: on, 1 or true; off, 0 or false; anything else is an error. */
 function onOff(name: string, v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
   if (['on', '1', 'true'].includes(v)) return true;

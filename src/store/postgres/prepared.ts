@@ -20,6 +20,11 @@ const MAX_NAMED_LENGTH = 4000;
 /** SQLSTATEs of a statement that is missing, or already there, on the server connection used. */
 const POOLER_CODES = new Set(['26000', '42P05']);
 
+/** The error of a named statement a pooler lost: nothing was done, and the statement can be run again unnamed. */
+export function isLostStatement(code: unknown): boolean {
+  return typeof code === 'string' && POOLER_CODES.has(code);
+}
+
 /** What the connections of one store share: whether naming is on, and the names given so far. */
 interface PreparedStatements {
   enabled: boolean;
@@ -69,7 +74,7 @@ export function preparingClient(enabled: boolean): typeof pg.Client {
       const named = { name, text, values };
       // Every named query in flight when naming is turned off can fail the same way: each is run again.
       const unnamedAgain = (error: Error & { code?: string }): boolean => {
-        if (!POOLER_CODES.has(error.code ?? '')) return false;
+        if (!isLostStatement(error.code)) return false;
         turnOff(state, error);
         return !this.transactionOpen;
       };

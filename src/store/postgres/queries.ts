@@ -76,6 +76,11 @@ export const migrationQueries = {
   record: async (db: Db, version: number) => { await db.query('INSERT INTO entia_migrations (version) VALUES ($1)', [version]); },
 };
 
+/** The read of every GET of one entity (queries.readHead), apart so that `npm run bench:postgres` can EXPLAIN it. */
+export const READ_HEAD = `
+    SELECT e.id, e.head_rev AS rev_id, r."timestamp", e.redirect_to, CASE WHEN e.head_rev = $2 THEN NULL ELSE r.content END AS content
+    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`;
+
 export const queries = {
   readEntity: (db: Db, id: string) => first<EntityRow>(db, `
     SELECT r.content, r.rev_id, r."timestamp", e.redirect_to
@@ -86,9 +91,7 @@ export const queries = {
    * already, 0 for none): the document is the read's cost (decompressed, sent, decoded), the head is a key
    * lookup.
    */
-  readHead: (db: Db, id: string, held: number) => first<EntityRow & { id: string }>(db, `
-    SELECT e.id, e.head_rev AS rev_id, r."timestamp", e.redirect_to, CASE WHEN e.head_rev = $2 THEN NULL ELSE r.content END AS content
-    FROM entities e LEFT JOIN revisions r ON r.rev_id = e.head_rev WHERE e.id = $1`, [id, held]),
+  readHead: (db: Db, id: string, held: number) => first<EntityRow & { id: string }>(db, READ_HEAD, [id, held]),
 
   /**
    * readHead for a batch: `held` lists the revisions the process holds (a revision id belongs to one entity, so

@@ -1,6 +1,7 @@
 // Runs a function in one transaction on one pooled connection. A connection whose rollback failed is
 // destroyed rather than returned to the pool.
 import type pg from 'pg';
+import { isLostStatement } from './prepared.js';
 import { transactionQueries as tx } from './queries.js';
 
 export async function inTransaction<T>(pool: pg.Pool, fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -25,5 +26,5 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (db: pg.PoolClient) =>
  */
 export function isRetryable(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
-  return code === '40001' || code === '40P01' || code === '26000' || code === '42P05';
+  return code === '40001' || code === '40P01' || isLostStatement(code);
 }
