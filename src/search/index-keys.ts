@@ -83,8 +83,11 @@ function prefixesOf(folded: string): string[] {
   return out;
 }
 
-/** Labels and aliases (not descriptions) are searchable, in every language the entity has them. */
-export function searchKeys(entity: Entity | null): SearchKeys {
+/**
+ * Labels and aliases (not descriptions) are searchable, in every language the entity has them. `withPrefixes`
+ * false: no prefix keys (a bulk import's build makes those in SQL, store/prefix-languages.ts).
+ */
+export function searchKeys(entity: Entity | null, withPrefixes = true): SearchKeys {
   const terms = new KeySet();
   const prefixes = new KeySet();
   const tokens = new KeySet();
@@ -93,7 +96,7 @@ export function searchKeys(entity: Entity | null): SearchKeys {
       const folded = foldText(text);
       if (folded === '') return;
       terms.add(lang, type, folded);
-      for (const p of prefixesOf(folded)) prefixes.add(lang, type, p);
+      if (withPrefixes) for (const p of prefixesOf(folded)) prefixes.add(lang, type, p);
       for (const t of indexTokens(folded)) tokens.add(lang, type, t);
     };
     for (const [lang, text] of Object.entries(entity.labels)) add(lang, 'label', text);

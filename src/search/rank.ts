@@ -56,6 +56,11 @@ export interface SearchBackend {
   texts(kind: KindCode, entity: number, lang: string, type: SearchTermType): Promise<string[]>;
   /** Whether the entity exists and is not a redirect. */
   exists(kind: KindCode, entity: number): Promise<boolean>;
+  /**
+   * Whether the prefix index holds every prefix of the language's terms; false for a language whose prefix
+   * rows a bulk import left out as too small to need them (store/prefix-languages.ts), read by range instead.
+   */
+  prefixIndexed(kind: KindCode, lang: string): Promise<boolean>;
 }
 
 export interface RankRequest {
@@ -118,7 +123,7 @@ async function tokenSource(req: RankRequest, lang: string, tokens: string[], cou
 
 async function prefixSource(req: RankRequest, lang: string, type: SearchTermType, backend: SearchBackend): Promise<Source> {
   const { folded } = req.text;
-  if (codePointLength(folded) <= PREFIX_INDEX_LENGTH) return { index: 'prefixes', prefix: folded };
+  if (codePointLength(folded) <= PREFIX_INDEX_LENGTH && await backend.prefixIndexed(req.kind, lang)) return { index: 'prefixes', prefix: folded };
   const range = { from: folded, to: folded + RANGE_END };
   // Counted per type: reading in rank order pays only when this very stream has many matches.
   const matches = await backend.rangeCount(req.kind, lang, type, range.from, range.to, RANGE_SORT_CAP);

@@ -142,11 +142,12 @@ export type SearchRowVisitor = (table: SearchTable, kind: number, lang: string, 
  * new entity adds (bulk import writes these without a diff). `rank`: the entity's own unless given (an edit's
  * diff passes the whole entity's rank with only the languages it changed).
  */
-export function visitSearchRows(entity: Entity, visit: SearchRowVisitor, rank = rankOf(popularity(entity))): void {
+export function visitSearchRows(entity: Entity, visit: SearchRowVisitor, rank = rankOf(popularity(entity)),
+  tables: readonly SearchTable[] = SEARCH_TABLES): void {
   const kind = KIND_CODE[entity.type];
   const number = idNumber(entity.id);
-  const keys = searchKeys(entity);
-  for (const table of SEARCH_TABLES) for (const k of keys[table]) visit(table, kind, k.lang, k.key, TYPE_CODE[k.type], rank, number);
+  const keys = searchKeys(entity, tables.includes('prefixes'));
+  for (const table of tables) for (const k of keys[table]) visit(table, kind, k.lang, k.key, TYPE_CODE[k.type], rank, number);
 }
 
 function searchRows(entity: Entity | null, rank: number): Map<string, SearchRow> {
@@ -181,23 +182,31 @@ export function diffSearchRows(before: Entity | null, after: Entity | null): Row
 }
 
 /**
+ * The search tables whose rows a bulk import derives and stages. Prefix rows are not among them: the build
+ * makes them in SQL from the folded terms, for the languages large enough to need them (prefix-languages.ts).
+ */
+export const STAGED_SEARCH_TABLES = ['terms', 'tokens'] as const satisfies readonly SearchTable[];
+type StagedSearchTable = (typeof STAGED_SEARCH_TABLES)[number];
+
+/**
  * The rows a bulk import leaves to its end (ADR 0008), as their tables' columns in order: both backends stage
  * these and insert them sorted by key. Sitelinks are never deferred: they decide conflicts as batches go in.
  */
 export interface DeferredRows {
-  /** Per search table: kind, lang, key, type, rank, entity. */
-  search: Record<SearchTable, unknown[][]>;
+  /** Per staged search table: kind, lang, key, type, rank, entity. */
+  search: Record<StagedSearchTable, unknown[][]>;
   /** entity_id, kind, type, lang, text */
   terms: unknown[][];
   /** property, value, kind, entity */
   values: unknown[][];
 }
 
-export const emptyDeferredRows = (): DeferredRows => ({ search: { terms: [], prefixes: [], tokens: [] }, terms: [], values: [] });
+export const emptyDeferredRows = (): DeferredRows => ({ search: { terms: [], tokens: [] }, terms: [], values: [] });
 
 /** Appends an entity's deferred rows; `index`: its indexRows, when the caller has them already. */
 export function appendDeferredRows(rows: DeferredRows, entity: Entity, index: IndexRows = indexRows(entity)): void {
-  visitSearchRows(entity, (table, kind, lang, key, type, rank, number) => rows.search[table].push([kind, lang, key, type, rank, number]));
+  visitSearchRows(entity, (table, kind, lang, key, type, rank, number) =>
+    rows.search[table as StagedSearchTable].push([kind, lang, key, type, rank, number]), undefined, STAGED_SEARCH_TABLES);
   for (const t of index.terms) rows.terms.push([entity.id, entity.type, t.type, t.lang, t.text]);
   rows.values.push(...valueRows(entity, index.values));
 }
@@ -213,7 +222,6 @@ export interface DeferredTable {
 /** The tables both backends fill through their staging, the same names and columns in both schemas. */
 export const DEFERRED_TABLES: readonly DeferredTable[] = [
   { table: 'search_terms', columns: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'folded', 'type', 'rank', 'entity'], rows: (r) => r.search.terms },
-  { table: 'search_prefixes', columns: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'prefix', 'type', 'rank', 'entity'], rows: (r) => r.search.prefixes },
   { table: 'search_tokens', columns: ['kind', 'lang', 'token', 'type', 'rank', 'entity'], key: ['kind', 'lang', 'token', 'type', 'rank', 'entity'], rows: (r) => r.search.tokens },
   { table: 'terms', columns: ['entity_id', 'kind', 'type', 'lang', 'text'], key: ['entity_id', 'type', 'lang', 'text'], rows: (r) => r.terms },
   { table: 'statement_values', columns: ['property', 'value', 'kind', 'entity'], key: ['property', 'value', 'kind', 'entity'], rows: (r) => r.values },

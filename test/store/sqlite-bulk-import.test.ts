@@ -32,8 +32,9 @@ function storeFile(): string {
 const WAYS: Record<string, () => SqliteStore> = {
   'in this thread': () => openSqliteStore({ path: ':memory:' }),
   'on the import thread': () => openSqliteStore({ path: storeFile(), importThread: true }),
-  'in this thread, indexes built at the end': () => openSqliteStore({ path: ':memory:', deferIndexes: true }),
-  'on the import thread, indexes built at the end': () => openSqliteStore({ path: storeFile(), importThread: true, deferIndexes: true }),
+  // Prefix rows in every language (none is too small), so that the rows compare with those edits write.
+  'in this thread, indexes built at the end': () => openSqliteStore({ path: ':memory:', deferIndexes: true, prefixLanguageMin: 0 }),
+  'on the import thread, indexes built at the end': () => openSqliteStore({ path: storeFile(), importThread: true, deferIndexes: true, prefixLanguageMin: 0 }),
 };
 
 for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk import, ${way}`, () => {
@@ -59,7 +60,7 @@ for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk
 
     for (const table of Object.keys(INDEX_TABLES)) {
       const rows = dump(imported, table);
-      assert.ok(rows.length > 0, table);
+      assert.ok(rows.length > 0 || table === 'search_prefix_skipped', table);
       assert.deepEqual(rows, dump(edited, table), table);
     }
     await assertSameSearches(imported, edited, [...first, ...second]);
@@ -90,7 +91,7 @@ for (const [way, openImportStore] of Object.entries(WAYS)) describe(`sqlite bulk
 deferredImportContract({
   name: 'sqlite',
   newLocation: async () => storeFile(),
-  openImport: async (path) => openSqliteStore({ path, importThread: true, deferIndexes: true }),
+  openImport: async (path, prefixLanguageMin) => openSqliteStore({ path, importThread: true, deferIndexes: true, prefixLanguageMin }),
   openReference: async () => openSqliteStore({ path: ':memory:' }),
   stagingOutlivesStore: false,
   rows: async (store, table) => dump(store as SqliteStore, table),

@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js';
 import { appendDeferredRows, diffIndexRows, diffSearchRows, emptyDeferredRows, indexRows, popularity, type SitelinkRow } from '../index-rows.js';
+import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
 import type { BuildStep, BulkImport, EditMeta, ImportExtras, ImportState } from '../store.js';
 import type { PostgresDeferredIndex } from './deferred-index.js';
 import { appendTerms, emptyTermColumns, type PostgresIndexWriter } from './index-writer.js';
@@ -15,6 +16,8 @@ import { inTransaction } from './transaction.js';
 export class PostgresBulkImport implements BulkImport {
   /** Set by `entia import` (openPostgresStore's deferIndexes): new entities' rows wait for finishImport. */
   deferIndexes = false;
+  /** Folded terms a language needs for the build to make its prefix rows (openPostgresStore's prefixLanguageMin). */
+  prefixLanguageMin = DEFAULT_PREFIX_LANGUAGE_MIN;
 
   constructor(private readonly pool: pg.Pool, private readonly rows: PostgresIndexWriter,
     private readonly deferred: PostgresDeferredIndex) {}
@@ -59,7 +62,7 @@ export class PostgresBulkImport implements BulkImport {
   }
 
   async finishImport(onStep?: (step: BuildStep) => void): Promise<void> {
-    await this.deferred.build((db, id, stagedRevision) => this.reindexWaiting(db, id, stagedRevision), onStep);
+    await this.deferred.build((db, id, stagedRevision) => this.reindexWaiting(db, id, stagedRevision), onStep, this.prefixLanguageMin);
   }
 
   /** Entities an import wrote whose search, term and value rows are not built yet. */

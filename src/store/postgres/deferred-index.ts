@@ -16,6 +16,7 @@
 import type pg from 'pg';
 import type { Entity } from '../../domain/entity.js';
 import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
+import { DEFAULT_PREFIX_LANGUAGE_MIN, prefixPlan, prefixRowsSelect, type PrefixPlan } from '../prefix-languages.js';
 import type { BuildStep } from '../store.js';
 import { copyRows } from './copy.js';
 import { importBuildLockKey } from './lock-keys.js';
@@ -41,7 +42,8 @@ const stageOf = (target: DeferredTable) => `stage_${target.table}`;
 export class PostgresDeferredIndex {
   private buildLock: string | null = null;
 
-  constructor(private readonly pool: pg.Pool) {}
+  /** `afterBuild`: called when a build has changed the indexes. */
+  constructor(private readonly pool: pg.Pool, private readonly afterBuild: () => void = () => {}) {}
 
   /** The advisory lock that keeps batches from staging rows while a build moves and empties the staging (per schema). */
   private async lockKey(db: Db): Promise<string> {
@@ -87,7 +89,7 @@ export class PostgresDeferredIndex {
    * rows go in sorted (one transaction each), then the edits made meanwhile are applied and the backlog and
    * staging emptied together. Calls `onStep` before each step.
    */
-  async build(reindex: Reindex, onStep: (step: BuildStep) => void = () => {}): Promise<void> {
+  async build(reindex: Reindex, onStep: (step: BuildStep) => void = () => {}, prefixLanguageMin = DEFAULT_PREFIX_LANGUAGE_MIN): Promise<void> {
     if (await this.pendingCount() === 0) return;
     // Another import's batches wait for the end of this build (and this build for their transactions): the
     // staging it empties at its end holds exactly the rows it moved.
@@ -95,14 +97,14 @@ export class PostgresDeferredIndex {
     const key = await this.lockKey(guard);
     try {
       await guard.query('SELECT pg_advisory_lock($1::bigint)', [key]);
-      await this.buildLocked(reindex, onStep);
+      await this.buildLocked(reindex, onStep, prefixLanguageMin);
     } finally {
       await guard.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
       guard.release();
     }
   }
 
-  private async buildLocked(reindex: Reindex, onStep: (step: BuildStep) => void): Promise<void> {
+  private async buildLocked(reindex: Reindex, onStep: (step: BuildStep) => void, prefixLanguageMin: number): Promise<void> {
     // Rows derived again may be in a table already (filled before a crash emptied the staging): those tables
     // keep their keys, whose ON CONFLICT skips such rows.
     const restaged = await this.restageLost(onStep);
@@ -115,6 +117,11 @@ export class PostgresDeferredIndex {
       // The staged rows go with the fill that moves them: a build interrupted later does not move them twice.
       await inTransaction(this.pool, async (db) => {
         await fill(db, target, rows, rebuild);
+        // Prefix rows come from the folded terms, in the same transaction: the staged ones go with this fill.
+        if (target.table === 'search_terms') {
+          onStep({ step: 'building search_prefixes from the folded terms', rows });
+          await fillPrefixes(db, prefixLanguageMin);
+        }
         await db.query(`TRUNCATE ${stageOf(target)}`);
       });
     }
@@ -127,10 +134,11 @@ export class PostgresDeferredIndex {
       for (const e of edited) await reindex(db, e.entity_id, Number(e.rev_id));
       await db.query(`TRUNCATE index_backlog, stage_entities, ${DEFERRED_TABLES.map(stageOf).join(', ')}`);
     });
+    this.afterBuild();
     // Marks the new rows visible to all in the visibility map, so that searches read them by index-only scans
     // (every column a search reads is in the key), and gives the planner the tables' new statistics.
     onStep({ step: 'vacuuming the new rows', rows: 0 });
-    for (const target of DEFERRED_TABLES) await this.pool.query(`VACUUM (ANALYZE) ${target.table}`);
+    for (const table of [...DEFERRED_TABLES.map((t) => t.table), 'search_prefixes']) await this.pool.query(`VACUUM (ANALYZE) ${table}`);
   }
 
   /** Stages again, from the revisions the backlog names, the rows of waiting entities the staging does not hold. */
@@ -188,4 +196,43 @@ async function fill(db: Db, target: DeferredTable, rows: number, rebuild: boolea
   if (rows > 0) await db.query(`INSERT INTO ${target.table} (${columns}) ${staged}`);
   for (const key of primary) await db.query(`ALTER TABLE ${target.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
   for (const index of secondary) await db.query(index.definition);
+}
+
+/**
+ * Prefix rows of the languages that need them, made from folded terms and inserted sorted
+ * (prefix-languages.ts): from the staged terms for a language that has all its rows, from all of its terms
+ * for a recorded one that has grown large enough; small languages this build brings are recorded. Within
+ * the search_terms step's transaction, after its rows went in. The table keeps its key (two terms of an
+ * entity may share a prefix, and edits write prefix rows of recorded languages): duplicates are skipped.
+ */
+async function fillPrefixes(db: Db, prefixLanguageMin: number): Promise<void> {
+  const key = (r: { kind: number; lang: string }) => `${r.kind}\u0000${r.lang}`;
+  const skipped = new Set((await db.query<{ kind: number; lang: string }>('SELECT kind, lang FROM search_prefix_skipped')).rows.map(key));
+  const staged = new Set((await db.query<{ kind: number; lang: string }>('SELECT DISTINCT kind, lang FROM stage_search_terms')).rows.map(key));
+  const plans: Record<Exclude<PrefixPlan, 'none'>, { kinds: number[]; langs: string[] }> = {
+    'from-staged': { kinds: [], langs: [] }, backfill: { kinds: [], langs: [] }, skip: { kinds: [], langs: [] },
+  };
+  for (const k of new Set([...skipped, ...staged])) {
+    const kind = Number(k.slice(0, k.indexOf('\u0000')));
+    const lang = k.slice(k.indexOf('\u0000') + 1);
+    const { rows } = await db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM search_terms WHERE kind = $1 AND lang = $2 LIMIT $3) s', [kind, lang, prefixLanguageMin]);
+    const plan = prefixPlan(Number(rows[0].n) >= prefixLanguageMin, skipped.has(k), staged.has(k));
+    if (plan === 'none') continue;
+    plans[plan].kinds.push(kind);
+    plans[plan].langs.push(lang);
+  }
+  const { 'from-staged': fromStaged, backfill, skip } = plans;
+  if (fromStaged.kinds.length + backfill.kinds.length > 0) {
+    await db.query(BUILD_MEMORY);
+    await db.query(`INSERT INTO search_prefixes (kind, lang, prefix, type, rank, entity)
+      SELECT * FROM (${prefixRowsSelect('stage_search_terms', '(t.kind, t.lang) IN (SELECT * FROM unnest($1::smallint[], $2::text[]))')}
+        UNION ALL ${prefixRowsSelect('search_terms', '(t.kind, t.lang) IN (SELECT * FROM unnest($3::smallint[], $4::text[]))')}) s
+      ORDER BY kind, lang, prefix, type, rank, entity ON CONFLICT DO NOTHING`,
+    [fromStaged.kinds, fromStaged.langs, backfill.kinds, backfill.langs]);
+  }
+  await db.query('DELETE FROM search_prefix_skipped WHERE (kind, lang) IN (SELECT * FROM unnest($1::smallint[], $2::text[]))',
+    [backfill.kinds, backfill.langs]);
+  await db.query('INSERT INTO search_prefix_skipped (kind, lang) SELECT * FROM unnest($1::smallint[], $2::text[]) ON CONFLICT DO NOTHING',
+    [skip.kinds, skip.langs]);
 }

@@ -6,6 +6,7 @@ import { firstViolationAsync } from '../../domain/policy.js';
 import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js';
 import { kindByName, parseEntityId } from '../../domain/kinds.js';
 import { popularity } from '../index-rows.js';
+import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
 import { revisionContent } from '../revision-content.js';
 import { RevisionCache } from '../revision-cache.js';
 import { StoreParts } from '../parts.js';
@@ -43,6 +44,8 @@ export interface PostgresOptions {
   replicas?: readonly string[];
   /** importEntities stages the search, term and value rows of new entities and finishImport builds them (ADR 0008). */
   deferIndexes?: boolean;
+  /** Folded terms a language needs for a deferred import's build to make its prefix rows (prefix-languages.ts). */
+  prefixLanguageMin?: number;
   /**
    * Named prepared statements (ENTIA_PG_PREPARED, default on; prepared.ts): off behind a pooler in transaction
    * mode that does not keep them (PgBouncer before 1.21, or without max_prepared_statements).
@@ -81,6 +84,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   const replicas = options.replicas?.length ? ReadReplicas.open(options.replicas, pool, options.poolSize ?? 10, withSchema, Client) : null;
   const store = new PostgresStore(pool, turns, replicas);
   store.imports.deferIndexes = options.deferIndexes ?? false;
+  store.imports.prefixLanguageMin = options.prefixLanguageMin ?? DEFAULT_PREFIX_LANGUAGE_MIN;
   await store.searchIndex.drainBacklog();
   await store.statementValues.drainBacklog();
   return store;
@@ -142,7 +146,11 @@ export class PostgresStore extends StoreParts implements Store {
     this.accounts = postgresAccounts(pool);
     this.searchIndex = new PostgresSearch(pool, this.reader);
     this.statementValues = new PostgresStatementValues(pool, this.reader);
-    this.deferred = new PostgresDeferredIndex(pool);
+    // A build may record languages left out of the prefix index: this process's searches read the record again.
+    this.deferred = new PostgresDeferredIndex(pool, () => {
+      this.searchIndex.forgetPrefixSkipped();
+      this.readView?.searchIndex.forgetPrefixSkipped();
+    });
     this.rows = new PostgresIndexWriter(this.searchIndex);
     this.imports = new PostgresBulkImport(pool, this.rows, this.deferred);
     this.feed = new PostgresChangeFeed(pool);

@@ -217,4 +217,15 @@ export const MIGRATIONS: readonly string[] = [
     RAISE NOTICE 'LZ4 is not available: documents stay compressed with pglz';
   END $$;
   `,
+  // 14: a bulk import's build makes prefix rows only for languages with enough terms to need them, in SQL from
+  // the folded terms, and records here the languages whose prefix rows it left out (as SQLite's migration 13;
+  // src/store/prefix-languages.ts, ADR 0003). Prefix rows are no longer staged.
+  `
+  CREATE TABLE search_prefix_skipped (
+    kind smallint NOT NULL,
+    lang text COLLATE "C" NOT NULL,
+    PRIMARY KEY (kind, lang)
+  );
+  DROP TABLE stage_search_prefixes;
+  `,
 ];

@@ -13,6 +13,13 @@ import { inTransaction } from './transaction.js';
 const PREFIX: Record<KindCode, string> = { item: 'Q', property: 'P' };
 /** Before the first row of any stream. */
 const START: Row = { rank: Number.MIN_SAFE_INTEGER, entity: -1 };
+/**
+ * How long a process trusts its copy of the languages left out of the prefix index. Only a bulk import's build
+ * changes the record; another process sees the change this much later, and until then suggests the newly
+ * imported entities of a newly recorded language only by their exact terms (a build in this process clears
+ * the copy at once).
+ */
+const PREFIX_SKIPPED_TTL_MS = 5_000;
 
 /** Applies search row differences in one statement per table and direction. */
 export async function writeSearchRows(db: Db, diffs: RowDiff<SearchRow>[]): Promise<void> {
@@ -25,6 +32,8 @@ export async function writeSearchRows(db: Db, diffs: RowDiff<SearchRow>[]): Prom
 }
 
 export class PostgresSearch implements HitBackend {
+  private prefixSkipped: { keys: Promise<Set<string>>; at: number } | null = null;
+
   /** `reader`: where searches go (the pool, or the replicas for a read view); writes use `pool`. */
   constructor(private readonly pool: pg.Pool, private readonly reader: Db = pool) {}
 
@@ -85,6 +94,21 @@ export class PostgresSearch implements HitBackend {
 
   exists(kind: KindCode, entity: number): Promise<boolean> {
     return q.exists(this.reader, PREFIX[kind] + entity);
+  }
+
+  async prefixIndexed(kind: KindCode, lang: string): Promise<boolean> {
+    const now = Date.now();
+    if (!this.prefixSkipped || now - this.prefixSkipped.at > PREFIX_SKIPPED_TTL_MS) {
+      const keys = q.prefixSkipped(this.reader).then((list) => new Set(list));
+      this.prefixSkipped = { keys, at: now };
+      keys.catch(() => { this.prefixSkipped = null; });
+    }
+    return !(await this.prefixSkipped.keys).has(`${KIND_CODE[kind]}\u0000${lang}`);
+  }
+
+  /** After a build in this process: the next search reads the record again. */
+  forgetPrefixSkipped(): void {
+    this.prefixSkipped = null;
   }
 
   /** One round trip for all the chain's terms of the entity (a network hop costs more than the rows). */

@@ -21,7 +21,7 @@ export class SqliteBulkImport implements BulkImport {
   async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     const revision: ImportRevision = { user: meta.user, comment: meta.comment, tags: JSON.stringify(meta.tags),
       bot: meta.bot, timestamp: Math.floor(Date.now() / 1000) };
-    const slices = preparedSlices(entities);
+    const slices = preparedSlices(entities, this.deferIndexes);
     if (this.thread) return this.thread.write(revision, slices, extras);
     this.db.transaction(() => {
       for (const prepared of slices) this.writePrepared(prepared, revision);
@@ -137,7 +137,7 @@ export class SqliteBulkImport implements BulkImport {
   private writeReplacing(entities: readonly PreparedEntity[], replaced: Set<string>, revision: ImportRevision): void {
     let run: Entity[] = [];
     const insertRun = () => {
-      if (run.length > 0) this.insertNew(prepareImport(run), revision);
+      if (run.length > 0) this.insertNew(prepareImport(run, this.deferIndexes), revision);
       run = [];
     };
     for (const prepared of entities) {

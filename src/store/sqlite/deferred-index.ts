@@ -15,6 +15,7 @@
 import type Database from 'better-sqlite3';
 import type { Entity } from '../../domain/entity.js';
 import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
+import { prefixPlan, prefixRowsSelect, type PrefixPlan } from '../prefix-languages.js';
 import { decodeDocument } from './documents.js';
 import { rowInserter, type RowInserter } from './queries.js';
 import type { BuildStep } from '../store.js';
@@ -37,8 +38,11 @@ export class DeferredIndex {
   private readonly markEditedStatement: Database.Statement<[string]>;
   private stagedEntity!: Database.Statement<[string]>;
 
-  /** `staging`: this connection stages rows (an import's); its tables are made now, outside any transaction, so a rolled-back batch cannot take them with it. */
-  constructor(private readonly db: Database.Database, staging: boolean) {
+  /**
+   * `staging`: this connection stages rows (an import's); its tables are made now, outside any transaction, so a
+   * rolled-back batch cannot take them with it. `prefixLanguageMin`: see prefix-languages.ts.
+   */
+  constructor(private readonly db: Database.Database, staging: boolean, private readonly prefixLanguageMin: number) {
     if (staging) this.open();
     // SQLite's sorter may sort its runs on helper threads: the import's other thread is idle during a build.
     // At 1,000,000 items: search_prefixes 123 → 81 s, search_terms 56 → 42 s (ADR 0008).
@@ -86,11 +90,16 @@ export class DeferredIndex {
     const pending = this.pendingCount();
     const indexed = (this.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n - pending;
     const rebuildSecondary = pending >= REBUILD_SECONDARY_SHARE * Math.max(indexed, 0);
+    let stagedTerms = 0;
     for (const target of DEFERRED_TABLES) {
       const rows = (this.db.prepare(`SELECT count(*) AS n FROM temp.${stageOf(target)}`).get() as { n: number }).n;
       onStep({ step: `building ${target.table}`, rows });
       this.db.transaction(() => this.fill(target, rows, rebuildSecondary)).immediate();
+      if (target.table === 'search_terms') stagedTerms = rows;
     }
+    // After search_terms: which languages are large enough is decided on the terms they hold with this build's.
+    onStep({ step: 'building search_prefixes from the folded terms', rows: stagedTerms });
+    this.db.transaction(() => this.fillPrefixes()).immediate();
     const edited = this.db.prepare<[], { entity_id: string; rev_id: number }>(
       'SELECT entity_id, rev_id FROM index_backlog WHERE edited = 1').all();
     onStep({ step: 'applying the edits made meanwhile', rows: edited.length });
@@ -116,6 +125,38 @@ export class DeferredIndex {
     for (const index of secondary) this.db.exec(index.sql);
   }
 
+  /**
+   * Prefix rows of the languages that need them, made in SQL from folded terms and inserted sorted
+   * (prefix-languages.ts): from this build's staged terms for a language that has all its rows, from all of
+   * its terms for a recorded one that has grown large enough; small languages this build brings are recorded.
+   */
+  private fillPrefixes(): void {
+    const db = this.db;
+    const skipped = new Set(db.prepare<[], { kind: number; lang: string }>('SELECT kind, lang FROM main.search_prefix_skipped').all()
+      .map((r) => `${r.kind}\u0000${r.lang}`));
+    const staged = new Set(db.prepare<[], { kind: number; lang: string }>('SELECT DISTINCT kind, lang FROM temp.stage_search_terms').all()
+      .map((r) => `${r.kind}\u0000${r.lang}`));
+    const count = db.prepare<[number, string, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM main.search_terms WHERE kind = ? AND lang = ? LIMIT ?)');
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS prefix_plan (kind INTEGER NOT NULL, lang TEXT NOT NULL, plan TEXT NOT NULL, PRIMARY KEY (kind, lang)) WITHOUT ROWID');
+    db.exec('DELETE FROM temp.prefix_plan');
+    const plan = db.prepare<[number, string, PrefixPlan]>('INSERT INTO temp.prefix_plan (kind, lang, plan) VALUES (?, ?, ?)');
+    for (const key of new Set([...skipped, ...staged])) {
+      const kind = Number(key.slice(0, key.indexOf('\u0000')));
+      const lang = key.slice(key.indexOf('\u0000') + 1);
+      const large = count.get(kind, lang, this.prefixLanguageMin)!.n >= this.prefixLanguageMin;
+      const what = prefixPlan(large, skipped.has(key), staged.has(key));
+      if (what !== 'none') plan.run(kind, lang, what);
+    }
+    const planned = (what: PrefixPlan) => `(t.kind, t.lang) IN (SELECT kind, lang FROM temp.prefix_plan WHERE plan = '${what}')`;
+    db.exec(`INSERT OR IGNORE INTO main.search_prefixes (kind, lang, prefix, type, rank, entity)
+      SELECT * FROM (${prefixRowsSelect('temp.stage_search_terms', planned('from-staged'))}
+        UNION ALL ${prefixRowsSelect('main.search_terms', planned('backfill'))})
+      ORDER BY kind, lang, prefix, type, rank, entity`);
+    db.exec(`DELETE FROM main.search_prefix_skipped WHERE (kind, lang) IN (SELECT kind, lang FROM temp.prefix_plan WHERE plan = 'backfill');
+      INSERT OR IGNORE INTO main.search_prefix_skipped (kind, lang) SELECT kind, lang FROM temp.prefix_plan WHERE plan = 'skip'`);
+  }
+
   /** Stages again the rows of pending entities from the revisions the backlog names. */
   private restage(pending: readonly { entity_id: string; rev_id: number }[]): void {
     const read = this.db.prepare<[number], { content: string | Buffer }>('SELECT content FROM revisions WHERE rev_id = ?');
@@ -123,7 +164,7 @@ export class DeferredIndex {
     for (const { entity_id, rev_id } of pending) {
       appendDeferredRows(rows, JSON.parse(decodeDocument(read.get(rev_id)!.content)) as Entity);
       this.stagedEntity.run(entity_id);
-      if (rows.search.prefixes.length > 100_000) {
+      if (rows.search.terms.length > 20_000) {
         this.stageRows(rows);
         rows = emptyDeferredRows();
       }

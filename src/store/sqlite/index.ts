@@ -23,6 +23,7 @@ import { decodeDocument } from './documents.js';
 import { ImportThread } from './import-thread.js';
 import { SqliteIndexWriter } from './index-writer.js';
 import { MIGRATIONS } from './migrations.js';
+import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
 import { SqliteStatementValues } from './statement-values.js';
@@ -51,6 +52,11 @@ export interface SqliteOptions {
    * other temporary files (SQLITE_TMPDIR, else /var/tmp or /tmp), about the size of the indexes built.
    */
   deferIndexes?: boolean;
+  /**
+   * Folded terms a language needs (per kind) for a deferred import's build to make its prefix rows (default
+   * 50,000; prefix-languages.ts). Smaller languages are recorded and suggested by range.
+   */
+  prefixLanguageMin?: number;
 }
 
 // Parsed, a document takes about six times its JSON length of heap (two-byte strings, objects), and its
@@ -82,7 +88,7 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
   migrate(db);
   const thread = options.importThread && options.path !== ':memory:' ? new ImportThread({ ...options, importThread: false }) : null;
   const store = new SqliteStore(db, new EntityCache((options.entityCacheMb ?? DEFAULT_CACHE_MB) * 2 ** 20), thread,
-    options.deferIndexes ?? false);
+    options.deferIndexes ?? false, options.prefixLanguageMin ?? DEFAULT_PREFIX_LANGUAGE_MIN);
   const current = (id: string) => {
     const read = store.readEntitySync(id, false);
     return read.status === 'found' ? read.entity : null;
@@ -135,10 +141,11 @@ export class SqliteStore extends StoreParts implements Store {
   private readonly group: { immediate: (edits: QueuedEdit[]) => Outcome[] };
 
   constructor(readonly db: Database.Database, private readonly cache: EntityCache = new EntityCache(0),
-    private readonly importThread: ImportThread | null = null, deferIndexes = false) {
+    private readonly importThread: ImportThread | null = null, deferIndexes = false,
+    prefixLanguageMin = DEFAULT_PREFIX_LANGUAGE_MIN) {
     super();
     this.q = prepareQueries(db);
-    const deferred = new DeferredIndex(db, deferIndexes);
+    const deferred = new DeferredIndex(db, deferIndexes, prefixLanguageMin);
     this.accounts = sqliteAccounts(this.q);
     this.searchIndex = new SqliteSearch(db);
     this.statementValues = new SqliteStatementValues(db);

@@ -195,4 +195,14 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX terms_by_text;
   CREATE INDEX terms_by_label ON terms (kind, lang, text) WHERE type = 'label';
   `,
+  // 13: a bulk import's build makes prefix rows only for languages with enough terms to need them, and records
+  // here the languages whose prefix rows it left out; suggest reads those by folded-term range
+  // (src/store/prefix-languages.ts, ADR 0003). Stores written before have every prefix row: nothing recorded.
+  `
+  CREATE TABLE search_prefix_skipped (
+    kind INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    PRIMARY KEY (kind, lang)
+  ) WITHOUT ROWID;
+  `,
 ];

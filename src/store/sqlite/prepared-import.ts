@@ -3,7 +3,7 @@
 // Preparing is the JavaScript half of an import, about as costly as parsing the documents; writing them is
 // SQLite's half (SqliteBulkImport.writePrepared), which uses the rows only when none of the entities exists yet.
 import type { Entity, KindName } from '../../domain/entity.js';
-import { indexRows, popularity, valueRows, visitSearchRows, type SearchTable } from '../index-rows.js';
+import { indexRows, popularity, SEARCH_TABLES, STAGED_SEARCH_TABLES, valueRows, visitSearchRows, type SearchTable } from '../index-rows.js';
 import { RowGroups } from './write-order.js';
 
 export interface PreparedEntity {
@@ -46,7 +46,12 @@ export interface ImportRevision {
   timestamp: number;
 }
 
-export function prepareImport(entities: readonly Entity[]): PreparedImport {
+/**
+ * `deferred`: the rows will be staged for the build (ADR 0008), which makes the prefix rows itself
+ * (prefix-languages.ts), so none are derived here.
+ */
+export function prepareImport(entities: readonly Entity[], deferred = false): PreparedImport {
+  const tables = deferred ? STAGED_SEARCH_TABLES : SEARCH_TABLES;
   const search = { terms: new RowGroups(), prefixes: new RowGroups(), tokens: new RowGroups() };
   const terms = new RowGroups();
   const values = new RowGroups();
@@ -57,7 +62,7 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
     prepared.push({ id, type, json: JSON.stringify(entity), ...popularity(entity) });
     visitSearchRows(entity, (table, kind, lang, key, termType, rank, number) => {
       search[table].of(lang).push(kind, lang, key, termType, rank, number);
-    });
+    }, undefined, tables);
     const rows = indexRows(entity);
     for (const t of rows.terms) terms.of(t.lang).push(id, type, t.type, t.lang, t.text);
     for (const row of valueRows(entity, rows.values)) values.of(String(row[0])).push(...row);
@@ -83,6 +88,6 @@ export function prepareImport(entities: readonly Entity[]): PreparedImport {
 const SLICE = 500;
 
 /** The batch in slices, each prepared only when it is asked for. */
-export function* preparedSlices(entities: readonly Entity[]): Generator<PreparedImport> {
-  for (let i = 0; i < entities.length; i += SLICE) yield prepareImport(entities.slice(i, i + SLICE));
+export function* preparedSlices(entities: readonly Entity[], deferred: boolean): Generator<PreparedImport> {
+  for (let i = 0; i < entities.length; i += SLICE) yield prepareImport(entities.slice(i, i + SLICE), deferred);
 }

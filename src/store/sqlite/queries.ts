@@ -216,6 +216,7 @@ export function prepareSearchQueries(db: Database.Database) {
       'SELECT text FROM terms WHERE entity_id = ? AND type = ? AND lang = ?'),
     exists: db.prepare<[string], { one: number }>(
       'SELECT 1 AS one FROM entities WHERE id = ? AND head_rev IS NOT NULL AND redirect_to IS NULL'),
+    prefixSkipped: db.prepare<[number, string], { one: number }>('SELECT 1 AS one FROM search_prefix_skipped WHERE kind = ? AND lang = ?'),
     backlog: db.prepare<[number], { entity_id: string }>('SELECT entity_id FROM search_backlog LIMIT ?'),
     unqueue: db.prepare<[string]>('DELETE FROM search_backlog WHERE entity_id = ?'),
   };

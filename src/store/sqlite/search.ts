@@ -86,6 +86,10 @@ export class SqliteSearch implements HitBackend {
     return this.q.exists.get(PREFIX[kind] + entity) !== undefined;
   }
 
+  async prefixIndexed(kind: KindCode, lang: string): Promise<boolean> {
+    return this.q.prefixSkipped.get(KIND_CODE[kind], lang) === undefined;
+  }
+
   /** Point lookups, made only for the languages a hit needs (usually the first of the chain). */
   async entityTerms(kind: KindCode, entity: number): Promise<EntityTerms> {
     const id = PREFIX[kind] + entity;
