@@ -4,7 +4,13 @@
 // result line.
 //
 //   node --import tsx bench/bulk-load.ts --data FILE.jsonl --db FILE.db|postgres://… [--schema S] [--parse-only]
+//                                        [--generate SEED:ITEMS]
+// --generate: the import reads bench/generate.ts's output as it is written (a data set too large to keep on
+// disk beside its store: 5,000,000 items are 50 GB of JSON lines); --data is then a smaller file of the same
+// generator, whose parse-only loop is the baseline (parsing costs the same per line whatever the size).
+import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Entity } from '../src/domain/entity.js';
 import { BatchWriter, IMPORT_BATCH, IMPORT_TUNING } from '../src/cli/import.js';
 import { lines as linesOf } from '../src/cli/lines.js';
@@ -20,6 +26,8 @@ export interface LoadFigures {
   perSecond: number;
   /** CPU time of this process (user + system): less sensitive to a busy machine than wall time. */
   cpuSeconds: number;
+  /** Import only: bytes of JSON lines read (with their newlines): the input a store's size compares with. */
+  inputBytes?: number;
   /**
    * Import only: entities/s over the first and the last tenth of the entities, batches written (the issue's
    * "the rate must not fall with size"), and the seconds of the index build that follows them (ADR 0008).
@@ -49,8 +57,25 @@ export async function parseOnly(path: string): Promise<LoadFigures> {
   return figures(entities, started, cpu);
 }
 
-/** Read, parse and import in batches into a fresh store (a SQLite file, or `schema` of a PostgreSQL database). */
-export async function importAll(path: string, db: string, schema: string | null = null): Promise<LoadFigures> {
+/**
+ * The lines of `bench/generate.ts --seed S --items N`, read from its output while it writes them: nothing is
+ * stored or kept. The generator runs in a process of its own, beside the import's two threads.
+ */
+async function* generatedLines(seed: number, items: number): AsyncGenerator<string> {
+  const script = fileURLToPath(new URL('./generate.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--seed', String(seed), '--items', String(items)],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  yield* linesOf(child.stdout);
+  const code = await exited;
+  if (code !== 0) throw new Error(`bench/generate.ts exited with ${code}`);
+}
+
+/**
+ * Read, parse and import in batches into a fresh store (a SQLite file, or `schema` of a PostgreSQL database),
+ * from a file's lines or from the generator's (`{ seed, items }`).
+ */
+export async function importAll(input: string | { seed: number; items: number }, db: string, schema: string | null = null): Promise<LoadFigures> {
   // The settings `entia import` opens its store with (src/cli/import.ts); PostgreSQL: a small pool.
   const store: Store = isPostgresUrl(db)
     ? await openStore({ db, pgPoolSize: 2, pgSchema: schema }, { deferIndexes: true })
@@ -63,7 +88,9 @@ export async function importAll(path: string, db: string, schema: string | null 
   const writer = new BatchWriter((b) => store.importEntities(b, META));
   /** [entities handed over, ms since the start], one per batch. */
   const marks: [number, number][] = [[0, 0]];
-  for await (const line of lines(path)) {
+  let inputBytes = 0;
+  for await (const line of typeof input === 'string' ? lines(input) : generatedLines(input.seed, input.items)) {
+    inputBytes += Buffer.byteLength(line) + 1;
     batch.push(JSON.parse(line) as Entity);
     if (batch.length >= IMPORT_BATCH) {
       await writer.add(batch);
@@ -79,7 +106,7 @@ export async function importAll(path: string, db: string, schema: string | null 
   marks.push([entities, loaded - started]);
   // The indexes `entia import` builds at its end (SQLite: ADR 0008), inside the timed load.
   await store.finishImport();
-  const result = { ...figures(entities, started, cpu), ...tenths(marks), buildSeconds: (performance.now() - loaded) / 1000 };
+  const result = { ...figures(entities, started, cpu), ...tenths(marks), buildSeconds: (performance.now() - loaded) / 1000, inputBytes };
   await store.close();
   return result;
 }
@@ -105,11 +132,16 @@ async function main(argv: string[]): Promise<void> {
   };
   const data = arg('--data');
   const db = arg('--db');
-  if (!data || (!db && !argv.includes('--parse-only'))) throw new Error('usage: bulk-load.ts --data FILE --db FILE [--parse-only]');
+  if (!data || (!db && !argv.includes('--parse-only'))) {
+    throw new Error('usage: bulk-load.ts --data FILE --db FILE [--parse-only] [--schema S] [--generate SEED:ITEMS]');
+  }
+  const generate = arg('--generate')?.split(':').map(Number);
+  if (generate && (generate.length !== 2 || !generate.every(Number.isSafeInteger))) throw new Error('--generate takes SEED:ITEMS');
   // Read once first, so that both loops find the file in the OS page cache.
   for await (const chunk of createReadStream(data, { highWaterMark: 1 << 22 })) void chunk;
   const parse = await parseOnly(data);
-  const load = db ? await importAll(data, db, arg('--schema') ?? null) : null;
+  const input = generate ? { seed: generate[0], items: generate[1] } : data;
+  const load = db ? await importAll(input, db, arg('--schema') ?? null) : null;
   console.log(JSON.stringify({ parse, load }));
 }
 

@@ -4,6 +4,7 @@
 //
 //   npm run bench -- [--items 100000] [--seed 8] [--duration 10] [--warmup 2] [--connections 10] [--rounds 3]
 //                    [--only load,read,search,query,edit,feed] [--db FILE (reuse a loaded store)] [--keep] [--profile]
+//                    [--stream (the load reads the generator's output as it is written; for sizes too large to keep)]
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ interface Options extends RunOptions {
   db: string | null;
   keep: boolean;
   profile: boolean;
+  stream: boolean;
   out: string;
 }
 
@@ -45,6 +47,7 @@ function parseOptions(argv: string[]): Options {
     db: value('db') ?? null,
     keep: argv.includes('--keep'),
     profile: argv.includes('--profile'),
+    stream: argv.includes('--stream'),
     out: value('out') ?? join(RESULTS_DIR, 'latest.json'),
   };
 }
@@ -75,18 +78,27 @@ function machine(): Record<string, unknown> {
 
 // ---- Phases --------------------------------------------------------------------------------------------
 
-async function bulkLoad(dataset: Dataset, db: string): Promise<Row> {
-  log(`bulk load: ${dataset.entities.toLocaleString()} entities (${(dataset.bytes / 2 ** 20).toFixed(0)} MB of JSON lines)`);
+/** Items of the file whose parse-only loop is the baseline of a streamed load. */
+const STREAM_BASELINE_ITEMS = 100_000;
+
+/**
+ * `streamed`: the load reads the generator's output as it is written (seed and size of the data set); `dataset`
+ * is then a smaller file of the same generator, for the parse-only baseline.
+ */
+async function bulkLoad(dataset: Dataset, db: string, streamed: { seed: number; items: number } | null): Promise<Row> {
+  if (streamed) log(`bulk load: ${streamed.items.toLocaleString()} items streamed from the generator (baseline: parsing ${dataset.path})`);
+  else log(`bulk load: ${dataset.entities.toLocaleString()} entities (${(dataset.bytes / 2 ** 20).toFixed(0)} MB of JSON lines)`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   const { parse, load } = await child<{ parse: LoadFigures; load: LoadFigures }>('bench/bulk-load.ts',
-    ['--data', dataset.path, '--db', db]);
+    ['--data', dataset.path, '--db', db, ...(streamed ? ['--generate', `${streamed.seed}:${streamed.items}`] : [])]);
   const r = row('load', `bulk load (importEntities, batches of ${IMPORT_BATCH.toLocaleString('en')}, then the index build)`, 'entities/s', { rate: load.perSecond },
     { name: 'JSON.parse of the same lines', rate: parse.perSecond },
     (e, ratio) => ({ text: '≥ 5,000/s and ≥ 80%', met: e.rate >= 5_000 && (ratio ?? 0) >= 0.8 }));
   const int = (n: number | undefined) => Math.round(n ?? 0).toLocaleString('en');
   r.note = `batches: first tenth of the entities ${int(load.firstTenth)}/s, last tenth ${int(load.lastTenth)}/s `
     + `(${Math.round(100 * (load.lastTenth ?? 0) / Math.max(1, load.firstTenth ?? 0))}%); index build ${(load.buildSeconds ?? 0).toFixed(0)} s `
-    + `of ${load.seconds.toFixed(0)} s`;
+    + `of ${load.seconds.toFixed(0)} s; input ${int(load.inputBytes)} bytes of JSON lines`
+    + (streamed ? `, generated while read; baseline parsed from the ${dataset.items.toLocaleString('en')}-item file` : '');
   return r;
 }
 
@@ -276,13 +288,15 @@ async function main(argv: string[]): Promise<void> {
     dataset: {}, rows: [], memory: {} };
   log(`machine: ${JSON.stringify(report.machine)}`);
 
-  const dataset = await ensureDataset(opts.seed, opts.items);
+  // A streamed load is never written to a file: the file is the baseline's smaller one of the same generator.
+  const dataset = await ensureDataset(opts.seed, opts.stream ? Math.min(opts.items, STREAM_BASELINE_ITEMS) : opts.items);
   const typical = typicalItem(opts.seed, opts.items);
-  report.dataset = { ...dataset, path: undefined, typical, largeEvery: LARGE_EVERY };
+  report.dataset = { ...dataset, path: undefined, typical, largeEvery: LARGE_EVERY,
+    ...(opts.stream ? { streamed: true, items: opts.items, baselineItems: dataset.items } : {}) };
   log(`data: ${dataset.path} (${dataset.generateSeconds ? `generated in ${dataset.generateSeconds.toFixed(0)} s` : 'reused'})`);
 
   const db = opts.db ?? join(RESULTS_DIR, `store-seed${opts.seed}-items${opts.items}.db`);
-  if (!opts.db && opts.only.has('load')) report.rows.push(await bulkLoad(dataset, db));
+  if (!opts.db && opts.only.has('load')) report.rows.push(await bulkLoad(dataset, db, opts.stream ? opts : null));
 
   const entia = await startEntia(db, opts.profile ? join(RESULTS_DIR, 'profiles') : undefined);
   try {
