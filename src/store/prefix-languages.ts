@@ -17,16 +17,45 @@ import { PREFIX_INDEX_LENGTH } from '../search/index-keys.js';
 /** Folded terms of one kind a language needs for a build to make its prefix rows (a store option, for tests). */
 export const DEFAULT_PREFIX_LANGUAGE_MIN = 50_000;
 
-/** What a build does about one language's prefix rows. */
-export type PrefixPlan = 'from-staged' | 'backfill' | 'skip' | 'none';
+/** A language of one kind of entity (kind 0 items, 1 properties), as the search tables key it. */
+export interface Language {
+  kind: number;
+  lang: string;
+}
+
+/** The languages of each thing a build does about prefix rows. */
+export interface PrefixPlans {
+  /** Large, with all their rows: prefix rows of this build's staged terms. */
+  fromStaged: Language[];
+  /** Recorded, now large: prefix rows of all their terms, and out of the record. */
+  backfill: Language[];
+  /** Small, with terms in this build: into the record, no prefix rows. */
+  skip: Language[];
+}
+
+/** A language as one string, for sets and maps. */
+export const languageKey = (l: Language) => `${l.kind}\u0000${l.lang}`;
+
+/** The languages a build must decide about: those recorded, and those it brings terms of, each once. */
+export function planCandidates(skipped: readonly Language[], staged: readonly Language[]): Language[] {
+  const all = new Map([...skipped, ...staged].map((l) => [languageKey(l), l]));
+  return [...all.values()];
+}
 
 /**
- * `large`: the language has at least the threshold of folded terms after this build's terms went in;
- * `skipped`: it is recorded as left out; `staged`: this build brings terms of it.
+ * What a build does about each language's prefix rows, given whether it is `large` (at least the threshold of
+ * folded terms once this build's terms are in). A recorded language stays recorded until it is large.
  */
-export function prefixPlan(large: boolean, skipped: boolean, staged: boolean): PrefixPlan {
-  if (large) return skipped ? 'backfill' : staged ? 'from-staged' : 'none';
-  return staged && !skipped ? 'skip' : 'none';
+export function planPrefixes(skipped: readonly Language[], staged: readonly Language[], large: (l: Language) => boolean): PrefixPlans {
+  const isSkipped = new Set(skipped.map(languageKey));
+  const plans: PrefixPlans = { fromStaged: [], backfill: [], skip: [] };
+  for (const l of planCandidates(skipped, staged)) {
+    // A candidate that is not recorded is one this build brings terms of.
+    const recorded = isSkipped.has(languageKey(l));
+    if (large(l)) (recorded ? plans.backfill : plans.fromStaged).push(l);
+    else if (!recorded) plans.skip.push(l);
+  }
+  return plans;
 }
 
 /**

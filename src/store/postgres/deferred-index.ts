@@ -16,11 +16,11 @@
 import type pg from 'pg';
 import type { Entity } from '../../domain/entity.js';
 import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
-import { DEFAULT_PREFIX_LANGUAGE_MIN, prefixPlan, prefixRowsSelect, type PrefixPlan } from '../prefix-languages.js';
+import { DEFAULT_PREFIX_LANGUAGE_MIN, languageKey, planCandidates, planPrefixes, prefixRowsSelect, type Language } from '../prefix-languages.js';
 import type { BuildStep } from '../store.js';
 import { copyRows } from './copy.js';
 import { importBuildLockKey } from './lock-keys.js';
-import type { Db } from './queries.js';
+import { searchQueries, type Db } from './queries.js';
 import { inTransaction } from './transaction.js';
 
 /** Brings a waiting entity's rows from its staged revision to its head, inside the build's last transaction. */
@@ -206,33 +206,26 @@ async function fill(db: Db, target: DeferredTable, rows: number, rebuild: boolea
  * entity may share a prefix, and edits write prefix rows of recorded languages): duplicates are skipped.
  */
 async function fillPrefixes(db: Db, prefixLanguageMin: number): Promise<void> {
-  const key = (r: { kind: number; lang: string }) => `${r.kind}\u0000${r.lang}`;
-  const skipped = new Set((await db.query<{ kind: number; lang: string }>('SELECT kind, lang FROM search_prefix_skipped')).rows.map(key));
-  const staged = new Set((await db.query<{ kind: number; lang: string }>('SELECT DISTINCT kind, lang FROM stage_search_terms')).rows.map(key));
-  const plans: Record<Exclude<PrefixPlan, 'none'>, { kinds: number[]; langs: string[] }> = {
-    'from-staged': { kinds: [], langs: [] }, backfill: { kinds: [], langs: [] }, skip: { kinds: [], langs: [] },
-  };
-  for (const k of new Set([...skipped, ...staged])) {
-    const kind = Number(k.slice(0, k.indexOf('\u0000')));
-    const lang = k.slice(k.indexOf('\u0000') + 1);
+  const skipped = await searchQueries.prefixSkipped(db);
+  const staged = (await db.query<Language>('SELECT DISTINCT kind, lang FROM stage_search_terms')).rows;
+  const large = new Set<string>();
+  for (const l of planCandidates(skipped, staged)) {
     const { rows } = await db.query<{ n: string }>(
-      'SELECT count(*) AS n FROM (SELECT 1 FROM search_terms WHERE kind = $1 AND lang = $2 LIMIT $3) s', [kind, lang, prefixLanguageMin]);
-    const plan = prefixPlan(Number(rows[0].n) >= prefixLanguageMin, skipped.has(k), staged.has(k));
-    if (plan === 'none') continue;
-    plans[plan].kinds.push(kind);
-    plans[plan].langs.push(lang);
+      'SELECT count(*) AS n FROM (SELECT 1 FROM search_terms WHERE kind = $1 AND lang = $2 LIMIT $3) s', [l.kind, l.lang, prefixLanguageMin]);
+    if (Number(rows[0].n) >= prefixLanguageMin) large.add(languageKey(l));
   }
-  const { 'from-staged': fromStaged, backfill, skip } = plans;
-  if (fromStaged.kinds.length + backfill.kinds.length > 0) {
+  const plans = planPrefixes(skipped, staged, (l) => large.has(languageKey(l)));
+  const columns = (list: Language[]) => [list.map((l) => l.kind), list.map((l) => l.lang)];
+  if (plans.fromStaged.length + plans.backfill.length > 0) {
     await db.query(BUILD_MEMORY);
     await db.query(`INSERT INTO search_prefixes (kind, lang, prefix, type, rank, entity)
       SELECT * FROM (${prefixRowsSelect('stage_search_terms', '(t.kind, t.lang) IN (SELECT * FROM unnest($1::smallint[], $2::text[]))')}
         UNION ALL ${prefixRowsSelect('search_terms', '(t.kind, t.lang) IN (SELECT * FROM unnest($3::smallint[], $4::text[]))')}) s
       ORDER BY kind, lang, prefix, type, rank, entity ON CONFLICT DO NOTHING`,
-    [fromStaged.kinds, fromStaged.langs, backfill.kinds, backfill.langs]);
+    [...columns(plans.fromStaged), ...columns(plans.backfill)]);
   }
   await db.query('DELETE FROM search_prefix_skipped WHERE (kind, lang) IN (SELECT * FROM unnest($1::smallint[], $2::text[]))',
-    [backfill.kinds, backfill.langs]);
+    columns(plans.backfill));
   await db.query('INSERT INTO search_prefix_skipped (kind, lang) SELECT * FROM unnest($1::smallint[], $2::text[]) ON CONFLICT DO NOTHING',
-    [skip.kinds, skip.langs]);
+    columns(plans.skip));
 }

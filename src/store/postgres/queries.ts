@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import type { KindName } from '../../domain/entity.js';
 import type { SearchRow, SearchTable } from '../index-rows.js';
+import type { Language } from '../prefix-languages.js';
 import type { EditMeta, PolicyQuery } from '../store.js';
 import { arrayLiteral, copyRows } from './copy.js';
 
@@ -355,9 +356,8 @@ export const searchQueries = {
       [entityId, type, lang])).map((r) => r.text),
   exists: async (db: Db, entityId: string) => (await rows(db,
     'SELECT 1 FROM entities WHERE id = $1 AND head_rev IS NOT NULL AND redirect_to IS NULL', [entityId])).length > 0,
-  /** The languages whose prefix rows a bulk import's build left out (prefix-languages.ts), as `kind\u0000lang`. */
-  prefixSkipped: async (db: Db) => (await rows<{ kind: number; lang: string }>(db, 'SELECT kind, lang FROM search_prefix_skipped'))
-    .map((r) => `${r.kind}\u0000${r.lang}`),
+  /** The languages whose prefix rows a bulk import's build left out (prefix-languages.ts). */
+  prefixSkipped: (db: Db) => rows<Language>(db, 'SELECT kind, lang FROM search_prefix_skipped'),
   /** Labels, descriptions and aliases of an entity in the given languages. */
   entityTerms: (db: Db, entityId: string, langs: readonly string[]) => rows<{ type: string; lang: string; text: string }>(db, `
     SELECT type, lang, text FROM terms WHERE entity_id = $1 AND lang = ANY($2::text[]) ORDER BY type, lang, text`,

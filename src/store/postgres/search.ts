@@ -6,6 +6,7 @@ import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '.
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
 import type { EntityFilter, KindCode, Row, Stream } from '../../search/rank.js';
 import { diffSearchRows, KIND_CODE, SEARCH_TABLES, type RowDiff, type SearchRow } from '../index-rows.js';
+import { languageKey } from '../prefix-languages.js';
 import type { SearchQuery } from '../store.js';
 import { searchQueries as q, type Db } from './queries.js';
 import { inTransaction } from './transaction.js';
@@ -99,11 +100,11 @@ export class PostgresSearch implements HitBackend {
   async prefixIndexed(kind: KindCode, lang: string): Promise<boolean> {
     const now = Date.now();
     if (!this.prefixSkipped || now - this.prefixSkipped.at > PREFIX_SKIPPED_TTL_MS) {
-      const keys = q.prefixSkipped(this.reader).then((list) => new Set(list));
+      const keys = q.prefixSkipped(this.reader).then((list) => new Set(list.map(languageKey)));
       this.prefixSkipped = { keys, at: now };
       keys.catch(() => { this.prefixSkipped = null; });
     }
-    return !(await this.prefixSkipped.keys).has(`${KIND_CODE[kind]}\u0000${lang}`);
+    return !(await this.prefixSkipped.keys).has(languageKey({ kind: KIND_CODE[kind], lang }));
   }
 
   /** After a build in this process: the next search reads the record again. */

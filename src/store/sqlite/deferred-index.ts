@@ -15,7 +15,7 @@
 import type Database from 'better-sqlite3';
 import type { Entity } from '../../domain/entity.js';
 import { appendDeferredRows, DEFERRED_TABLES, emptyDeferredRows, type DeferredRows, type DeferredTable } from '../index-rows.js';
-import { prefixPlan, prefixRowsSelect, type PrefixPlan } from '../prefix-languages.js';
+import { planPrefixes, prefixRowsSelect, type Language } from '../prefix-languages.js';
 import { decodeDocument } from './documents.js';
 import { rowInserter, type RowInserter } from './queries.js';
 import type { BuildStep } from '../store.js';
@@ -149,29 +149,21 @@ export class DeferredIndex {
    */
   private fillPrefixes(): void {
     const db = this.db;
-    const skipped = new Set(db.prepare<[], { kind: number; lang: string }>('SELECT kind, lang FROM main.search_prefix_skipped').all()
-      .map((r) => `${r.kind}\u0000${r.lang}`));
-    const staged = new Set(db.prepare<[], { kind: number; lang: string }>('SELECT DISTINCT kind, lang FROM stage_search_terms.rows').all()
-      .map((r) => `${r.kind}\u0000${r.lang}`));
+    const skipped = db.prepare<[], Language>('SELECT kind, lang FROM main.search_prefix_skipped').all();
+    const staged = db.prepare<[], Language>('SELECT DISTINCT kind, lang FROM stage_search_terms.rows').all();
     const count = db.prepare<[number, string, number], { n: number }>(
       'SELECT count(*) AS n FROM (SELECT 1 FROM main.search_terms WHERE kind = ? AND lang = ? LIMIT ?)');
-    db.exec('CREATE TEMP TABLE IF NOT EXISTS prefix_plan (kind INTEGER NOT NULL, lang TEXT NOT NULL, plan TEXT NOT NULL, PRIMARY KEY (kind, lang)) WITHOUT ROWID');
-    db.exec('DELETE FROM temp.prefix_plan');
-    const plan = db.prepare<[number, string, PrefixPlan]>('INSERT INTO temp.prefix_plan (kind, lang, plan) VALUES (?, ?, ?)');
-    for (const key of new Set([...skipped, ...staged])) {
-      const kind = Number(key.slice(0, key.indexOf('\u0000')));
-      const lang = key.slice(key.indexOf('\u0000') + 1);
-      const large = count.get(kind, lang, this.prefixLanguageMin)!.n >= this.prefixLanguageMin;
-      const what = prefixPlan(large, skipped.has(key), staged.has(key));
-      if (what !== 'none') plan.run(kind, lang, what);
-    }
-    const planned = (what: PrefixPlan) => `(t.kind, t.lang) IN (SELECT kind, lang FROM temp.prefix_plan WHERE plan = '${what}')`;
-    db.exec(`INSERT OR IGNORE INTO main.search_prefixes (kind, lang, prefix, type, rank, entity)
-      SELECT * FROM (${prefixRowsSelect('stage_search_terms.rows', planned('from-staged'))}
-        UNION ALL ${prefixRowsSelect('main.search_terms', planned('backfill'))})
-      ORDER BY kind, lang, prefix, type, rank, entity`);
-    db.exec(`DELETE FROM main.search_prefix_skipped WHERE (kind, lang) IN (SELECT kind, lang FROM temp.prefix_plan WHERE plan = 'backfill');
-      INSERT OR IGNORE INTO main.search_prefix_skipped (kind, lang) SELECT kind, lang FROM temp.prefix_plan WHERE plan = 'skip'`);
+    const min = this.prefixLanguageMin;
+    const plans = planPrefixes(skipped, staged, (l) => count.get(l.kind, l.lang, min)!.n >= min);
+    const languages = (list: Language[]) => JSON.stringify(list.map((l) => [l.kind, l.lang]));
+    const among = '(t.kind, t.lang) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))';
+    db.prepare(`INSERT OR IGNORE INTO main.search_prefixes (kind, lang, prefix, type, rank, entity)
+      SELECT * FROM (${prefixRowsSelect('stage_search_terms.rows', among)} UNION ALL ${prefixRowsSelect('main.search_terms', among)})
+      ORDER BY kind, lang, prefix, type, rank, entity`).run(languages(plans.fromStaged), languages(plans.backfill));
+    db.prepare(`DELETE FROM main.search_prefix_skipped
+      WHERE (kind, lang) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`).run(languages(plans.backfill));
+    db.prepare(`INSERT OR IGNORE INTO main.search_prefix_skipped (kind, lang)
+      SELECT value ->> 0, value ->> 1 FROM json_each(?)`).run(languages(plans.skip));
   }
 
   /** Stages again the rows of pending entities from the revisions the backlog names. */
