@@ -37,6 +37,11 @@ export interface LoadFigures {
   buildSeconds?: number;
 }
 
+/** Entities between two progress lines of a load. */
+const PROGRESS_EVERY = 250_000;
+
+const progress = (message: string) => console.error(`[bulk load ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
 /** The lines as `entia import` reads them (src/cli/lines.ts). */
 function lines(path: string): AsyncIterable<string> {
   return linesOf(createReadStream(path, { highWaterMark: 1 << 20 }));
@@ -89,6 +94,9 @@ export async function importAll(input: string | { seed: number; items: number },
   /** [entities handed over, ms since the start], one per batch. */
   const marks: [number, number][] = [[0, 0]];
   let inputBytes = 0;
+  // A long load (5,000,000 items run for over an hour) says where it is, on stderr: the result stays on stdout.
+  const expected = typeof input === 'string' ? null : input.items;
+  let nextReport = PROGRESS_EVERY;
   for await (const line of typeof input === 'string' ? lines(input) : generatedLines(input.seed, input.items)) {
     inputBytes += Buffer.byteLength(line) + 1;
     batch.push(JSON.parse(line) as Entity);
@@ -97,6 +105,10 @@ export async function importAll(input: string | { seed: number; items: number },
       entities += batch.length;
       marks.push([entities, performance.now() - started]);
       batch = [];
+      if (entities >= nextReport) {
+        progress(`${entities.toLocaleString('en')}${expected ? ` of ${expected.toLocaleString('en')}` : ''} entities handed over, ${Math.round(entities / ((performance.now() - started) / 1000))}/s`);
+        nextReport += PROGRESS_EVERY;
+      }
     }
   }
   if (batch.length) await writer.add(batch);
@@ -105,7 +117,8 @@ export async function importAll(input: string | { seed: number; items: number },
   const loaded = performance.now();
   marks.push([entities, loaded - started]);
   // The indexes `entia import` builds at its end (SQLite: ADR 0008), inside the timed load.
-  await store.finishImport();
+  progress(`${entities.toLocaleString('en')} entities written in ${Math.round((loaded - started) / 1000)} s; building the indexes`);
+  await store.finishImport(({ step, rows }) => progress(`${step} (${rows.toLocaleString('en')} rows)`));
   const result = { ...figures(entities, started, cpu), ...tenths(marks), buildSeconds: (performance.now() - loaded) / 1000, inputBytes };
   await store.close();
   return result;
