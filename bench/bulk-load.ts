@@ -124,9 +124,16 @@ export async function importAll(input: string | { seed: number; items: number },
   return result;
 }
 
-/** The rate over the first and the last tenth of the entities, from the batch marks. */
+/**
+ * The rate over the first and the last tenth of the entities, from the batch marks. A load of fewer than ten
+ * batches has no last tenth of its own: both figures are then the whole load's.
+ */
 function tenths(marks: [number, number][]): { firstTenth: number; lastTenth: number } {
   const total = marks[marks.length - 1][0];
+  if (marks.length < 11) {
+    const whole = total / Math.max(1e-3, marks[marks.length - 1][1] / 1000);
+    return { firstTenth: whole, lastTenth: whole };
+  }
   const at = (share: number) => marks.find(([n]) => n >= share * total) ?? marks[marks.length - 1];
   const rate = ([n0, t0]: [number, number], [n1, t1]: [number, number]) => (n1 - n0) / Math.max(1e-3, (t1 - t0) / 1000);
   return { firstTenth: rate(marks[0], at(0.1)), lastTenth: rate(at(0.9), marks[marks.length - 1]) };
