@@ -125,18 +125,18 @@ export async function importAll(input: string | { seed: number; items: number },
 }
 
 /**
- * The rate over the first and the last tenth of the entities, from the batch marks. A load of fewer than ten
- * batches has no last tenth of its own: both figures are then the whole load's.
+ * The rate over the first and the last tenth of the entities, from the batch marks: from the start to the first
+ * mark at or past a tenth, and from the last mark at or before nine tenths to the end, so that each window holds
+ * at least a tenth (a load of a few batches gets its whole rate for both).
  */
 function tenths(marks: [number, number][]): { firstTenth: number; lastTenth: number } {
   const total = marks[marks.length - 1][0];
-  if (marks.length < 11) {
-    const whole = total / Math.max(1e-3, marks[marks.length - 1][1] / 1000);
-    return { firstTenth: whole, lastTenth: whole };
-  }
-  const at = (share: number) => marks.find(([n]) => n >= share * total) ?? marks[marks.length - 1];
+  const end = marks[marks.length - 1];
   const rate = ([n0, t0]: [number, number], [n1, t1]: [number, number]) => (n1 - n0) / Math.max(1e-3, (t1 - t0) / 1000);
-  return { firstTenth: rate(marks[0], at(0.1)), lastTenth: rate(at(0.9), marks[marks.length - 1]) };
+  const firstPast = marks.find(([n]) => n >= 0.1 * total) ?? end;
+  // marks[0] is [0, 0], so some mark is always at or before nine tenths.
+  const lastBefore = marks.filter(([n]) => n <= 0.9 * total).at(-1)!;
+  return { firstTenth: rate(marks[0], firstPast), lastTenth: rate(lastBefore, end) };
 }
 
 function figures(entities: number, started: number, cpu: NodeJS.CpuUsage): LoadFigures {

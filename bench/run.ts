@@ -289,15 +289,16 @@ async function main(argv: string[]): Promise<void> {
   log(`machine: ${JSON.stringify(report.machine)}`);
 
   const typical = typicalItem(opts.seed, opts.items);
-  report.dataset = { seed: opts.seed, items: opts.items, typical, largeEvery: LARGE_EVERY };
   const db = opts.db ?? join(RESULTS_DIR, `store-seed${opts.seed}-items${opts.items}.db`);
   // Only the load reads the data file: the other phases know the store's ids from the seed and size, so a
   // kept store (--db) is measured again without writing its input (50 GB at 5,000,000 items) to disk.
-  if (!opts.db && opts.only.has('load')) {
-    // A streamed load is never written to a file: the file is the baseline's smaller one of the same generator.
-    const dataset = await ensureDataset(opts.seed, opts.stream ? Math.min(opts.items, STREAM_BASELINE_ITEMS) : opts.items);
-    report.dataset = { ...dataset, path: undefined, typical, largeEvery: LARGE_EVERY,
-      ...(opts.stream ? { streamed: true, items: opts.items, baselineItems: dataset.items } : {}) };
+  // A streamed load is never written to a file either: the file is the baseline's smaller one of the same generator.
+  const dataset = !opts.db && opts.only.has('load')
+    ? await ensureDataset(opts.seed, opts.stream ? Math.min(opts.items, STREAM_BASELINE_ITEMS) : opts.items)
+    : null;
+  report.dataset = { seed: opts.seed, items: opts.items, ...dataset, path: undefined, typical, largeEvery: LARGE_EVERY,
+    ...(opts.stream && dataset ? { streamed: true, items: opts.items, baselineItems: dataset.items } : {}) };
+  if (dataset) {
     log(`data: ${dataset.path} (${dataset.generateSeconds ? `generated in ${dataset.generateSeconds.toFixed(0)} s` : 'reused'})`);
     report.rows.push(await bulkLoad(dataset, db, opts.stream ? opts : null));
   }
