@@ -33,7 +33,11 @@ else
   echo "# ENTIA_TEST_POSTGRES is not set: no PostgreSQL run (README: Running on PostgreSQL)"
 fi
 
-# The runner's summary lines are "# pass N" (TAP) or "ℹ pass N" (spec reporter, on a terminal).
+# The runner's summary lines are "# pass N" (TAP) or "ℹ pass N" (spec reporter, on a terminal). A cancelled
+# test (its set-up failed, or its file crashed) did not pass: it counts as failed, and so does a run whose exit
+# status says it failed although no test was counted as such.
 total() { grep -E "^(# |ℹ )$1 [0-9]+$" "$log" | awk '{ s += $3 } END { print s + 0 }'; }
-echo "tests: $(total pass) passed, $(total fail) failed, $(total skipped) skipped"
+failed=$(( $(total fail) + $(total cancelled) ))
+if [ "$failed" -eq 0 ] && { [ "$first" -ne 0 ] || [ "$second" -ne 0 ]; }; then failed=1; fi
+echo "tests: $(total pass) passed, $failed failed, $(total skipped) skipped"
 [ "$first" -eq 0 ] && [ "$second" -eq 0 ]

@@ -19,6 +19,7 @@ import type { DumpFilter } from '../domain/wikidata.js';
 import { IMPORT_BATCH, IMPORT_MODES, IMPORT_TUNING, importDump, summaryLine, type ImportMode, type ImportOptions, type ImportSummary } from './import.js';
 import { checkStoreLocation, describeStore, isPostgresUrl, openStore } from './open-store.js';
 import { protectCommand } from './protect.js';
+import { backupCommand, restoreCommand } from './backup.js';
 import { userCommand, USER_USAGE } from './user.js';
 import { CliError } from './errors.js';
 import { superviseWorkers } from './workers.js';
@@ -41,11 +42,11 @@ async function serve(config: Config): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrate once before forking, so the workers find the schema current (SQLite's start-up migration
     // does not guard against several processes starting together; PostgreSQL's does, under a lock).
-    await (await openStore(config)).close();
+    await (await openStore(config, {}, 'create')).close();
     console.error(`entia: store: ${describeStore(config.db)}; edit mode: ${config.editMode}; ${config.workers} workers`);
     return superviseWorkers(config.workers);
   }
-  const store = await openStore(config);
+  const store = await openStore(config, {}, cluster.isPrimary ? 'create' : 'existing');
   const unindexed = await store.unindexedCount();
   if (unindexed > 0 && cluster.isPrimary) {
     console.error(`entia: ${unindexed} imported entities are not in search yet (an import stopped before building its `
@@ -78,7 +79,7 @@ async function serve(config: Config): Promise<void> {
 
 async function importCommand(config: Config, path: string, values: Record<string, unknown>): Promise<void> {
   const options = importOptions(values);
-  const store = await openStore(config, IMPORT_TUNING);
+  const store = await openStore(config, IMPORT_TUNING, 'create');
   console.error(`entia: importing ${path === '-' ? 'standard input' : path} into ${describeStore(config.db)} (mode ${options.mode})`);
   const bar = process.stderr.isTTY ? importProgressBar() : null;
   try {
@@ -269,6 +270,25 @@ after the last batch it wrote.
     options: { group: { type: 'string' }, reason: { type: 'string' } },
     help: USER_USAGE,
     run: (config, positionals, values) => userCommand(config, positionals, values),
+  },
+  backup: {
+    args: 'FILE [--force]', summary: 'write a consistent copy of the whole SQLite store (history and accounts too), while it serves',
+    positionals: [1, 1], options: { force: { type: 'boolean' } },
+    help: `Copies everything the store holds: entities, every revision, accounts, token hashes and the secret that
+keys them, protections, the change feed. Safe while entia serve runs: the copy is one consistent snapshot, and
+it appears under FILE only once it is complete and checked. On PostgreSQL use pg_dump (README, "Backup and
+restore").
+
+  --force             replace FILE if it exists`,
+    run: (config, [file], values) => backupCommand(config, file, values),
+  },
+  restore: {
+    args: 'FILE [--force]', summary: 'make ENTIA_DB a copy of a backup (stop the server first)', positionals: [1, 1],
+    options: { force: { type: 'boolean' } },
+    help: `Checks that FILE is an intact Entia store, then puts a copy of it at ENTIA_DB.
+
+  --force             replace the store at ENTIA_DB; it is moved aside (ENTIA_DB.before-restore-TIME), not deleted`,
+    run: (config, [file], values) => restoreCommand(config, file, values),
   },
   protect: {
     args: 'ID', summary: 'only admins may edit the item or property ID', positionals: [1, 1],

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS, type Config } from '../config.js';
-import { openPostgresStore } from '../store/postgres/index.js';
+import { NoStoreError, openPostgresStore } from '../store/postgres/index.js';
 import { openSqliteStore, type SqliteOptions } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 import { CliError } from './errors.js';
@@ -51,16 +51,46 @@ export function describeStore(db: string): string {
 }
 
 /**
+ * Whether a command may make a new store: only `serve` and `import` do (and say so); every other command refuses
+ * a store that does not exist, so a misspelt ENTIA_DB or a run from another directory never exports, backs up or
+ * edits a new, empty store while reporting success.
+ */
+export type StoreAccess = 'create' | 'existing';
+
+/** Says on stderr that a new store was made: an operator who expected their data sees it at once. */
+function announceCreated(db: string): void {
+  console.error(`entia: created a NEW, EMPTY store: ${describeStore(db)} (if you expected existing data, check ENTIA_DB`
+    + `${db === DEFAULTS.db ? ', unset here, so ./data/entia.db relative to the current directory' : ''})`);
+}
+
+export function missingStore(db: string): CliError {
+  return new CliError(`no store at ${describeStore(db)}: set ENTIA_DB to an existing store`
+    + `${db === DEFAULTS.db ? ' (unset here, so ./data/entia.db relative to the current directory)' : ''}`
+    + '; only entia serve and entia import create one');
+}
+
+/**
  * `tuning`: settings for one use of the store, e.g. a bulk import's page cache; PostgreSQL takes only
  * `deferIndexes`, the rest are SQLite's.
  */
-export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread' | 'deferIndexes'> = {}): Promise<Store> {
+export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions, 'pageCacheMb' | 'checkpointMb' | 'importThread' | 'deferIndexes'> = {},
+  access: StoreAccess = 'existing'): Promise<Store> {
   checkStoreLocation(config.db);
   if (isPostgresUrl(config.db)) {
-    return openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema, replicas: config.dbReplicas,
-      preparedStatements: config.pgPrepared, deferIndexes: tuning.deferIndexes });
+    try {
+      return await openPostgresStore({ url: config.db, poolSize: config.pgPoolSize, schema: config.pgSchema, replicas: config.dbReplicas,
+        preparedStatements: config.pgPrepared, deferIndexes: tuning.deferIndexes, create: access === 'create',
+        onCreated: () => announceCreated(config.db) });
+    } catch (e) {
+      if (e instanceof NoStoreError) throw missingStore(config.db);
+      throw e;
+    }
   }
   if (config.dbReplicas?.length) throw new CliError('ENTIA_DB_REPLICAS needs ENTIA_DB to be a postgres:// URL (SQLite has no replicas)');
+  const exists = existsSync(config.db);
+  if (!exists && access === 'existing') throw missingStore(config.db);
   if (config.db === DEFAULTS.db) mkdirSync(dirname(config.db), { recursive: true });
-  return openSqliteStore({ path: config.db, ...tuning });
+  const store = openSqliteStore({ path: config.db, ...tuning });
+  if (!exists) announceCreated(config.db);
+  return store;
 }

@@ -13,10 +13,11 @@ const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'entia-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function entia(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function entia(args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      env: { ...process.env, ENTIA_DB: join(dir, 'cli.db'), PORT: '0', ...env }, timeout: 20_000,
+    // tsx by its resolved address, so that a run from another directory (cwd) still finds it.
+    const { stdout, stderr } = await run(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, ...args], {
+      env: { ...process.env, ENTIA_DB: join(dir, 'cli.db'), PORT: '0', ...env }, timeout: 20_000, cwd,
     });
     return { code: 0, stdout, stderr };
   } catch (e) {
@@ -98,6 +99,27 @@ describe('ENTIA_DB', () => {
     });
   }
 
+  it('every command but serve and import refuses a store that does not exist, and creates nothing', async () => {
+    const misspelt = join(dir, 'entai.db');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'entia-cwd-'));
+    try {
+      for (const args of [['export', join(dir, 'out.json')], ['user', 'list'], ['redirect', 'Q1', 'Q2'], ['protect', 'Q1'], ['backup', join(dir, 'b.db')]]) {
+        const res = await entia(args, { ENTIA_DB: misspelt });
+        assert.equal(res.code, 1, `${args[0]}: ${res.stderr}`);
+        assert.match(res.stderr, new RegExp(`no store at SQLite ${misspelt}: set ENTIA_DB to an existing store`), args[0]);
+        // Run from another directory with ENTIA_DB unset: the default ./data/entia.db is not there either.
+        const unset = await entia(args, { ENTIA_DB: undefined }, elsewhere);
+        assert.equal(unset.code, 1, `${args[0]}: ${unset.stderr}`);
+        assert.match(unset.stderr, /no store at .*data\/entia\.db.*unset here, so \.\/data\/entia\.db relative to the current directory/);
+      }
+      assert.equal(existsSync(misspelt), false);
+      assert.equal(existsSync(join(elsewhere, 'data')), false);
+      assert.equal(existsSync(join(dir, 'out.json')), false, 'no empty export was written');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('serve says which store it opened, the edit mode and the URL (without a password)', async () => {
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
@@ -108,10 +130,11 @@ describe('ENTIA_DB', () => {
         let text = '';
         child.stderr.on('data', (chunk) => {
           text += chunk;
-          if (text.includes('\n')) resolve(text);
+          if (text.includes('serving')) resolve(text);
         });
         child.on('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
       });
+      assert.match(line, new RegExp(`created a NEW, EMPTY store: SQLite ${join(dir, 'served.db')}`));
       assert.match(line, new RegExp(`serving http://127\\.0\\.0\\.1:0 .*store: SQLite ${join(dir, 'served.db')}; edit mode: token`));
     } finally {
       child.kill('SIGTERM');

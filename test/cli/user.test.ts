@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { buildGuard } from '../../src/http/guard.js';
 import { startServer } from '../helpers/server.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const run = promisify(execFile);
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
@@ -18,6 +19,7 @@ let db: string;
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'entia-cli-'));
   db = join(dir, 'cli.db');
+  openSqliteStore({ path: db }).close(); // the store exists: user and protect never create one
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 

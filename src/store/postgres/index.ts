@@ -22,7 +22,8 @@ import { PostgresCounters } from './counters.js';
 import { PostgresDeferredIndex } from './deferred-index.js';
 import { PostgresIndexWriter } from './index-writer.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
-import { migrate } from './migrate.js';
+import { migrate, NoStoreError } from './migrate.js';
+export { NoStoreError } from './migrate.js';
 import { changeQueries, isSchemaName, queries as q, type Db, type EntityRow } from './queries.js';
 import { ReadReplicas, RevisionFloor } from './replicas.js';
 import { preparingClient } from './prepared.js';
@@ -51,6 +52,10 @@ export interface PostgresOptions {
    * mode that does not keep them (PgBouncer before 1.21, or without max_prepared_statements).
    */
   preparedStatements?: boolean;
+  /** Whether a schema without a store gets one (the default) or is refused with NoStoreError. */
+  create?: boolean;
+  /** Called when this open made a new, empty store. */
+  onCreated?: () => void;
 }
 
 export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
@@ -70,9 +75,10 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   // without a listener the error would crash the process.
   pool.on('error', () => {});
   try {
-    await migrate(pool, schema);
+    if (await migrate(pool, schema, options.create ?? true)) options.onCreated?.();
   } catch (e) {
     await pool.end();
+    if (e instanceof NoStoreError) throw e;
     throw new Error(`cannot open the PostgreSQL store at ${redact(options.url)}: ${(e as Error).message}`, { cause: e });
   }
   // Turns (inTurn) hold a connection while they wait: a pool of their own, so that waiting turns can never take

@@ -7,9 +7,16 @@ import { MIGRATIONS } from './migrations.js';
 import { migrationQueries as q } from './queries.js';
 import { inTransaction } from './transaction.js';
 
-/** `schema`: created when missing (ENTIA_PG_SCHEMA); null: the connection's search_path decides. */
-export async function migrate(pool: pg.Pool, schema: string | null): Promise<void> {
-  await inTransaction(pool, async (db) => {
+/** Thrown, with nothing created, when the schema holds no store and the caller may not make one. */
+export class NoStoreError extends Error {}
+
+/**
+ * `schema`: created when missing (ENTIA_PG_SCHEMA); null: the connection's search_path decides. `create`
+ * false: a schema with no store in it is refused (NoStoreError) instead of given one. Resolves to true when
+ * this call made the store.
+ */
+export async function migrate(pool: pg.Pool, schema: string | null, create = true): Promise<boolean> {
+  return inTransaction(pool, async (db) => {
     const target = schema ?? await q.currentSchema(db);
     if (target === null) {
       throw new Error('PostgreSQL: search_path names no existing schema to create the tables in; set ENTIA_PG_SCHEMA');
@@ -18,6 +25,7 @@ export async function migrate(pool: pg.Pool, schema: string | null): Promise<voi
     if (schema !== null && !(await q.schemaExists(db, schema))) await q.createSchema(db, schema);
     await q.createTable(db);
     const applied = new Set(await q.applied(db));
+    if (applied.size === 0 && !create) throw new NoStoreError(`no Entia store in schema ${target}`);
     const newest = Math.max(0, ...applied);
     if (newest > MIGRATIONS.length) {
       throw new Error(`PostgreSQL schema ${target} is at version ${newest}, newer than this Entia knows (${MIGRATIONS.length})`);
@@ -27,5 +35,6 @@ export async function migrate(pool: pg.Pool, schema: string | null): Promise<voi
       await q.run(db, MIGRATIONS[version - 1]);
       await q.record(db, version);
     }
+    return applied.size === 0;
   });
 }
