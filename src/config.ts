@@ -1,5 +1,7 @@
 // Runtime configuration. `configFromEnv` is the only reader of process.env (called by the CLI); everything
 // else receives a Config, so tests build one directly.
+import type { KindName } from './domain/entity.js';
+import { parseEntityId } from './domain/kinds.js';
 
 /** A budget: at most `count` requests per `windowSeconds` (issue #7). */
 export interface Rate {
@@ -75,6 +77,11 @@ export interface Config {
   conceptUri: string;
   /** Where the REST API is served again in upstream Wikibase's spelling (ENTIA_WIKIBASE_PREFIX); null: nowhere. */
   wikibasePrefix: string | null;
+  /**
+   * The first local id of each kind in a store that imports from a source (ENTIA_LOCAL_IDS_FROM), proposed to
+   * the store's first import, which records it for good (README, "Local ids").
+   */
+  localIdsFrom: Record<KindName, number>;
 }
 
 export const DEFAULTS: Config = {
@@ -112,7 +119,22 @@ export const DEFAULTS: Config = {
   subclassOf: 'P279',
   conceptUri: 'http://www.wikidata.org/entity/',
   wikibasePrefix: '/w/rest.php/wikibase',
+  localIdsFrom: { item: 1_000_000_000, property: 1_000_000_000 },
 };
+
+/** `Q1000000000` or `Q1000000000,P1000000000`: a kind not named keeps its default. */
+function localIdsFrom(v: string | undefined): Record<KindName, number> {
+  if (v === undefined || v === '') return DEFAULTS.localIdsFrom;
+  const start = { ...DEFAULTS.localIdsFrom };
+  for (const part of v.split(',').map((p) => p.trim())) {
+    const parsed = parseEntityId(part);
+    if (!parsed || parsed.id !== part.toUpperCase()) {
+      throw new Error(`ENTIA_LOCAL_IDS_FROM must be ids such as Q1000000000 or Q1000000000,P1000000000, got '${v}'`);
+    }
+    start[parsed.kind.name] = Number(parsed.id.slice(1));
+  }
+  return start;
+}
 
 /** A path prefix: `/a/b` (no trailing slash); empty or `off` for none; unset for the default. */
 function pathPrefix(name: string, v: string | undefined, fallback: string | null): string | null {
@@ -222,5 +244,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     subclassOf: propertyId('ENTIA_SUBCLASS_OF', env.ENTIA_SUBCLASS_OF) ?? DEFAULTS.subclassOf,
     conceptUri: env.ENTIA_CONCEPT_URI || DEFAULTS.conceptUri,
     wikibasePrefix: pathPrefix('ENTIA_WIKIBASE_PREFIX', env.ENTIA_WIKIBASE_PREFIX, DEFAULTS.wikibasePrefix),
+    localIdsFrom: localIdsFrom(env.ENTIA_LOCAL_IDS_FROM),
   };
 }

@@ -15,6 +15,8 @@ export interface DumpLine {
   /** The entity, or why this line is not one. */
   entity?: Record<string, unknown>;
   malformed?: string;
+  /** Set on a malformed last line: the input was cut off in its middle (an interrupted download). */
+  endsEarly?: boolean;
   /**
    * Whether reading can go on after this line on a later run: true for one entity per line, false for the
    * entities of a whole document, which share their line numbers.
@@ -76,13 +78,25 @@ function decompressed(path: string, file: Readable): Readable {
   child.on('error', (e) => out.destroy(new CliError((e as { code?: string }).code === 'ENOENT'
     ? `${path}: reading .bz2 needs bzcat (install bzip2)` : `${path}: ${e.message}`)));
   child.on('close', (code) => {
-    if (code !== 0) out.destroy(new CliError(`${path}: not a valid bzip2 file (${stderr.trim().split('\n').pop() ?? `bzcat exited ${code}`})`));
+    if (code !== 0) out.destroy(new CliError(`${path}: ${bzcatDiagnosis(stderr, code)}`));
   });
   file.pipe(child.stdin);
   child.stdin.on('error', () => {}); // bzcat gave up early; its exit status says why
   child.stdout.pipe(out, { end: false });
   child.stdout.on('end', () => child.once('close', (code) => { if (code === 0) out.end(); }));
   return out;
+}
+
+/**
+ * bzcat's own diagnosis, its first line ("Compressed file ends unexpectedly"), not the advice it prints after
+ * it; a file cut off in the middle (an interrupted download) is said to be so.
+ */
+export function bzcatDiagnosis(stderr: string, code: number | null): string {
+  const first = stderr.split('\n').map((l) => l.trim()).find((l) => l.startsWith('bzcat:'));
+  const said = first?.replace(/^bzcat:\s*/, '').replace(/[;.]\s*$/, '');
+  if (!said) return `not a valid bzip2 file (bzcat exited ${code})`;
+  if (/ends unexpectedly/i.test(said)) return `the compressed file ends unexpectedly: it is cut off (an interrupted download?) or damaged (bzcat: ${said})`;
+  return `not a valid bzip2 file (bzcat: ${said})`;
 }
 
 /** A line of the array layout or the stream: one entity, with the array's `[`, `]` and trailing `,` around it. */
@@ -97,8 +111,11 @@ async function* entities(input: Readable, path: string, skipLines: number): Asyn
   let whole: string[] | null = null; // a multi-line document, read whole
   let mode: 'lines' | 'document' | null = null;
   const where = (n: number) => `${path === '-' ? 'standard input' : path}:${n}`;
+  /** A malformed line is held until the next line: the input's last line, malformed, means it was cut off. */
+  let held: DumpLine | null = null;
   for await (const batch of lineBatches(input)) for (const raw of batch) {
     lineNo++;
+    if (held) { yield held; held = null; }
     if (mode === 'document') { whole!.push(raw); continue; }
     if (lineNo <= skipLines) continue;
     const text = entityText(raw);
@@ -121,9 +138,10 @@ async function* entities(input: Readable, path: string, skipLines: number): Asyn
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
       yield { line: lineNo, entity: parsed as Record<string, unknown>, resumable: true };
     } catch (e) {
-      yield { line: lineNo, malformed: `${where(lineNo)}: ${(e as Error).message}`, resumable: true };
+      held = { line: lineNo, malformed: `${where(lineNo)}: ${(e as Error).message}`, resumable: true };
     }
   }
+  if (held) yield { ...held, endsEarly: true };
   if (mode !== 'document') return;
   let doc: unknown;
   try {

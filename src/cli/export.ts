@@ -5,7 +5,8 @@
 // `--since CURSOR` exports only the entities changed after that cursor of the change feed and says the cursor
 // to go on from: what a mirror runs to stay in sync.
 import { spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, openSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { SiteTable } from '../domain/sites.js';
@@ -37,7 +38,16 @@ export interface ExportSummary {
 /** Where the lines go: a file (`.gz` and `.bz2` compressed by name) or standard output. */
 export function exportTarget(path: string | undefined): { out: Writable; done: () => Promise<void> } {
   if (!path || path === '-') return { out: process.stdout, done: async () => {} };
-  const file = createWriteStream(path);
+  // Opened here, so that a missing directory or a refused permission is one line, not an unhandled stream error.
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new CliError(`${path}: ${code === 'ENOENT' ? `the directory ${dirname(resolve(path))} does not exist`
+      : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+  }
+  const file = createWriteStream(path, { fd });
   const finished = new Promise<void>((resolve, reject) => { file.on('finish', resolve); file.on('error', reject); });
   if (path.endsWith('.gz')) {
     const gzip = createGzip();

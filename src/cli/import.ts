@@ -4,13 +4,14 @@
 // statements use, and writes batches, each with a checkpoint in the same transaction: an import stopped at any
 // point (kill -9 included) goes on from its last committed batch when the same command runs again.
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { emptyEntity, type Entity } from '../domain/entity.js';
 import type { SiteTable } from '../domain/sites.js';
 import { fromWikidata, newReport, passesFilter, type DumpFilter } from '../domain/wikidata.js';
-import type { EditMeta, ImportExtras, ImportState, BulkImport, EntityStore } from '../store/store.js';
+import type { EditMeta, ImportExtras, ImportState, BulkImport, EntityStore, LocalIdStart } from '../store/store.js';
 import { checkReadable, openDump } from './dump-reader.js';
 import { CliError } from './errors.js';
+import { DEFAULTS } from '../config.js';
 
 /**
  * Entities per batch, each one transaction. Every batch adds rows at random places of the term, statement and
@@ -52,13 +53,43 @@ export interface ImportOptions {
   onProgress?: (summary: ImportSummary, read: { read: number; total: number | null }) => void;
   /** Called with a note for the operator (resuming, a malformed line). */
   onNote?: (note: string) => void;
+  /** The first local id of each kind, proposed to the store's first import (README, "Local ids"); default DEFAULTS'. */
+  localIdStart?: LocalIdStart;
+  /** Called once for every entity or line of the input that was not imported whole, with the reason (--report). */
+  onReport?: (entry: ReportEntry) => void;
 }
+
+/** Why an entity of the input was not written, or was written without part of it. */
+export type SkipReason = keyof ImportSummary['skipped'];
+
+/** One line of `--report FILE`: an entity (or a line) with what happened to it and why. */
+export type ReportEntry =
+  | { reason: Exclude<SkipReason, 'filteredOut'>; id: string; line: number }
+  | { reason: 'superseded'; id: string; line: number; by_line: number }
+  | { reason: 'malformed'; line: number; message: string }
+  | { reason: 'sitelinkConflict'; id: string; site: string; title: string; held_by: string }
+  | { reason: 'dropped'; id: string; line: number; terms: number; sitelinks: number; statements: number };
+
+/** Ids named in the summary line for each reason; the report file names all of them. */
+const NAMED = 5;
 
 export interface ImportSummary {
   imported: number;
   placeholders: number;
   /** Entities of the input not written, by reason. */
-  skipped: { existing: number; editedLocally: number; notNewer: number; filteredOut: number; notStorable: number };
+  skipped: {
+    existing: number; editedLocally: number; notNewer: number; filteredOut: number; notStorable: number;
+    /** An entity created in this store (no import wrote it) under the source's id: never replaced. */
+    localEntity: number;
+    /** A source id at or past the store's first local id (README, "Local ids"). */
+    inLocalRange: number;
+  };
+  /** Lines replaced by a later line of the same entity in the input (the later one is imported). */
+  superseded: number;
+  /** The first few ids of each reason (skips and sitelink conflicts), for the summary line. */
+  named: Partial<Record<SkipReason | 'sitelinkConflict', string[]>>;
+  /** The line the input was cut off at (its last line is incomplete: an interrupted download), or null. */
+  endsEarlyAt: number | null;
   malformedLines: number;
   /** Sitelinks left out because another item holds (or, in the dump, claims with a newer revision) that page. */
   sitelinkConflicts: number;
@@ -99,6 +130,8 @@ export class BatchWriter<B = Entity[]> {
 
 interface Candidate {
   entity: Entity;
+  /** The input line it came from. */
+  line: number;
   /** The dump's `lastrevid`; 0 when it has none. */
   sourceRevision: number;
 }
@@ -112,17 +145,27 @@ interface Checkpoint {
 
 function emptySummary(): ImportSummary {
   return { imported: 0, placeholders: 0, malformedLines: 0, sitelinkConflicts: 0, droppedTerms: 0, droppedSitelinks: 0,
-    droppedStatements: 0, read: 0, resumedAfterLine: 0, seconds: 0, indexSeconds: 0,
-    skipped: { existing: 0, editedLocally: 0, notNewer: 0, filteredOut: 0, notStorable: 0 } };
+    droppedStatements: 0, read: 0, resumedAfterLine: 0, seconds: 0, indexSeconds: 0, superseded: 0, named: {}, endsEarlyAt: null,
+    skipped: { existing: 0, editedLocally: 0, notNewer: 0, filteredOut: 0, notStorable: 0, localEntity: 0, inLocalRange: 0 } };
 }
 
-/** The update mode's decision for one entity the store may hold: write it, or why not. */
+/** Counts a skip (or a sitelink conflict) and keeps its id among the first few named in the summary. */
+function name(summary: ImportSummary, reason: SkipReason | 'sitelinkConflict', id: string): void {
+  const named = (summary.named[reason] ??= []);
+  if (named.length < NAMED && !named.includes(id)) named.push(id);
+}
+
+/**
+ * The update mode's decision for one entity the store may hold: write it, or why not. An entity no import
+ * wrote was created here under the source's id: no mode replaces it, it is reported by id.
+ */
 export function decide(mode: ImportMode, state: ImportState | undefined, sourceRevision: number):
-  'write' | 'existing' | 'editedLocally' | 'notNewer' {
+  'write' | 'existing' | 'editedLocally' | 'notNewer' | 'localEntity' {
+  if (state && state.importedAs === null) return 'localEntity';
   if (!state || mode === 'overwrite') return 'write';
   if (mode === 'skip-existing') return 'existing';
-  // newer: never over a local edit (or an entity no import wrote), and only a later revision of the source.
-  if (state.importedAs === null || state.head !== state.importedAs) return 'editedLocally';
+  // newer: never over a local edit, and only a later revision of the source.
+  if (state.head !== state.importedAs) return 'editedLocally';
   return sourceRevision > (state.sourceRevision ?? 0) ? 'write' : 'notNewer';
 }
 
@@ -144,6 +187,7 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
       options.onNote?.(`${path} changed since an earlier, unfinished import of it: starting from the beginning`);
     }
   }
+  const localStart = await store.localIdStart(options.localIdStart ?? DEFAULTS.localIdsFrom);
   const input = await openDump(path, summary.resumedAfterLine);
   const report = newReport();
   const placeholdersMade = new Set<string>();
@@ -157,7 +201,7 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   /** False once the input yields entities that share a line (a whole document): no checkpoint can name a place in it. */
   let resumable = true;
   const flush = async () => {
-    const { entities, sources } = await settleBatch(store, batch, options.mode, summary, inFlight);
+    const { entities, sources } = await settleBatch(store, batch, options, summary, inFlight);
     const placeholders = await placeholdersFor(store, entities, placeholdersMade);
     summary.imported += entities.length;
     summary.placeholders += placeholders.length;
@@ -178,17 +222,40 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
     line = item.line;
     resumable &&= item.resumable;
     if (item.malformed) {
+      if (item.endsEarly) {
+        // The input stops in the middle of its last line: what came before is imported, and the run fails.
+        summary.endsEarlyAt = item.line;
+        continue;
+      }
       if (options.strict) throw new CliError(`${item.malformed} (the import stops here: --strict)`);
       summary.malformedLines++;
+      options.onReport?.({ reason: 'malformed', line: item.line, message: item.malformed });
       if (summary.malformedLines <= 10) options.onNote?.(`skipped malformed ${item.malformed}`);
       continue;
     }
     summary.read++;
     const raw = item.entity!;
     if (!passesFilter(raw, options.filter)) { summary.skipped.filteredOut++; continue; }
+    const dropped = [report.droppedTerms, report.droppedSitelinks, report.droppedStatements];
     const entity = fromWikidata(raw, sites, report, options.filter);
-    if (!entity) { summary.skipped.notStorable++; continue; }
-    batch.push({ entity, sourceRevision: Number.isSafeInteger(raw.lastrevid) ? Number(raw.lastrevid) : 0 });
+    const id = typeof raw.id === 'string' ? raw.id : '?';
+    if (!entity) {
+      summary.skipped.notStorable++;
+      name(summary, 'notStorable', id);
+      options.onReport?.({ reason: 'notStorable', id, line: item.line });
+      continue;
+    }
+    if (report.droppedTerms + report.droppedSitelinks + report.droppedStatements > dropped[0] + dropped[1] + dropped[2]) {
+      options.onReport?.({ reason: 'dropped', id: entity.id, line: item.line, terms: report.droppedTerms - dropped[0],
+        sitelinks: report.droppedSitelinks - dropped[1], statements: report.droppedStatements - dropped[2] });
+    }
+    if (Number(entity.id.slice(1)) >= localStart[entity.type]) {
+      summary.skipped.inLocalRange++;
+      name(summary, 'inLocalRange', entity.id);
+      options.onReport?.({ reason: 'inLocalRange', id: entity.id, line: item.line });
+      continue;
+    }
+    batch.push({ entity, line: item.line, sourceRevision: Number.isSafeInteger(raw.lastrevid) ? Number(raw.lastrevid) : 0 });
     if (batch.length >= options.batchSize) await flush();
     else if (summary.read % 2000 === 0) options.onProgress?.(summary, input.progress());
   }
@@ -215,16 +282,25 @@ function fileIdentity(path: string): Checkpoint['file'] {
  * The batch as it will be written: what the update mode lets through (the last of an id the batch holds twice),
  * with sitelinks that another item holds, or that a newer revision in the same batch claims, left out.
  */
-async function settleBatch(store: BulkImport, batch: Candidate[], mode: ImportMode, summary: ImportSummary,
-  inFlight: Map<string, string>): Promise<{ entities: Entity[]; sources: [string, number][] }> {
+async function settleBatch(store: BulkImport, batch: Candidate[], options: Pick<ImportOptions, 'mode' | 'onReport'>,
+  summary: ImportSummary, inFlight: Map<string, string>): Promise<{ entities: Entity[]; sources: [string, number][] }> {
   const latest = new Map<string, Candidate>();
-  for (const c of batch) latest.set(c.entity.id, c);
+  for (const c of batch) {
+    const earlier = latest.get(c.entity.id);
+    if (earlier) {
+      summary.superseded++;
+      options.onReport?.({ reason: 'superseded', id: c.entity.id, line: earlier.line, by_line: c.line });
+    }
+    latest.set(c.entity.id, c);
+  }
   const states = await store.importStates([...latest.keys()]);
   const kept: Candidate[] = [];
   for (const c of latest.values()) {
-    const decision = decide(mode, states.get(c.entity.id), c.sourceRevision);
-    if (decision === 'write') kept.push(c);
-    else summary.skipped[decision]++;
+    const decision = decide(options.mode, states.get(c.entity.id), c.sourceRevision);
+    if (decision === 'write') { kept.push(c); continue; }
+    summary.skipped[decision]++;
+    name(summary, decision, c.entity.id);
+    options.onReport?.({ reason: decision, id: c.entity.id, line: c.line });
   }
   // Claims in this batch: the newest revision of the source keeps a page two items link (a dump is written
   // over hours, and a sitelink that moved meanwhile appears on both).
@@ -251,6 +327,9 @@ async function settleBatch(store: BulkImport, batch: Candidate[], mode: ImportMo
       if (claims.get(key) !== c || heldElsewhere) {
         delete sitelinks[site];
         summary.sitelinkConflicts++;
+        name(summary, 'sitelinkConflict', c.entity.id);
+        options.onReport?.({ reason: 'sitelinkConflict', id: c.entity.id, site, title: link.title,
+          held_by: heldElsewhere ? owner! : claims.get(key)!.entity.id });
       }
     }
   }
@@ -283,15 +362,31 @@ async function placeholdersFor(store: EntityStore, entities: Entity[], made: Set
   return placeholders;
 }
 
-/** The one line `entia import` ends with. */
+/** `1 entity`, `2 entities`. */
+export const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+const REASON_WORDS: Record<SkipReason | 'sitelinkConflict', string> = {
+  existing: 'existing', editedLocally: 'edited locally', notNewer: 'not newer', filteredOut: 'filtered out',
+  notStorable: 'not storable', localEntity: 'created locally under a source id', inLocalRange: 'in the local id range',
+  sitelinkConflict: 'sitelink conflicts',
+};
+
+/** The one line `entia import` ends with; the ids of local-entity and local-range skips and conflicts are named. */
 export function summaryLine(s: ImportSummary): string {
   const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
   const rate = s.seconds > 0 ? Math.round(s.imported / s.seconds) : s.imported;
-  return `imported ${s.imported} entities (+${s.placeholders} placeholder properties) in ${s.seconds.toFixed(1)} s (${rate}/s`
+  const reasons = (Object.keys(s.skipped) as SkipReason[]).map((r) => `${s.skipped[r]} ${REASON_WORDS[r]}`).join(', ');
+  const named = (Object.entries(s.named) as [SkipReason | 'sitelinkConflict', string[]][])
+    .filter(([r]) => r !== 'notNewer' && r !== 'existing')
+    .map(([r, ids]) => `${REASON_WORDS[r]}: ${ids.join(', ')}${(r === 'sitelinkConflict' ? s.sitelinkConflicts : s.skipped[r as SkipReason]) > ids.length ? ', …' : ''}`);
+  return `imported ${count(s.imported, 'entity', 'entities')} (+${s.placeholders} placeholder properties) in ${s.seconds.toFixed(1)} s (${rate}/s`
     + `${s.indexSeconds >= 0.1 ? `, ${s.indexSeconds.toFixed(1)} s of it building indexes` : ''})`
     + `${s.resumedAfterLine ? `, resumed after line ${s.resumedAfterLine}` : ''}; `
-    + `skipped ${skipped} (${s.skipped.existing} existing, ${s.skipped.editedLocally} edited locally, `
-    + `${s.skipped.notNewer} not newer, ${s.skipped.filteredOut} filtered out, ${s.skipped.notStorable} not storable); `
-    + `${s.malformedLines} malformed lines; ${s.sitelinkConflicts} sitelink conflicts; `
-    + `dropped ${s.droppedTerms} terms, ${s.droppedSitelinks} sitelinks, ${s.droppedStatements} statements Entia cannot store`;
+    + `skipped ${skipped} (${reasons}); ${count(s.superseded, 'line', 'lines')} superseded by a later line of the same entity; `
+    + `${count(s.malformedLines, 'malformed line', 'malformed lines')}; ${count(s.sitelinkConflicts, 'sitelink conflict', 'sitelink conflicts')}; `
+    + `dropped ${s.droppedTerms} terms, ${s.droppedSitelinks} sitelinks, ${s.droppedStatements} statements Entia cannot store`
+    + `${named.length ? ` (${named.join('; ')})` : ''}`;
 }
+
+/** The edit summary of an import's revisions: the file's name, never the server's path to it. */
+export const importComment = (path: string): string => `import ${path === '-' ? 'standard input' : basename(path)}`;

@@ -2,7 +2,7 @@
 // The composition root: reads the environment, chooses the store backend, dispatches the command. Each
 // command is a row of COMMANDS: its usage, its help, its options (node's util.parseArgs) and what it runs.
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, openSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
@@ -16,7 +16,7 @@ import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
 import cliProgress from 'cli-progress';
 import type { DumpFilter } from '../domain/wikidata.js';
-import { IMPORT_BATCH, IMPORT_MODES, IMPORT_TUNING, importDump, summaryLine, type ImportMode, type ImportOptions, type ImportSummary } from './import.js';
+import { count, IMPORT_BATCH, IMPORT_MODES, IMPORT_TUNING, importComment, importDump, summaryLine, type ImportMode, type ImportOptions, type ImportSummary } from './import.js';
 import { checkStoreLocation, describeStore, isPostgresUrl, openStore } from './open-store.js';
 import { protectCommand } from './protect.js';
 import { backupCommand, restoreCommand } from './backup.js';
@@ -79,21 +79,55 @@ async function serve(config: Config): Promise<void> {
 
 async function importCommand(config: Config, path: string, values: Record<string, unknown>): Promise<void> {
   const options = importOptions(values);
+  const report = typeof values.report === 'string' ? reportFile(values.report) : null;
   const store = await openStore(config, IMPORT_TUNING, 'create');
   console.error(`entia: importing ${path === '-' ? 'standard input' : path} into ${describeStore(config.db)} (mode ${options.mode})`);
   const bar = process.stderr.isTTY ? importProgressBar() : null;
+  let last: ImportSummary | null = null;
+  // Ctrl-C: each batch is one transaction with its checkpoint, so what is written is whole; say where the import
+  // stands and how to go on, with the terminal's cursor back.
+  const interrupted = () => {
+    bar?.stop();
+    console.error(`\nentia: interrupted${last ? ` after ${count(last.imported, 'entity', 'entities')} of this run` : ''}; every batch `
+      + 'written is kept. Run the same command again to go on after the last batch written (--restart starts over).');
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   try {
-    const summary = await importDump(store, path, loadSites(config), { user: 'import', comment: `import ${path}`, tags: [], bot: true }, {
+    const summary = await importDump(store, path, loadSites(config), { user: 'import', comment: importComment(path), tags: [], bot: true }, {
       ...options,
+      localIdStart: config.localIdsFrom,
+      onReport: report ? (entry) => report.write(`${JSON.stringify(entry)}\n`) : undefined,
       onNote: (note) => (bar ? bar.log(`entia: ${note}\n`) : console.error(`entia: ${note}`)),
-      onProgress: bar ? (s, read) => bar.update(s, read) : undefined,
+      onProgress: (s, read) => { last = s; bar?.update(s, read); },
     });
     bar?.stop();
     console.log(summaryLine(summary));
+    if (summary.endsEarlyAt !== null) {
+      throw new CliError(`${path}: the input ends early: its last line (${summary.endsEarlyAt}) is cut off (an interrupted `
+        + 'download?). Everything before it is imported; get the whole file and run the import again.');
+    }
   } finally {
+    process.off('SIGINT', interrupted);
     bar?.stop();
     await store.close();
+    await report?.close();
   }
+}
+
+/** `--report FILE`: JSON lines, one per entity or line not imported whole; opened before the import starts. */
+function reportFile(path: string): { write: (line: string) => void; close: () => Promise<void> } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (e) {
+    throw new CliError(`--report ${path}: ${(e as { code?: string }).code === 'ENOENT' ? 'its directory does not exist' : (e as Error).message}`);
+  }
+  const out = createWriteStream(path, { fd });
+  return {
+    write: (line) => { out.write(line); },
+    close: () => new Promise((resolve) => out.end(resolve)),
+  };
 }
 
 function listOption(values: Record<string, unknown>, name: string): Set<string> | undefined {
@@ -166,9 +200,9 @@ async function exportCommand(config: Config, path: string | undefined, values: R
   const ids = typeof values.ids === 'string' ? readIdsFile(values.ids) : undefined;
   const since = typeof values.since === 'string' ? values.since : undefined;
   const store = await openStore(config);
-  const target = exportTarget(path);
-  console.error(`entia: exporting ${describeStore(config.db)} as ${format} to ${path && path !== '-' ? path : 'standard output'}`);
   try {
+    const target = exportTarget(path);
+    console.error(`entia: exporting ${describeStore(config.db)} as ${format} to ${path && path !== '-' ? path : 'standard output'}`);
     const started = Date.now();
     const summary = await exportStore(store, target.out, loadSites(config), {
       format, ids, since,
@@ -177,7 +211,7 @@ async function exportCommand(config: Config, path: string | undefined, values: R
     if (target.out !== process.stdout) target.out.end();
     await target.done();
     if (process.stderr.isTTY) process.stderr.write('\n');
-    console.error(`entia: exported ${summary.entities} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`
+    console.error(`entia: exported ${count(summary.entities, 'entity', 'entities')} in ${((Date.now() - started) / 1000).toFixed(1)} s`
       + (summary.next !== null ? `; continue with --since ${summary.next}` : ''));
   } finally {
     await store.close();
@@ -227,7 +261,7 @@ const COMMANDS: Record<string, Command> = {
     options: {
       mode: { type: 'string' }, languages: { type: 'string' }, sites: { type: 'string' }, 'no-sitelinks': { type: 'boolean' },
       types: { type: 'string' }, has: { type: 'string', multiple: true }, ids: { type: 'string' }, strict: { type: 'boolean' },
-      restart: { type: 'boolean' }, 'batch-size': { type: 'string' },
+      restart: { type: 'boolean' }, 'batch-size': { type: 'string' }, report: { type: 'string' },
     },
     help: `Reads latest-all.json's layout (one entity per line in an array), the one-entity-per-line stream, or one
 Special:EntityData document. Run again after an interruption (Ctrl-C, kill, a crash), the same command goes on
@@ -245,7 +279,10 @@ after the last batch it wrote.
   --ids FILE          keep only the ids listed in FILE (whitespace-separated)
   --strict            stop at the first malformed line instead of skipping and counting it
   --restart           ignore what an earlier, unfinished run of the same input did and start from the beginning
-  --batch-size N      entities per transaction (default ${IMPORT_BATCH})`,
+  --batch-size N      entities per transaction (default ${IMPORT_BATCH})
+  --report FILE       write one JSON line for every entity or line not imported whole, with the reason:
+                      skipped (existing, editedLocally, notNewer, notStorable, localEntity, inLocalRange),
+                      superseded, malformed, sitelinkConflict, dropped (entities filtered out are not listed)`,
     run: (config, [path], values) => importCommand(config, path, values),
   },
   export: {
@@ -314,6 +351,24 @@ function commandHelp(name: string): string {
   return [`Usage: ${usageLine(name)}`, '', c.summary, ...(c.help ? ['', c.help] : [])].join('\n');
 }
 
+/** ` Did you mean --languages?` for an unknown option close to a known one (same first three letters, or a typo). */
+function suggestOption(error: Error, known: string[]): string {
+  const given = /Unknown option '--?([^']+)'/.exec(error.message)?.[1];
+  if (!given) return '';
+  const close = known.find((k) => k.slice(0, 3) === given.slice(0, 3) || editDistance(k, given) <= 2);
+  return close ? ` Did you mean --${close}?` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -330,7 +385,7 @@ async function main(argv: string[]): Promise<void> {
     parsed = parseArgs({ args: rest, allowPositionals: true, strict: true,
       options: { ...command.options, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
-    throw new CliError(`${(e as Error).message}\nUsage: ${usageLine(name!)}`, 2);
+    throw new CliError(`${(e as Error).message}${suggestOption(e as Error, Object.keys(command.options ?? {}))}\nUsage: ${usageLine(name!)}`, 2);
   }
   if (parsed.values.help) return void console.log(commandHelp(name!));
   const [min, max] = command.positionals;

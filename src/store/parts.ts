@@ -5,7 +5,7 @@ import type { Entity } from '../domain/entity.js';
 import type { EntityFilter } from '../search/rank.js';
 import { searchFilter } from './search-filter.js';
 import type {
-  BuildStep, BulkImport, Change, ChangeFeed, ChangeQuery, CounterHit, Counters, EditMeta, ImportExtras, ImportState,
+  BuildStep, BulkImport, Change, ChangeFeed, ChangeQuery, CounterHit, Counters, EditMeta, ImportExtras, ImportState, LocalIdStart,
   SearchHit, SearchQuery, StatementValueIndex,
 } from './store.js';
 
@@ -45,6 +45,7 @@ export abstract class StoreParts {
   unindexedCount(): Promise<number> { return this.imports.unindexedCount(); }
   importStates(ids: readonly string[]): Promise<Map<string, ImportState>> { return this.imports.importStates(ids); }
   sitelinkOwners(links: readonly (readonly [string, string])[]): Promise<Map<string, string>> { return this.imports.sitelinkOwners(links); }
+  localIdStart(proposed: LocalIdStart): Promise<LocalIdStart> { return this.imports.localIdStart(proposed); }
   importCheckpoint(key: string): Promise<string | null> { return this.imports.importCheckpoint(key); }
   clearImportCheckpoint(key: string): Promise<void> { return this.imports.clearImportCheckpoint(key); }
 }

@@ -289,6 +289,12 @@ export interface BulkImport {
   importStates(ids: readonly string[]): Promise<Map<string, ImportState>>;
   /** The item holding each (site, title) that some item links, keyed `site + "\u0000" + title`. */
   sitelinkOwners(links: readonly (readonly [site: string, title: string])[]): Promise<Map<string, string>>;
+  /**
+   * The first id of each kind that creations take in a store that imports from a source (README, "Local ids"):
+   * decided once, by the first import, which stores `proposed` when nothing is stored and raises the id
+   * counters to just below it, so that local ids never take ids the source will use. Returns what is stored.
+   */
+  localIdStart(proposed: LocalIdStart): Promise<LocalIdStart>;
   /** The checkpoint an importEntities call saved under `key`, or null. */
   importCheckpoint(key: string): Promise<string | null>;
   clearImportCheckpoint(key: string): Promise<void>;
@@ -325,6 +331,12 @@ export interface ImportExtras {
   /** Where the input stands once this batch is written, so that an interrupted import can go on from there. */
   checkpoint?: { key: string; value: string };
 }
+
+/** The numeric part of the first local id of each kind (1000000000: Q1000000000). */
+export type LocalIdStart = Record<KindName, number>;
+
+/** The meta key under which a store records its LocalIdStart. */
+export const LOCAL_ID_START_KEY = 'local_ids_from';
 
 export interface ImportState {
   /** The current revision; null for a redirect. */

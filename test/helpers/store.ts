@@ -46,7 +46,7 @@ export function createdTestDb(location: string): TestDb | undefined {
 
 /** Opens a store on a test database through the same function the CLI uses. */
 export function openTestStore(location: string): Promise<Store> {
-  return openStore({ ...DEFAULTS, db: location, pgPoolSize: 4, pgSchema: null });
+  return openStore({ ...DEFAULTS, db: location, pgPoolSize: 4, pgSchema: null }, {}, 'create');
 }
 
 function createFileDb(): TestDb {

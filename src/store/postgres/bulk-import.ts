@@ -5,10 +5,10 @@ import type pg from 'pg';
 import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js';
 import { appendDeferredRows, diffIndexRows, diffSearchRows, emptyDeferredRows, indexRows, popularity, type SitelinkRow } from '../index-rows.js';
 import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
-import type { BuildStep, BulkImport, EditMeta, ImportExtras, ImportState } from '../store.js';
+import { LOCAL_ID_START_KEY, type BuildStep, type BulkImport, type EditMeta, type ImportExtras, type ImportState, type LocalIdStart } from '../store.js';
 import type { PostgresDeferredIndex } from './deferred-index.js';
 import { appendTerms, emptyTermColumns, type PostgresIndexWriter } from './index-writer.js';
-import { importQueries, queries as q, searchQueries, type Db } from './queries.js';
+import { accountQueries, importQueries, queries as q, searchQueries, type Db } from './queries.js';
 import { writeSearchRows } from './search.js';
 import { appendValues, deleteValues, emptyValueColumns, insertValues } from './statement-values.js';
 import { inTransaction } from './transaction.js';
@@ -33,6 +33,14 @@ export class PostgresBulkImport implements BulkImport {
       const sources = extras.sourceRevisions ?? [];
       if (sources.length) await importQueries.recordSources(client, sources.map(([id]) => id), sources.map(([, rev]) => rev));
       if (extras.checkpoint) await importQueries.setMeta(client, extras.checkpoint.key, extras.checkpoint.value);
+    });
+  }
+
+  async localIdStart(proposed: LocalIdStart): Promise<LocalIdStart> {
+    return inTransaction(this.pool, async (client) => {
+      const start = JSON.parse(await accountQueries.metaValue(client, LOCAL_ID_START_KEY, JSON.stringify(proposed))) as LocalIdStart;
+      for (const [kind, first] of Object.entries(start) as [KindName, number][]) await q.raiseId(client, kind, first - 1);
+      return start;
     });
   }
 

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { emptyEntity, type Entity } from '../../domain/entity.js';
 import { popularity } from '../index-rows.js';
-import type { BuildStep, BulkImport, EditMeta, ImportExtras, ImportState, ReadResult } from '../store.js';
+import { LOCAL_ID_START_KEY, type BuildStep, type BulkImport, type EditMeta, type ImportExtras, type ImportState, type LocalIdStart, type ReadResult } from '../store.js';
 import type { DeferredIndex } from './deferred-index.js';
 import { decodeDocument, encodeDocument } from './documents.js';
 import type { ImportThread } from './import-thread.js';
@@ -55,6 +55,15 @@ export class SqliteBulkImport implements BulkImport {
       SELECT id, ?, head_rev FROM entities WHERE id = ? AND head_rev IS NOT NULL`);
     for (const [id, sourceRevision] of sourceRevisions) record.run(sourceRevision, id);
     if (checkpoint) this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(checkpoint.key, checkpoint.value);
+  }
+
+  async localIdStart(proposed: LocalIdStart): Promise<LocalIdStart> {
+    return this.db.transaction(() => {
+      this.q.insertMeta.run(LOCAL_ID_START_KEY, JSON.stringify(proposed));
+      const start = JSON.parse(this.q.readMeta.get(LOCAL_ID_START_KEY)!.value) as LocalIdStart;
+      for (const [kind, first] of Object.entries(start)) this.q.raiseCounter.run(first - 1, kind, first - 1);
+      return start;
+    }).immediate();
   }
 
   async importStates(ids: readonly string[]): Promise<Map<string, ImportState>> {
