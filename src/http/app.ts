@@ -12,7 +12,7 @@ import { EmptyReply, requestContext, type Ctx, type Method, type Result, type Ro
 import { ROUTES } from './routes.js';
 import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { withDecodablePath } from './url.js';
-import { chooseEncoding, compress, COMPRESS_MIN_BYTES } from './compression.js';
+import { chooseEncoding, compress, COMPRESS_MIN_BYTES, sendBody } from './compression.js';
 import { registerOperations } from './operations.js';
 import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
@@ -109,6 +109,19 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
     done();
   });
   app.register(cors, { delegator: corsOptions(config.corsOrigins) });
+  // Pages rendered to text (the web interface, reconciliation's previews) are compressed like JSON bodies; JSON
+  // routes compress in send(), where a cached buffer keeps its compressed forms.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.hasHeader('content-encoding') || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    if (bytes.length < COMPRESS_MIN_BYTES) return payload;
+    reply.header('vary', 'Accept-Encoding');
+    const encoding = chooseEncoding(req.headers['accept-encoding'], bytes.length);
+    if (!encoding) return payload;
+    reply.header('content-encoding', encoding).removeHeader('content-length');
+    return compress(bytes, encoding);
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
@@ -206,13 +219,7 @@ async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> 
   if (result.body === undefined) return reply.send();
   // Exactly `application/json`, without a charset (docs/api.md §2.1), so the body is serialised here (a Buffer
   // body is JSON already).
-  const bytes = Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body);
-  reply.header('content-type', 'application/json');
-  if (bytes.length < COMPRESS_MIN_BYTES) return reply.send(bytes);
-  reply.header('vary', 'Accept-Encoding');
-  const encoding = chooseEncoding(reply.request.headers['accept-encoding'], bytes.length);
-  if (!encoding) return reply.send(bytes);
-  return reply.header('content-encoding', encoding).send(await compress(bytes, encoding));
+  return sendBody(reply, Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body), 'application/json');
 }
 
 export type { Method };

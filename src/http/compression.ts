@@ -3,6 +3,7 @@
 // compressed once and its compressed bytes live exactly as long as it does; any other body is compressed for
 // its one response. Small bodies (errors, terms) go as they are: compressing them costs more than it saves.
 import negotiator from '@fastify/accept-negotiator';
+import type { FastifyReply } from 'fastify';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
@@ -32,4 +33,17 @@ export function compress(bytes: Buffer, encoding: Encoding): Promise<Buffer> {
   let forms = compressed.get(bytes);
   if (!forms) compressed.set(bytes, forms = {});
   return forms[encoding] ??= compressors[encoding](bytes);
+}
+
+/**
+ * Sends `bytes` as `contentType`, compressed when the client accepts an encoding and the body is large enough:
+ * the one way every body Entia renders (JSON, the web interface's pages) leaves the server.
+ */
+export async function sendBody(reply: FastifyReply, bytes: Buffer, contentType: string): Promise<FastifyReply> {
+  reply.header('content-type', contentType);
+  if (bytes.length < COMPRESS_MIN_BYTES) return reply.send(bytes);
+  reply.header('vary', 'Accept-Encoding');
+  const encoding = chooseEncoding(reply.request.headers['accept-encoding'], bytes.length);
+  if (!encoding) return reply.send(bytes);
+  return reply.header('content-encoding', encoding).send(await compress(bytes, encoding));
 }

@@ -27,6 +27,21 @@ function raw(path: string, acceptEncoding?: string, method = 'GET'): Promise<{ s
 }
 
 describe('compression', () => {
+  it('compresses the web interface\'s pages too, to the identical HTML', async () => {
+    const plain = await raw(`/${id}`);
+    assert.equal(plain.status, 200);
+    assert.match(String(plain.headers['content-type']), /^text\/html/);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    const gz = await raw(`/${id}`, 'gzip');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(gz.headers.vary, 'Accept-Encoding');
+    assert.ok(gz.body.length < plain.body.length / 2, `${gz.body.length} of ${plain.body.length}`);
+    assert.deepEqual(gunzipSync(gz.body), plain.body);
+    const br = await raw('/', 'br');
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.deepEqual(brotliDecompressSync(br.body), (await raw('/')).body);
+  });
+
   it('sends gzip or Brotli as asked, decompressing to the identical JSON', async () => {
     const plain = await raw(`/v1/entities/items/${id}`);
     assert.equal(plain.headers['content-encoding'], undefined);
