@@ -137,7 +137,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
 
   const edits = new EditQueue();
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  registerChangeStream(app, store, config.streamBufferBytes);
+  registerChangeStream(app, store, config.streamBufferBytes, (n) => services.metrics.followers.set(n));
   // GET requests read through the store's read view: the replicas, where ENTIA_DB_REPLICAS names some.
   const reads = store.forReads?.() ?? store;
   for (const path of registerReconcile(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});

@@ -27,15 +27,18 @@ class ChangeHub {
   private busy = false;
 
   /** `maxBuffered`: bytes waiting in a follower's socket beyond which it is dropped as too slow. */
-  constructor(private readonly store: ChangeFeed, private readonly maxBuffered: number) {}
+  constructor(private readonly store: ChangeFeed, private readonly maxBuffered: number,
+    private readonly counted: (followers: number) => void) {}
 
   add(follower: Follower): void {
     this.followers.add(follower);
+    this.counted(this.followers.size);
     this.timer ??= setInterval(() => void this.tick(), TICK_MS);
   }
 
   remove(follower: Follower): void {
     this.followers.delete(follower);
+    this.counted(this.followers.size);
     if (this.followers.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
@@ -45,6 +48,7 @@ class ChangeHub {
   close(): void {
     for (const f of this.followers) f.reply.raw.destroy();
     this.followers.clear();
+    this.counted(0);
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
@@ -93,13 +97,14 @@ function frame(c: Change): string {
 export const CHANGE_STREAM_PATH = '/v1/changes/stream';
 
 /** Registers the route after the SSE plugin (both are queued, so the route sees the plugin's hooks). */
-export function registerChangeStream(app: FastifyInstance, store: ChangeFeed, maxBuffered: number): void {
+/** `counted`: told the number of followers each time it changes (GET /metrics). */
+export function registerChangeStream(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void): void {
   app.register(fastifySSE, { heartbeatInterval: 15_000 });
-  app.register(async (scope) => routes(scope, store, maxBuffered));
+  app.register(async (scope) => routes(scope, store, maxBuffered, counted));
 }
 
-async function routes(app: FastifyInstance, store: ChangeFeed, maxBuffered: number): Promise<void> {
-  const hub = new ChangeHub(store, maxBuffered);
+async function routes(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void): Promise<void> {
+  const hub = new ChangeHub(store, maxBuffered, counted);
   app.addHook('onClose', async () => hub.close());
   app.get(CHANGE_STREAM_PATH, { sse: 'only' }, async (req, reply) => {
     const query = req.query as Record<string, unknown>;

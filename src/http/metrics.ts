@@ -3,7 +3,7 @@
 // loop delay). One registry per app, so several apps in one process (tests) do not share counters.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RevisionCache } from '../store/revision-cache.js';
-import type { StoreProbe, StoreLifecycle } from '../store/store.js';
+import type { StoreProbe, StoreLifecycle, StoreStatistics } from '../store/store.js';
 
 /** Latency buckets in seconds: a cached read takes well under a millisecond, a large import batch seconds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -24,6 +24,9 @@ export class Metrics {
   });
   readonly unchanged = new Counter({
     name: 'entia_edits_unchanged_total', help: 'Edits that changed nothing, so wrote no revision', registers: [this.registry],
+  });
+  readonly followers = new Gauge({
+    name: 'entia_change_stream_followers', help: 'Clients following GET /v1/changes/stream on this process', registers: [this.registry],
   });
 
   constructor() {
@@ -55,6 +58,27 @@ export class Metrics {
     });
     replicaGauge('entia_db_replica_up', 'Whether each read replica (ENTIA_DB_REPLICAS) answered the last scrape', (r) => (r.up ? 1 : 0));
     replicaGauge('entia_db_replica_lag_seconds', 'How far each read replica\'s replay is behind what it received', (r) => r.lagSeconds);
+    // The store's contents: SQLite reads counters kept by triggers, PostgreSQL counts at most every 30 s.
+    const statistics = () => store.statistics().catch(() => null);
+    const kindGauge = (name: string, help: string, pick: (s: StoreStatistics) => Record<string, number>) => new Gauge({
+      name, help, labelNames: ['kind'] as const, registers,
+      async collect() {
+        const stats = await statistics();
+        if (stats) for (const [kind, n] of Object.entries(pick(stats))) this.set({ kind }, n);
+      },
+    });
+    kindGauge('entia_entities', 'Entities the store holds, by kind (redirects not included)', (s) => s.entities);
+    kindGauge('entia_redirects', 'Redirects the store holds, by kind', (s) => s.redirects);
+    const importGauge = (name: string, help: string, pick: (s: StoreStatistics) => number) => new Gauge({
+      name, help, registers,
+      async collect() {
+        const stats = await statistics();
+        if (stats) this.set(pick(stats));
+      },
+    });
+    importGauge('entia_import_unindexed_entities', 'Imported entities not yet in search: an import has not built its indexes (run entia import again)',
+      (s) => s.unindexed);
+    importGauge('entia_imports_unfinished', 'Imports started and not finished (stopped, or running now)', (s) => s.importsUnfinished);
     new Gauge({
       name: 'entia_db_pool_connections', help: 'PostgreSQL connections of this process, by state (total, idle, waiting clients)',
       labelNames: ['state'] as const, registers,

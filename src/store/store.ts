@@ -307,6 +307,8 @@ export interface StoreLifecycle {
    * database cannot be reached. Migrations run when a store opens, so an open store has its schema.
    */
   probe(): Promise<StoreProbe>;
+  /** Counts for GET /metrics; SQLite reads counters kept by triggers, PostgreSQL counts (cache the result). */
+  statistics(): Promise<StoreStatistics>;
   /**
    * The store as GET requests should use it: on PostgreSQL with ENTIA_DB_REPLICAS, entities, history, search
    * and lookups read from the replicas (never older than what this process wrote or served); otherwise itself.
@@ -355,6 +357,18 @@ export interface StoreProbe {
   entityCache?: { hits: number; misses: number };
   /** PostgreSQL with ENTIA_DB_REPLICAS: each replica's state and replay lag. */
   replicas?: { replica: string; up: boolean; lagSeconds: number | null }[];
+}
+
+/** What GET /metrics reports of the store's contents. */
+export interface StoreStatistics {
+  /** Entities of each kind, redirects left out. */
+  entities: Record<KindName, number>;
+  /** Redirects of each kind. */
+  redirects: Record<KindName, number>;
+  /** Imported entities whose search, term and value rows wait for an import's build (finishImport). */
+  unindexed: number;
+  /** Imports that started and have not finished: each keeps a checkpoint until its build ends. */
+  importsUnfinished: number;
 }
 
 /** One step of an import's index build (finishImport), for its progress display. */

@@ -78,6 +78,34 @@ describe('GET /metrics', () => {
     }
   });
 
+  it('reports what the store holds, unfinished imports and change-stream followers', async () => {
+    const fresh = await startServer();
+    const text = async () => samples(await (await fetch(`${fresh.url}/metrics`)).text());
+    try {
+      const items = [];
+      for (const label of ['one', 'two', 'three']) items.push((await fresh.post('/v1/entities/items', { item: { labels: { en: label } } })).body.id);
+      await fresh.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'counted' } } });
+      await fresh.store.redirectEntity(items[2], items[0], { user: 'test', comment: null, tags: [], bot: false });
+      await fresh.store.importEntities([], { user: 'import', comment: null, tags: [], bot: true },
+        { checkpoint: { key: 'import:/data/latest-all.json', value: '{}' } });
+      const controller = new AbortController();
+      const stream = await fetch(`${fresh.url}/v1/changes/stream`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+      await stream.body!.getReader().read(); // the first heartbeat: the follower is registered
+      const m = await text();
+      assert.equal(m.get('entia_entities{kind="item"}'), 2);
+      assert.equal(m.get('entia_entities{kind="property"}'), 1);
+      assert.equal(m.get('entia_redirects{kind="item"}'), 1);
+      assert.equal(m.get('entia_imports_unfinished'), 1);
+      assert.equal(m.get('entia_import_unindexed_entities'), 0);
+      assert.equal(m.get('entia_change_stream_followers'), 1);
+      controller.abort();
+      for (let i = 0; i < 100 && (await text()).get('entia_change_stream_followers') !== 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal((await text()).get('entia_change_stream_followers'), 0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('labels unknown paths as unmatched, so the label set stays bounded', async () => {
     await s.get('/no/such/path/12345');
     const after = await scrape();

@@ -13,7 +13,7 @@ import { StoreParts } from '../parts.js';
 import {
   EditConflict, PolicyViolation, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
   type PolicyChecks, type ReadPurpose, type ReadResult, type RevisionContent, type RevisionRecord, type Store,
-  type StoreProbe, type UniquenessViolation,
+  type StoreProbe, type StoreStatistics, type UniquenessViolation,
 } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { PostgresBulkImport } from './bulk-import.js';
@@ -24,7 +24,7 @@ import { PostgresIndexWriter } from './index-writer.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
 import { migrate, NoStoreError } from './migrate.js';
 export { NoStoreError } from './migrate.js';
-import { changeQueries, isSchemaName, queries as q, type Db, type EntityRow } from './queries.js';
+import { changeQueries, isSchemaName, queries as q, statisticsQueries, type Db, type EntityRow } from './queries.js';
 import { ReadReplicas, RevisionFloor } from './replicas.js';
 import { preparingClient } from './prepared.js';
 import { PostgresSearch } from './search.js';
@@ -125,6 +125,9 @@ const DEFAULT_DOCUMENT_CACHE_BYTES = 4 * 2 ** 20;
  * files, which StoreParts (parts.ts) forwards to: bulk-import.ts, change-feed.ts, counters.ts, search.ts with
  * statement-values.ts, accounts.ts.
  */
+/** How long GET /metrics reuses PostgreSQL's entity counts. */
+const STATISTICS_SECONDS = 30;
+
 export class PostgresStore extends StoreParts implements Store {
   readonly accounts: AccountStore;
   readonly searchIndex: PostgresSearch;
@@ -357,6 +360,25 @@ export class PostgresStore extends StoreParts implements Store {
     await this.pool.query('SELECT 1');
     return { backend: 'postgres', entityCache: { ...this.documents.stats }, pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
       replicas: this.replicas ? await this.replicas.status() : undefined };
+  }
+
+  /** The last counts and when they were taken: counting every entity is a scan, done at most every 30 s. */
+  private counted: { at: number; stats: Promise<StoreStatistics> } | null = null;
+
+  statistics(): Promise<StoreStatistics> {
+    if (!this.counted || Date.now() - this.counted.at > STATISTICS_SECONDS * 1000) {
+      this.counted = { at: Date.now(), stats: this.countAll() };
+      this.counted.stats.catch(() => { this.counted = null; });
+    }
+    return this.counted.stats;
+  }
+
+  private async countAll(): Promise<StoreStatistics> {
+    const stats: StoreStatistics = { entities: { item: 0, property: 0 }, redirects: { item: 0, property: 0 },
+      unindexed: await this.unindexedCount(), importsUnfinished: 0 };
+    for (const r of await statisticsQueries.entityCounts(this.pool)) (r.redirect ? stats.redirects : stats.entities)[r.kind] = Number(r.n);
+    stats.importsUnfinished = await statisticsQueries.unfinishedImports(this.pool);
+    return stats;
   }
 
   async close(): Promise<void> {

@@ -283,6 +283,14 @@ export const counterQueries = {
   dropEndedWindows: async (db: Db) => { await db.query('DELETE FROM rate_windows WHERE reset_at <= clock_timestamp()'); },
 };
 
+/** GET /metrics: what the store holds (a count over every entity: the caller caches it). */
+export const statisticsQueries = {
+  entityCounts: async (db: Db) => (await db.query<{ kind: KindName; redirect: boolean; n: string }>(
+    'SELECT kind, redirect_to IS NOT NULL AS redirect, count(*) AS n FROM entities GROUP BY 1, 2')).rows,
+  unfinishedImports: async (db: Db) =>
+    Number((await first<{ n: string }>(db, "SELECT count(*) AS n FROM meta WHERE key LIKE 'import:%'"))!.n),
+};
+
 /** Transaction control: READ COMMITTED (the default); concurrency is handled as docs/adr/0002 describes. */
 export const transactionQueries = {
   begin: async (db: Db) => { await db.query('BEGIN'); },

@@ -12,7 +12,7 @@ import { StoreParts } from '../parts.js';
 import {
   EditConflict, PolicyViolation, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
   type PolicyChecks, type PolicyQuery, type ReadPurpose, type ReadResult, type RevisionContent, type RevisionRecord,
-  type Store, type StoreProbe, type UniquenessViolation,
+  type Store, type StoreProbe, type StoreStatistics, type UniquenessViolation,
 } from '../store.js';
 import { sqliteAccounts } from './accounts.js';
 import { SqliteBulkImport } from './bulk-import.js';
@@ -339,6 +339,14 @@ export class SqliteStore extends StoreParts implements Store {
   async probe(): Promise<StoreProbe> {
     this.db.prepare('SELECT 1').get();
     return { backend: 'sqlite', entityCache: { ...this.cache.stats } };
+  }
+
+  async statistics(): Promise<StoreStatistics> {
+    const stats: StoreStatistics = { entities: { item: 0, property: 0 }, redirects: { item: 0, property: 0 },
+      unindexed: await this.unindexedCount(), importsUnfinished: 0 };
+    for (const r of this.q.entityCounts.all()) (r.redirect ? stats.redirects : stats.entities)[r.kind] = r.n;
+    stats.importsUnfinished = this.q.unfinishedImports.get()!.n;
+    return stats;
   }
 
   async close(): Promise<void> {

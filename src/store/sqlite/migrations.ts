@@ -205,4 +205,29 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, lang)
   ) WITHOUT ROWID;
   `,
+  // 14: how many entities of each kind the store holds, and how many of them are redirects, kept by triggers on
+  // every write path (edits, imports, redirects), so GET /metrics reads four rows instead of counting millions
+  // (a count(*) of 1,000,000 entities held the event loop for 260 ms).
+  `
+  CREATE TABLE entity_counts (
+    kind TEXT NOT NULL,
+    redirect INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (kind, redirect)
+  ) WITHOUT ROWID;
+  INSERT INTO entity_counts (kind, redirect, n) VALUES ('item', 0, 0), ('item', 1, 0), ('property', 0, 0), ('property', 1, 0);
+  UPDATE entity_counts SET n = (SELECT count(*) FROM entities e
+    WHERE e.kind = entity_counts.kind AND (e.redirect_to IS NOT NULL) = entity_counts.redirect);
+  CREATE TRIGGER entity_counts_insert AFTER INSERT ON entities BEGIN
+    UPDATE entity_counts SET n = n + 1 WHERE kind = new.kind AND redirect = (new.redirect_to IS NOT NULL);
+  END;
+  CREATE TRIGGER entity_counts_delete AFTER DELETE ON entities BEGIN
+    UPDATE entity_counts SET n = n - 1 WHERE kind = old.kind AND redirect = (old.redirect_to IS NOT NULL);
+  END;
+  CREATE TRIGGER entity_counts_update AFTER UPDATE OF kind, redirect_to ON entities
+    WHEN old.kind IS NOT new.kind OR (old.redirect_to IS NULL) IS NOT (new.redirect_to IS NULL) BEGIN
+    UPDATE entity_counts SET n = n - 1 WHERE kind = old.kind AND redirect = (old.redirect_to IS NOT NULL);
+    UPDATE entity_counts SET n = n + 1 WHERE kind = new.kind AND redirect = (new.redirect_to IS NOT NULL);
+  END;
+  `,
 ];

@@ -1,5 +1,6 @@
 // All SQL of the SQLite backend, prepared once per connection.
 import type Database from 'better-sqlite3';
+import type { KindName } from '../../domain/entity.js';
 import type { SearchTable } from '../index-rows.js';
 
 interface HeadRow { rev_id: number | null; timestamp: number; redirect_to: string | null }
@@ -111,6 +112,9 @@ export function prepareQueries(db: Database.Database) {
         reset_at = CASE WHEN reset_at <= @now THEN @now + @window ELSE reset_at END
       RETURNING count, reset_at`),
     dropEndedWindows: db.prepare<[number]>('DELETE FROM rate_windows WHERE reset_at <= ?'),
+    // GET /metrics: the counts the entity_counts triggers keep (migration 14), and unfinished imports.
+    entityCounts: db.prepare<[], { kind: KindName; redirect: number; n: number }>('SELECT kind, redirect, n FROM entity_counts'),
+    unfinishedImports: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM meta WHERE key LIKE 'import:%'"),
   };
 }
 
