@@ -58,13 +58,56 @@ export function parseJsonBody(req: FastifyRequest, bytes: Buffer, done: (err: Er
     return;
   }
   try {
-    if (nestingDepth(text) > MAX_JSON_DEPTH) throw new MalformedBody('too deep');
-    const body: unknown = JSON.parse(text, nfc);
-    checkInputLimits(body);
-    done(null, body);
+    done(null, parseJsonText(text));
   } catch (e) {
-    done(e instanceof MalformedBody ? e : new MalformedBody('invalid JSON'));
+    done(e as MalformedBody);
   }
+}
+
+/**
+ * A JSON text as every dialect reads it (a REST body, an Action API `data` parameter): depth bounded before
+ * parsing, strings and keys NFC-normalised, then INPUT_LIMITS and the text rules (checkInputLimits). Throws
+ * MalformedBody.
+ */
+export function parseJsonText(text: string): unknown {
+  if (nestingDepth(text) > MAX_JSON_DEPTH) throw new MalformedBody('too deep');
+  let body: unknown;
+  try {
+    body = JSON.parse(text, nfc);
+  } catch {
+    throw new MalformedBody('invalid JSON');
+  }
+  checkInputLimits(body);
+  return body;
+}
+
+/**
+ * An `application/x-www-form-urlencoded` body (the Action API's), strictly: bytes that are not UTF-8 and
+ * percent-escapes that are broken or decode to something that is not UTF-8 are refused (MalformedBody), never
+ * replaced with U+FFFD or kept as sent. Later values of a repeated name win, as in PHP.
+ */
+export function parseFormBody(bytes: Buffer): Record<string, string> {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new MalformedBody('invalid UTF-8');
+  }
+  const out: Record<string, string> = Object.create(null);
+  if (text === '') return out;
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      throw new MalformedBody('invalid percent-encoding');
+    }
+  };
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    out[decode(at < 0 ? pair : pair.slice(0, at))] = at < 0 ? '' : decode(pair.slice(at + 1));
+  }
+  return out;
 }
 
 /**

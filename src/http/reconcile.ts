@@ -251,7 +251,8 @@ async function reconcileBatch(reader: Reader, batch: Json, config: Services['con
   const keys = Object.keys(batch);
   if (keys.length === 0 || keys.length > RECONCILE_LIMITS.queries) badParameter('queries');
   const queries = keys.map((k) => parseQuery(batch[k]));
-  const out: Json = {};
+  // No prototype: a query may be named `__proto__`, and its answer must be a member like any other.
+  const out: Json = Object.create(null);
   for (let i = 0; i < keys.length; i++) out[keys[i]] = { result: await reconcileOne(reader, queries[i], config) };
   return out;
 }

@@ -25,7 +25,15 @@ export interface EditGuard {
   consume(ctx: Ctx, creation: boolean): Promise<void>;
   /** Counts a read against the client's read budget (off by default); throws request-limit-reached. */
   read(client: Client): Promise<void>;
+  /**
+   * Counts a login attempt of the Action API from `address` (LOGIN_ATTEMPTS per address, whatever the account);
+   * throws request-limit-reached past it, before the password is looked at.
+   */
+  loginAttempt(address: string): Promise<void>;
 }
+
+/** Action API logins one address may attempt per window: a bot logs in once and keeps its session. */
+export const LOGIN_ATTEMPTS = { count: 10, windowSeconds: 300 };
 
 /**
  * Spends a read of the request's client, for the reads served beside the route table (reconciliation,
@@ -42,6 +50,7 @@ export const OPEN_GUARD: EditGuard = {
   async authorize() {},
   async consume() {},
   async read() {},
+  async loginAttempt() {},
 };
 
 export interface Services {

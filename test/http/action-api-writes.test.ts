@@ -111,7 +111,7 @@ describe('Action API edits', () => {
       [{ action: 'wbsetlabel', id: item.id, language: 'en', value: 'x', token }, 'mustbeposted', { method: 'GET', headers: auth }],
       [{ action: 'wbsetlabel', id: item.id, language: 'en', value: 'x', token, baserevid: String(item.lastrevid - 1) }, 'editconflict', { headers: auth }],
       [{ action: 'wbsetlabel', id: item.id, language: 'en', value: 'x', token, assert: 'bot' }, 'assertbotfailed', { headers: auth }],
-      [{ action: 'wbsetlabel', id: item.id, language: 'xx-nope', value: 'x', token }, 'modification-failed', { headers: auth }],
+      [{ action: 'wbsetlabel', id: item.id, language: 'xx-nope', value: 'x', token }, 'badvalue', { headers: auth }],
       [{ action: 'wbsetlabel', id: 'Q999999999', language: 'en', value: 'x', token }, 'no-such-entity', { headers: auth }],
       [{ action: 'wbsetlabel', id: 'not an id', language: 'en', value: 'x', token }, 'invalid-entity-id', { headers: auth }],
       [{ action: 'wbeditentity', id: item.id, data: '{not json', token }, 'invalid-json', { headers: auth }],

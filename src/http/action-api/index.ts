@@ -9,7 +9,8 @@ import type { Store } from '../../store/store.js';
 import type { EditQueue } from '../edit-queue.js';
 import { searchTerms } from '../handlers/search.js';
 import { parseMeta } from '../meta.js';
-import { jsonBuffer } from '../reply-error.js';
+import { jsonBuffer, MalformedBody } from '../reply-error.js';
+import { parseFormBody } from '../body.js';
 import { requestContext, type Ctx } from '../route.js';
 import type { Identity, Services } from '../services.js';
 import { ApiError, fromEntiaError, list, param, refuse, type Call, type Json, type WriteCall } from './protocol.js';
@@ -37,7 +38,7 @@ const READ_MODULES: Record<string, (call: Request) => Promise<Json>> = {
 const POST_ONLY = new Set([...Object.keys(WRITE_MODULES), 'login', 'logout']);
 
 async function login(call: Request): Promise<Json> {
-  const { body, cookie } = await call.sessions.login(call.params);
+  const { body, cookie } = await call.sessions.login(call.params, call.req.ip);
   if (cookie) call.reply.header('set-cookie', cookie);
   return body;
 }
@@ -95,7 +96,14 @@ async function search(call: Request): Promise<Json[]> {
     q: param(call.params, 'srsearch') ?? refuse('missingparam', 'The "srsearch" parameter must be set.'),
     limit: param(call.params, 'srlimit') ?? '10', offset: param(call.params, 'sroffset') ?? '0', lang: param(call.params, 'uselang') ?? 'en',
   }, {}, kind);
-  const { body } = await searchTerms('search')(ctx);
+  let body: unknown;
+  try {
+    ({ body } = await searchTerms('search')(ctx));
+  } catch (e) {
+    // The REST search's refusals are about parameters here: said as MediaWiki says a bad parameter.
+    if (isEntiaError(e) && e.status < 500 && e.code !== 'request-limit-reached') refuse('badvalue', `Invalid search parameters: ${e.text}`);
+    throw e;
+  }
   return (body as { results: { id: string }[] }).results.map((hit) => ({ ...title(kind, hit.id), pageid: 0 }));
 }
 
@@ -104,9 +112,29 @@ function requestCtx(call: Request, query: Record<string, unknown>, body: Record<
   return requestContext(call.req, { kind, store: call.store, services: call.services, identity: call.identity }, { params: {}, query, body });
 }
 
+/**
+ * A browser's request sent by a page of another site: its `Origin` is neither this server's (ENTIA_PUBLIC_URL)
+ * nor one of ENTIA_CORS_ORIGINS, or the browser says so in `Sec-Fetch-Site`. A form post needs no CORS
+ * preflight, so without this check any page could edit anonymously through its visitors' browsers.
+ */
+function crossSite(call: Request): boolean {
+  const { origin, 'sec-fetch-site': fetchSite } = call.req.headers;
+  if (fetchSite === 'cross-site') return true;
+  if (typeof origin !== 'string') return false;
+  const allowed = call.services.config.corsOrigins;
+  return origin !== new URL(call.services.config.publicUrl).origin && !allowed.includes('*') && !allowed.includes(origin);
+}
+
+const ASSERTIONS = new Set(['anon', 'user', 'bot']);
+
 async function write(call: Request, module: (call: WriteCall) => Promise<Json>): Promise<Json> {
-  await checkCsrf(call.sessions, call.bearer, param(call.params, 'token'));
   const assert = param(call.params, 'assert');
+  if (assert !== undefined && !ASSERTIONS.has(assert)) refuse('badvalue', `Unrecognized value for parameter "assert": ${assert}.`);
+  await checkCsrf(call.sessions, call.bearer, param(call.params, 'token'));
+  if (call.identity.kind !== 'user' && crossSite(call)) {
+    refuse('permissiondenied', 'Anonymous edits from a page of another site are refused: sign in (a token), or send the request from this site.');
+  }
+  if (assert === 'anon' && call.identity.kind === 'user') refuse('assertanonfailed', 'You are logged in, so the action could not be completed.');
   if (assert === 'user' && call.identity.kind !== 'user') refuse('assertuserfailed', 'You are no longer logged in, so the action could not be completed.');
   if (assert === 'bot' && !(call.identity.kind === 'user' && call.identity.account.group === 'bot')) {
     refuse('assertbotfailed', 'You do not have the "bot" right, so the action could not be completed.');
@@ -176,12 +204,19 @@ export function registerActionApi(app: FastifyInstance, store: Store, services: 
   // Its own context: form bodies here only, and every failure in the Action API's shape.
   app.register(async (api) => {
     api.removeAllContentTypeParsers();
-    api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
+      try {
+        done(null, parseFormBody(body as Buffer));
+      } catch (e) {
+        done(e as Error);
+      }
     });
     api.setErrorHandler((error, req, reply) => {
       const code = (error as { code?: string }).code ?? '';
       if (Object.hasOwn(FRAMEWORK_ERRORS, code)) return sendError(reply, FRAMEWORK_ERRORS[code]);
+      if (error instanceof MalformedBody) {
+        return sendError(reply, new ApiError('badvalue', `The request body is not valid form encoding (${error.message}).`));
+      }
       req.log.error({ err: error }, 'unexpected error');
       return sendError(reply, new ApiError('internal_api_error', 'An internal error occurred.'));
     });

@@ -7,6 +7,8 @@ import type { EditMeta, Store } from '../../store/store.js';
 import type { EditQueue } from '../edit-queue.js';
 import type { Ctx } from '../route.js';
 import type { Services } from '../services.js';
+import { parseJsonText } from '../body.js';
+import { MalformedBody } from '../reply-error.js';
 
 export type Json = Record<string, unknown>;
 
@@ -46,12 +48,21 @@ export const list = (v: string | undefined) => (v === undefined || v === '' ? []
 /** MediaWiki's boolean parameters are true when present, whatever their value. */
 export const flag = (params: Json, name: string) => params[name] !== undefined;
 
-/** A JSON parameter (`data`, `claim`, `value`, `snaks`), parsed; `invalid-json` as Wikibase says it. */
+/**
+ * A JSON parameter (`data`, `claim`, `value`, `snaks`), read as the REST API reads a body (parseJsonText: the
+ * same depth, size and text rules, checked before any edit work); `invalid-json` as Wikibase says it.
+ */
 export function jsonParam(params: Json, name: string): unknown {
   const text = required(params, name);
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseJsonText(text);
+  } catch (e) {
+    const precise = e instanceof MalformedBody ? e.precise : undefined;
+    if (precise) {
+      const at = (precise.context as Json | undefined)?.path;
+      const path = typeof at === 'string' && at !== '' ? ` at ${at}` : '';
+      return refuse('invalid-json', `The "${name}" parameter breaks a limit or holds text that cannot be stored${path} (${precise.code}).`);
+    }
     return refuse('invalid-json', `Could not parse the "${name}" parameter as JSON.`);
   }
 }

@@ -8,6 +8,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Identity, Services } from '../services.js';
 import { bearerToken, sameSecret, tokenSecret } from '../tokens.js';
+import { RequestLimitReached } from '../rate-limit.js';
 import type { AccountStore } from '../../store/store.js';
 import { param, refuse, type Json } from './protocol.js';
 
@@ -24,7 +25,8 @@ export interface Sessions {
   csrfToken(bearer: string | null): Promise<string>;
   loginToken(): Promise<string>;
   /** `action=login`: the answer and, on success, the Set-Cookie value. */
-  login(params: Json): Promise<{ body: Json; cookie?: string }>;
+  /** `address`: the client's, whose login attempts are counted (EditGuard.loginAttempt). */
+  login(params: Json, address: string): Promise<{ body: Json; cookie?: string }>;
   logoutCookie(): string;
 }
 
@@ -80,7 +82,7 @@ export function buildSessions(services: Services, accounts: AccountStore): Sessi
     async loginToken() {
       return loginTokenAt(Math.floor(Date.now() / LOGIN_WINDOW_MS));
     },
-    async login(params) {
+    async login(params, address) {
       const name = param(params, 'lgname');
       const password = param(params, 'lgpassword');
       const given = param(params, 'lgtoken');
@@ -89,6 +91,13 @@ export function buildSessions(services: Services, accounts: AccountStore): Sessi
       const valid = [await loginTokenAt(window), await loginTokenAt(window - 1)].some((t) => sameSecret(t, given));
       if (!valid) return { body: { login: { result: 'WrongToken' } } };
       if (!name || !password) refuse('missingparam', 'The "lgname" and "lgpassword" parameters must be set.');
+      try {
+        await services.guard.loginAttempt(address);
+      } catch (e) {
+        if (!(e instanceof RequestLimitReached)) throw e;
+        const minutes = Math.max(1, Math.ceil(e.retryAfterSeconds / 60));
+        return { body: { login: { result: 'Failed', reason: `You have made too many recent login attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} before trying again.` } } };
+      }
       const identity = await services.guard.identify(`Bearer ${password}`);
       // Bot passwords are named `Account@bot`; the account is what comes before the `@`.
       const account = name.split('@')[0];
