@@ -96,7 +96,7 @@ describe('Action API under hostile input', () => {
 
   it('refuses an anonymous edit posted by a page of another site; a signed-in one and a same-site one go through', async () => {
     const params = { action: 'wbsetlabel', id: item, language: 'fr', value: 'posté' };
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
       const answer = await writesNothing(() => post(form(params), headers));
       assert.equal(answer.error.code, 'permissiondenied', JSON.stringify(headers));
     }
