@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { buildGuard } from '../http/guard.js';
 import { memoryRateLimiter, storeRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 import { redisRateLimiter } from '../http/rate-limit-redis.js';
-import type { Store } from '../store/store.js';
+import { RedirectRefused, type Store } from '../store/store.js';
 import { buildServices } from '../http/services.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { buildSiteTable } from '../domain/sites.js';
@@ -226,7 +226,12 @@ async function redirectCommand(config: Config, source: string, target: string): 
   const store = await openStore(config);
   console.error(`entia: store: ${describeStore(config.db)}`);
   try {
-    await store.redirectEntity(from, to, { user: 'cli', comment: `redirect ${from} to ${to}`, tags: [], bot: false });
+    try {
+      await store.redirectEntity(from, to, { user: 'cli', comment: `redirect ${from} to ${to}`, tags: [], bot: false });
+    } catch (e) {
+      if (!(e instanceof RedirectRefused)) throw e;
+      throw new CliError(`${to} ${e.reason === 'target-is-redirect' ? 'is itself a redirect' : 'is not an item of this store'}: nothing changed`);
+    }
     console.log(`${from} now redirects to ${to}`);
   } finally {
     await store.close();

@@ -78,6 +78,16 @@ export interface EditInput {
   checks: PolicyChecks;
 }
 
+/**
+ * A redirect the store refused, checked inside the transaction that would write it: the target is not an item
+ * that exists and is not itself a redirect (two redirects sent at once must not make a cycle).
+ */
+export class RedirectRefused extends Error {
+  constructor(readonly targetId: string, readonly reason: 'target-missing' | 'target-is-redirect' | 'target-not-item') {
+    super(`${targetId}: ${reason}`);
+  }
+}
+
 /** A `since` that is not a cursor of this store. */
 export class InvalidCursor extends Error {}
 

@@ -53,6 +53,24 @@ function clusterTests(): void {
     assert.equal((await store.revisions(item.id, 10)).length, 2);
   });
 
+  it('never makes a redirect cycle: Q→R and R→Q sent at once to two processes, 30 pairs', async () => {
+    const form = (from: string, to: string) => new URLSearchParams({ action: 'wbcreateredirect', from, to, token: '+\\', format: 'json' }).toString();
+    const post = async (i: number, from: string, to: string) => {
+      const res = await fetch(`${at(i)}/w/api.php`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(from, to) });
+      return res.json() as Promise<any>;
+    };
+    for (let pair = 0; pair < 30; pair++) {
+      const a = (await createItem(pair)).id;
+      const b = (await createItem(pair + 1)).id;
+      const answers = await Promise.all([post(pair, a, b), post(pair + 1, b, a)]);
+      const succeeded = answers.filter((x) => x.success === 1);
+      assert.equal(succeeded.length, 1, JSON.stringify(answers));
+      assert.deepEqual(answers.filter((x) => x.error).map((x) => x.error.code), ['target-is-redirect'], JSON.stringify(answers));
+      const [ra, rb] = [await store.readEntity(a), await store.readEntity(b)];
+      assert.equal([ra.status, rb.status].sort().join(), 'found,redirect', `${a}, ${b}`);
+    }
+  });
+
   it("serves another process's edit at once, though it holds the revision before in memory", async () => {
     const item = await createItem(0, { labels: { en: 'remembered' } });
     for (let round = 1; round <= 3; round++) {

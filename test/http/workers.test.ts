@@ -34,6 +34,18 @@ describe('ENTIA_WORKERS: several processes on one port', () => {
     await db?.drop();
   });
 
+  it('answers two crossing redirects sent at once with one redirect and one target-is-redirect, never an internal error', async () => {
+    const post = async (from: string, to: string) => (await fetch(`${server.url}/w/api.php`, { method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ action: 'wbcreateredirect', from, to, token: '+\\', format: 'json' }).toString() })).json() as Promise<any>;
+    for (let pair = 0; pair < 15; pair++) {
+      const [a, b] = await Promise.all([0, 1].map(async () => (await call(server.url, 'POST', '/v1/entities/items', { item: {} })).body.id as string));
+      const answers = await Promise.all([post(a, b), post(b, a)]);
+      assert.equal(answers.filter((x) => x.success === 1).length, 1, JSON.stringify(answers));
+      assert.deepEqual(answers.filter((x) => x.error).map((x) => x.error.code), ['target-is-redirect'], JSON.stringify(answers));
+    }
+  });
+
   it('serves concurrent creations and edits from both workers without losing any', async () => {
     const created = await Promise.all(Array.from({ length: 12 }, () => call(server.url, 'POST', '/v1/entities/items', { item: {} })));
     assert.ok(created.every((r) => r.status === 201), created.map((r) => r.text).join('\n'));

@@ -12,6 +12,7 @@ import { isTermLanguage } from '../../domain/languages.js';
 import type { TermField } from '../../domain/entity.js';
 import { commitEdit, type Committed } from '../edit.js';
 import { runEdit } from '../edit-queue.js';
+import { RedirectRefused } from '../../store/store.js';
 import { rulesFor } from '../handlers/entities.js';
 import { renderEntity, renderSitelink } from '../render.js';
 import type { Services } from '../services.js';
@@ -514,7 +515,14 @@ async function wbcreateredirect(call: WriteCall): Promise<Json> {
     if (target.status === 'redirect') refuse('target-is-redirect', `${to} is itself a redirect.`);
     await call.ctx.services.guard.authorize(call.ctx, from);
     await call.ctx.services.guard.consume(call.ctx, false);
-    await call.store.redirectEntity(from, to, call.meta);
+    try {
+      await call.store.redirectEntity(from, to, call.meta);
+    } catch (e) {
+      // The store checks the target again where it writes: another redirect may have come first.
+      if (!(e instanceof RedirectRefused)) throw e;
+      if (e.reason === 'target-is-redirect') refuse('target-is-redirect', `${to} is itself a redirect.`);
+      refuse('no-such-entity', `Could not find an entity with the ID "${to}".`, { id: to });
+    }
   });
   return { success: 1, redirected: 1, from, to };
 }

@@ -11,7 +11,7 @@ import { revisionContent } from '../revision-content.js';
 import { RevisionCache } from '../revision-cache.js';
 import { StoreParts } from '../parts.js';
 import {
-  EditConflict, PolicyViolation, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
+  EditConflict, PolicyViolation, RedirectRefused, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
   type PolicyChecks, type ReadPurpose, type ReadResult, type RevisionContent, type RevisionRecord, type Store,
   type StoreProbe, type StoreStatistics, type UniquenessViolation,
 } from '../store.js';
@@ -281,10 +281,13 @@ export class PostgresStore extends StoreParts implements Store {
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
     await this.editTransaction(sourceId, async (db) => {
+      // Every redirect locks both of its items, in one order: two redirects sharing an item run one after the
+      // other, and the second sees what the first wrote (Q3→Q4 and Q4→Q3 at once made a cycle).
+      await q.lockKeys(db, [sourceId, targetId].sort().map((id) => lockKey('redirect', id)));
+      if (!parseEntityId(targetId)?.kind.redirects) throw new RedirectRefused(targetId, 'target-not-item');
       const target = await q.readEntity(db, targetId);
-      if (!target || target.redirect_to || target.content === null || !parseEntityId(targetId)?.kind.redirects) {
-        throw new Error(`${targetId} is not an item`);
-      }
+      if (!target || target.content === null && !target.redirect_to) throw new RedirectRefused(targetId, 'target-missing');
+      if (target.redirect_to) throw new RedirectRefused(targetId, 'target-is-redirect');
       const source = await q.readEntity(db, sourceId);
       const revision = await q.upsertRedirect(db, sourceId, targetId);
       if (source?.content && !source.redirect_to) {

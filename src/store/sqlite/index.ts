@@ -10,7 +10,7 @@ import { popularity } from '../index-rows.js';
 import { revisionContent } from '../revision-content.js';
 import { StoreParts } from '../parts.js';
 import {
-  EditConflict, PolicyViolation, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
+  EditConflict, PolicyViolation, RedirectRefused, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
   type PolicyChecks, type PolicyQuery, type ReadPurpose, type ReadResult, type RevisionContent, type RevisionRecord,
   type Store, type StoreProbe, type StoreStatistics, type UniquenessViolation,
 } from '../store.js';
@@ -280,8 +280,11 @@ export class SqliteStore extends StoreParts implements Store {
 
   async redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void> {
     this.db.transaction(() => {
+      // Inside the write lock (BEGIN IMMEDIATE): no other process's redirect can slip in between check and write.
       const target = this.readEntitySync(targetId);
-      if (target.status !== 'found' || !kindByName(target.entity.type).redirects) throw new Error(`${targetId} is not an item`);
+      if (target.status === 'missing') throw new RedirectRefused(targetId, 'target-missing');
+      if (target.status === 'redirect') throw new RedirectRefused(targetId, 'target-is-redirect');
+      if (!kindByName(target.entity.type).redirects) throw new RedirectRefused(targetId, 'target-not-item');
       const source = this.readEntitySync(sourceId);
       if (source.status === 'found') this.rows.write(source.entity, emptyEntity(source.entity.id, source.entity.type));
       const timestamp = Math.floor(Date.now() / 1000);
