@@ -65,6 +65,29 @@ function crossProcessTests(url: string): void {
     assert.deepEqual(revisions[0].tags, ['t']);
   });
 
+  it('makes an edit out of turn wait while another process holds the entity\'s turn, so the turn cannot lose', async () => {
+    const [a, b] = await stores(2);
+    const item = await create(a, { ...emptyEntity('Q0', 'item'), labels: { en: 'turn taker' } });
+    const read = await b.readEntity(item.id, 'edit');
+    assert.equal(read.status, 'found');
+    if (read.status !== 'found') return;
+    let released!: () => void;
+    const turnHeld = new Promise<void>((resolve) => { released = resolve; });
+    let tookTurn!: () => void;
+    const turnTaken = new Promise<void>((resolve) => { tookTurn = resolve; });
+    const inTurn = a.inTurn(item.id, async () => { tookTurn(); await turnHeld; });
+    await turnTaken;
+    let done = false;
+    const outOfTurn = b.applyEdit({ entity: { ...read.entity, labels: { en: 'out of turn' } }, previous: read, meta: META, checks: {} })
+      .then(() => { done = true; });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(done, false, 'the edit out of turn waited for the turn to end');
+    released();
+    await inTurn;
+    await outOfTurn;
+    assert.equal(done, true);
+  });
+
   it('allocates distinct ids across processes', async () => {
     const list = await stores(3);
     const ids = await Promise.all(Array.from({ length: 60 }, (_, i) => list[i % 3].allocateId(i % 2 ? 'item' : 'property')));

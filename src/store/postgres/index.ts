@@ -255,7 +255,11 @@ export class PostgresStore extends StoreParts implements Store {
   private commitEdit(edit: EditInput): Promise<Head> {
     const { entity, previous, meta, checks } = edit;
     return this.editTransaction(entity.id, async (db) => {
-      // Locks first, then the entity row (taken by the compare-and-set): one order for every edit.
+      // Locks first, then the entity row (taken by the compare-and-set): one order for every edit. An edit out
+      // of turn shares the entity's turn lock, first of all: while another process's edit holds the turn, this
+      // one waits, so the edit in turn cannot lose the compare-and-set (1 in ~8,000 edits crowding one item
+      // over 3 processes lost 10 races in a row and answered 500).
+      if (this.turns && !this.inTurnHere.has(entity.id)) await q.lockShared(db, lockKey('turn', entity.id));
       await q.lockKeys(db, policyLockKeys(entity, checks));
       const counts = popularity(entity);
       const moved = previous
@@ -315,9 +319,12 @@ export class PostgresStore extends StoreParts implements Store {
     const held = await client.query('BEGIN')
       .then(() => client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('turn', entityId).toString()]))
       .then(() => true, () => false);
+    // This process's edits of one entity run one at a time (EditQueue), so the set says which edit holds it.
+    if (held) this.inTurnHere.add(entityId);
     try {
       return await task();
     } finally {
+      this.inTurnHere.delete(entityId);
       await client.query(held ? 'COMMIT' : 'ROLLBACK').catch(() => undefined);
       client.release();
     }
@@ -364,6 +371,9 @@ export class PostgresStore extends StoreParts implements Store {
     return { backend: 'postgres', entityCache: { ...this.documents.stats }, pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
       replicas: this.replicas ? await this.replicas.status() : undefined };
   }
+
+  /** Entities whose turn lock this process holds now (inTurn): their edits must not wait for it again. */
+  private readonly inTurnHere = new Set<string>();
 
   /** The last counts and when they were taken: counting every entity is a scan, done at most every 30 s. */
   private counted: { at: number; stats: Promise<StoreStatistics> } | null = null;

@@ -115,6 +115,7 @@ export const queries = {
   raiseId: async (db: Db, kind: KindName, last: number) => { await db.query(ID_SEQUENCE[kind].raise, [last]); },
 
   /** Transaction-scoped advisory locks, taken in the order given (callers sort them: no lock-order deadlock). */
+  lockShared: async (db: Db, key: bigint) => { await db.query('SELECT pg_advisory_xact_lock_shared($1::bigint)', [key.toString()]); },
   lockKeys: async (db: Db, keys: bigint[]) => {
     if (keys.length === 0) return;
     await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
