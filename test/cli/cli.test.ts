@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const run = promisify(execFile);
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
@@ -118,6 +119,15 @@ describe('ENTIA_DB', () => {
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
+
+  it('export into a directory that does not exist says so in one line, without a stack trace', async () => {
+    const db = join(dir, 'exported.db');
+    openSqliteStore({ path: db }).close();
+    const res = await entia(['export', join(dir, 'no-such-dir', 'out.json')], { ENTIA_DB: db });
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /out\.json: the directory .*no-such-dir does not exist/);
+    assert.doesNotMatch(res.stderr, /\n\s+at /);
   });
 
   it('serve says which store it opened, the edit mode and the URL (without a password)', async () => {
