@@ -5,6 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addUser, INTERNALS, snapshot, startSecureServer } from '../helpers/secure.js';
 import type { TestServer } from '../helpers/server.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { importDump } from '../../src/cli/import.js';
+import { buildSiteTable } from '../../src/domain/sites.js';
 
 let open: TestServer;
 let secured: TestServer;
@@ -37,6 +41,28 @@ before(async () => {
   auth = await addUser(secured.store, 'Editor');
 });
 after(async () => { await open.close(); await secured.close(); });
+
+describe('Action API hashes', () => {
+  it('shows an imported snak with the hash Wikidata gave it, and names qualifiers by Wikibase\'s hash', async () => {
+    const lines = readFileSync(new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url), 'utf8').trim().split('\n');
+    const source = lines.map((l) => JSON.parse(l));
+    await importDump(open.store, fileURLToPath(new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url)), buildSiteTable(),
+      { user: 'import', comment: null, tags: [], bot: true }, { mode: 'overwrite', filter: {}, strict: true, batchSize: 100, restart: true });
+    const ids = source.map((e) => e.id);
+    const { body } = await api(open, { action: 'wbgetentities', ids: ids.join('|') }, { method: 'GET' });
+    let compared = 0;
+    for (const entity of source) {
+      for (const [pid, claims] of Object.entries(entity.claims) as [string, any[]][]) {
+        const served = body.entities[entity.id].claims[pid];
+        claims.forEach((claim, i) => {
+          assert.equal(served[i].mainsnak.hash, claim.mainsnak.hash, `${entity.id} ${pid}`);
+          compared++;
+        });
+      }
+    }
+    assert.ok(compared >= 18);
+  });
+});
 
 describe('Action API edits', () => {
   it('anonymous edits with +\\ where editing is open; the new item reads back through REST', async () => {

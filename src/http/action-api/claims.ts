@@ -2,11 +2,12 @@
 // contract's (`property`, `value: {type, content}`, flat lists). Input is only reshaped here: whether a value
 // suits its property, a language or a site exists, is decided by the same domain parsers as for the REST
 // routes (domain/statements.ts), when the edited document is parsed.
-import { createHash } from 'node:crypto';
 import type { Snak, Statement } from '../../domain/entity.js';
 import { isPlainObject } from '../../domain/problems.js';
 import { datavalueContent } from '../../domain/wikidata.js';
 import { toWikidataSnak } from '../../domain/wikidata-export.js';
+// A snak's hash as the Action API shows it beside qualifiers and uses to name one (wbsetqualifier): Wikibase's.
+import { snakHash } from '../../domain/wikibase-hash.js';
 import { refuse, type Json } from './protocol.js';
 
 const SNAK_TYPES = ['value', 'somevalue', 'novalue'];
@@ -14,11 +15,6 @@ const RANKS = ['preferred', 'normal', 'deprecated'];
 
 function invalidSnak(why: string): never {
   return refuse('invalid-snak', `Invalid snak: ${why}.`);
-}
-
-/** A snak's hash, as the Action API shows it beside qualifiers and uses to name one (wbsetqualifier). */
-function snakHash(snak: Json): string {
-  return createHash('sha1').update(JSON.stringify([snak.snaktype, snak.property, snak.datavalue ?? null])).digest('hex');
 }
 
 const withHash = (snak: Json): Json => ({ ...snak, hash: snakHash(snak) });
