@@ -57,6 +57,25 @@ export interface Entity {
   statements: StatementMap;
   /** Items only. */
   sitelinks?: SitelinkMap;
+  /** What an imported entity's source says that the contract's form does not show (source-details.ts). */
+  source?: SourceDetails;
+}
+
+/** A time value's fields the REST form leaves out; stored only when one of them is not 0. */
+export interface TimeDetails {
+  timezone: number;
+  before: number;
+  after: number;
+}
+
+/** What a Wikibase source says of an entity that the contract's form does not show (source-details.ts). */
+export interface SourceDetails {
+  /** The source's `lastrevid` of the entity as imported (Entia's own revision is the store's). */
+  lastrevid?: number;
+  /** The source's `modified` of the entity as imported. */
+  modified?: string;
+  /** TimeDetails by timeKey: which statement, property and value they belong to. */
+  times?: Record<string, TimeDetails>;
 }
 
 export const TERM_FIELDS = ['labels', 'descriptions', 'aliases'] as const;

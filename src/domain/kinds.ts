@@ -9,6 +9,8 @@ export interface Kind {
   prefix: 'Q' | 'P';
   /** URL path segment under /v1/entities. */
   segment: 'items' | 'properties';
+  /** The wiki namespace of the kind's pages, as Wikidata numbers them (dump `ns`; a page title of another namespace than 0 is `Noun:Id`). */
+  namespace: number;
   /** Capitalised noun used in messages ("Item with the ID Q1 ..."). */
   noun: 'Item' | 'Property';
   /** Field of the creation body that carries the new entity ({"item": …} / {"property": …}). */
@@ -29,20 +31,25 @@ export interface Kind {
 }
 
 export const ITEM: Kind = {
-  name: 'item', prefix: 'Q', segment: 'items', noun: 'Item', createField: 'item',
+  name: 'item', prefix: 'Q', segment: 'items', namespace: 0, noun: 'Item', createField: 'item',
   hasSitelinks: true, hasDataType: false, labelRefusesOwnIds: false, redirects: true,
   policy: { unique: 'label-and-description', sameValueFirst: true },
   codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
 };
 
 export const PROPERTY: Kind = {
-  name: 'property', prefix: 'P', segment: 'properties', noun: 'Property', createField: 'property',
+  name: 'property', prefix: 'P', segment: 'properties', namespace: 120, noun: 'Property', createField: 'property',
   hasSitelinks: false, hasDataType: true, labelRefusesOwnIds: true, redirects: false,
   policy: { unique: 'label', sameValueFirst: false },
   codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
 };
 
 export const KINDS: readonly Kind[] = [ITEM, PROPERTY];
+
+/** An entity's wiki page: its namespace and title (`Q42`, `Property:P31`), as MediaWiki and the dumps name it. */
+export function pageOf(kind: Kind, id: string): { ns: number; title: string } {
+  return { ns: kind.namespace, title: kind.namespace === 0 ? id : `${kind.noun}:${id}` };
+}
 
 export function kindByName(name: KindName): Kind {
   return name === 'item' ? ITEM : PROPERTY;

@@ -2,7 +2,8 @@
 // `mainsnak`, terms as {language, value}) to Entia entities. Pure; the import command feeds it.
 // Data Entia cannot serve is dropped and counted rather than stored half-valid: terms in languages outside
 // the term-language list, sitelinks to unknown sites, snaks of unsupported data types (lexemes, schemas).
-import { emptyEntity, type Entity, type Reference, type Snak, type Statement, type Value } from './entity.js';
+import { emptyEntity, type Entity, type Reference, type Snak, type SourceDetails, type Statement, type TimeDetails, type Value } from './entity.js';
+import { timeDetailsOf, timeKey } from './source-details.js';
 import { ITEM, kindByName, kindNamed, parseEntityId } from './kinds.js';
 import { isTermLanguage } from './languages.js';
 import type { SiteTable } from './sites.js';
@@ -67,10 +68,13 @@ export function fromWikidata(raw: Json, sites: SiteTable, report: ConversionRepo
     const values = [...new Set(list.map((a) => String(a.value)))];
     if (values.length) entity.aliases[lang] = values;
   }
+  const times: Record<string, TimeDetails> = {};
   for (const [pid, claims] of Object.entries<Json[]>(raw.claims ?? {})) {
-    const group = claims.map((c) => statement(c, report)).filter((s): s is Statement => s !== null);
+    const group = claims.map((c) => statement(c, report, times)).filter((s): s is Statement => s !== null);
     if (group.length) entity.statements[pid] = group;
   }
+  const source = sourceDetails(raw, times);
+  if (source) entity.source = source;
   if (kindByName(entity.type).hasSitelinks && filter.sites !== 'none') {
     for (const [site, link] of Object.entries<Json>(raw.sitelinks ?? {})) {
       if (filter.sites && !filter.sites.has(site)) continue;
@@ -92,25 +96,46 @@ function terms(map: Json | undefined, field: 'labels' | 'descriptions', report: 
   return out;
 }
 
-function statement(claim: Json, report: ConversionReport): Statement | null {
-  const main = snak(claim.mainsnak, report);
+/** The source's revision and time, and the time details collected from its statements; null when there are none. */
+function sourceDetails(raw: Json, times: Record<string, TimeDetails>): SourceDetails | null {
+  const source: SourceDetails = {};
+  if (Number.isSafeInteger(raw.lastrevid) && raw.lastrevid > 0) source.lastrevid = raw.lastrevid;
+  if (typeof raw.modified === 'string' && raw.modified.length <= 40) source.modified = raw.modified;
+  if (Object.keys(times).length) source.times = times;
+  return Object.keys(source).length ? source : null;
+}
+
+/** Keeps a raw time snak's timezone, before and after, where one is not 0, under its place in the statement. */
+function collectTimeDetails(statementId: string, raw: Json | undefined, converted: Snak | null, times: Record<string, TimeDetails>): void {
+  if (!converted || converted.value.type !== 'value' || raw?.datavalue?.type !== 'time') return;
+  const details = timeDetailsOf(raw.datavalue.value);
+  if (details) times[timeKey(statementId, converted.property.id, converted.value.content)] = details;
+}
+
+function statement(claim: Json, report: ConversionReport, times: Record<string, TimeDetails>): Statement | null {
+  const collect = (raw: Json | undefined, converted: Snak | null) => {
+    if (typeof claim.id === 'string') collectTimeDetails(claim.id, raw, converted, times);
+    return converted;
+  };
+  const main = collect(claim.mainsnak, snak(claim.mainsnak, report));
   if (!main || typeof claim.id !== 'string') { report.droppedStatements++; return null; }
   return {
     id: claim.id,
     rank: claim.rank === 'preferred' || claim.rank === 'deprecated' ? claim.rank : 'normal',
-    qualifiers: orderedSnaks(claim.qualifiers, claim['qualifiers-order'], report),
+    qualifiers: orderedSnaks(claim.qualifiers, claim['qualifiers-order'], report, collect),
     references: (claim.references ?? []).map((r: Json): Reference => ({
-      hash: String(r.hash), parts: orderedSnaks(r.snaks, r['snaks-order'], report),
+      hash: String(r.hash), parts: orderedSnaks(r.snaks, r['snaks-order'], report, collect),
     })),
     property: main.property,
     value: main.value,
   };
 }
 
-function orderedSnaks(snaks: Json | undefined, order: string[] | undefined, report: ConversionReport): Snak[] {
+function orderedSnaks(snaks: Json | undefined, order: string[] | undefined, report: ConversionReport,
+  collect: (raw: Json, converted: Snak | null) => Snak | null): Snak[] {
   if (!snaks) return [];
   const pids = order ?? Object.keys(snaks);
-  return pids.flatMap((pid) => (snaks[pid] ?? []).map((s: Json) => snak(s, report)).filter((s: Snak | null): s is Snak => s !== null));
+  return pids.flatMap((pid) => (snaks[pid] ?? []).map((s: Json) => collect(s, snak(s, report))).filter((s: Snak | null): s is Snak => s !== null));
 }
 
 function snak(raw: Json | undefined, report: ConversionReport): Snak | null {

@@ -1,6 +1,7 @@
 // The write half of every edit route (docs/api.md §7.7, steps 8-9): data policy, no-op
 // detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
 import { entityJson, freezeJson, sameJson, type Entity } from '../domain/entity.js';
+import { carrySourceDetails } from '../domain/source-details.js';
 import { EntiaError } from '../domain/errors.js';
 import { kindByName } from '../domain/kinds.js';
 import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../domain/policy.js';
@@ -27,7 +28,9 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   const { previous, meta } = plan;
   // Frozen from here on: the size check and the store share one serialisation (entityJson), and the
   // committed entity is as immutable as the stored ones it was derived from (store.ts ReadResult).
-  let next = freezeJson(plan.next);
+  // The source details (source-details.ts) of the values the edit left as they were are kept: neither dialect's
+  // form carries them.
+  let next = freezeJson(carrySourceDetails(previous?.entity ?? null, plan.next));
   if (previous && sameJson(previous.entity, next)) {
     ctx.services.metrics.unchanged.inc();
     return { entity: previous.entity, head: previous.head, changed: false }; // docs/api.md "Revisions": no revision

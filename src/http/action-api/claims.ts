@@ -2,7 +2,7 @@
 // contract's (`property`, `value: {type, content}`, flat lists). Input is only reshaped here: whether a value
 // suits its property, a language or a site exists, is decided by the same domain parsers as for the REST
 // routes (domain/statements.ts), when the edited document is parsed.
-import type { Snak, Statement } from '../../domain/entity.js';
+import type { Snak, SourceDetails, Statement } from '../../domain/entity.js';
 import { isPlainObject } from '../../domain/problems.js';
 import { datavalueContent } from '../../domain/wikidata.js';
 import { toWikidataSnak } from '../../domain/wikidata-export.js';
@@ -33,9 +33,9 @@ export function hashedClaims(claims: Record<string, Json[]>): Record<string, Jso
   return Object.fromEntries(Object.entries(claims).map(([pid, group]) => [pid, group.map(hashedClaim)]));
 }
 
-/** The hash of a stored qualifier, as the Action API names it. */
-export function storedSnakHash(snak: Snak): string | null {
-  const converted = toWikidataSnak(snak);
+/** The hash of a stored qualifier, as the Action API names it (its statement and entity's source details included). */
+export function storedSnakHash(snak: Snak, statementId: string, source: SourceDetails | undefined): string | null {
+  const converted = toWikidataSnak(snak, { statementId, source });
   return converted ? snakHash(converted) : null;
 }
 

@@ -2,10 +2,11 @@
 // (wikibase-sdk's URLs, wikibase-edit, bots): wbgetentities, wbsearchentities, wbgetclaims. Another rendering of
 // the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index.
 import type { Entity } from '../../domain/entity.js';
-import { kindByName, kindNamed, parseEntityId, parseIdOfKind, ITEM, numericPart, type Kind } from '../../domain/kinds.js';
+import { kindByName, kindNamed, parseEntityId, parseIdOfKind, numericPart, type Kind } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { sitelinkUrl } from '../../domain/sites.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
+import { pageOf } from '../../domain/kinds.js';
 import { searchableText } from '../handlers/search.js';
 import { parseText } from '../../search/query.js';
 import { searchLanguages } from '../../search/languages.js';
@@ -17,7 +18,7 @@ const MAX_IDS = 50;
 const PROPS = ['info', 'sitelinks', 'sitelinks/urls', 'aliases', 'labels', 'descriptions', 'claims', 'datatype'] as const;
 
 export function title(kind: Kind, id: string): { ns: number; title: string } {
-  return kind === ITEM ? { ns: 0, title: id } : { ns: 120, title: `Property:${id}` };
+  return pageOf(kind, id);
 }
 
 /** An entity in the dump format, narrowed to `props` and `languages` (with their fallbacks when asked). */

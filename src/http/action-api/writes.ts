@@ -2,7 +2,7 @@
 // document; the rest is the REST routes' edit path: the document is parsed by the same domain parsers as an
 // entity PATCH (every value, language, site and badge checked the same way), then written by commitEdit (data
 // policy, size, rate limit, one atomic revision) in the entity's turn (runEdit), with the same permissions.
-import type { Entity, Statement } from '../../domain/entity.js';
+import type { Entity, Snak, Statement } from '../../domain/entity.js';
 import { parseNewEntity, patchedEntity } from '../../domain/entity-input.js';
 import { ITEM, PROPERTY, kindNamed, parseEntityId, type Kind } from '../../domain/kinds.js';
 import { parseStatementId } from '../../domain/statements.js';
@@ -109,7 +109,7 @@ function pageAnswer({ done }: Edited, more: Json = {}): Json {
 /** The dump-format claim of a statement of the edited entity, with hashes. */
 function claimOf(entity: Entity, id: string): Json {
   const statement = statementById(entity.statements, id);
-  const claim = statement ? toWikidataClaim(statement) : null;
+  const claim = statement ? toWikidataClaim(statement, entity.source) : null;
   return claim ? hashedClaim(claim) : {};
 }
 
@@ -400,12 +400,14 @@ async function wbsetclaim(call: WriteCall): Promise<Json> {
 }
 
 /** The modules that change one statement, found by its GUID in `param`. */
-async function editStatement(call: WriteCall, paramName: string, change: (statement: Json, stored: Statement) => void): Promise<{ edited: Edited; id: string }> {
+/** `hashOf`: a stored snak's hash as the Action API shows it (with its entity's source details, ADR 0012). */
+async function editStatement(call: WriteCall, paramName: string,
+  change: (statement: Json, stored: Statement, hashOf: (snak: Snak) => string | null) => void): Promise<{ edited: Edited; id: string }> {
   const { entityId, guid } = claimSubject(required(call.params, paramName));
   let id = guid;
   const edited = await editDocument(call, entityId, (doc, entity) => {
     id = storedGuid(entity, guid);
-    change(statementIn(doc, id), statementById(entity.statements, id)!);
+    change(statementIn(doc, id), statementById(entity.statements, id)!, (snak) => storedSnakHash(snak, id, entity.source));
   });
   return { edited, id };
 }
@@ -439,9 +441,9 @@ async function wbsetqualifier(call: WriteCall): Promise<Json> {
   if (snakhash === undefined && (property === undefined || snaktype === undefined)) {
     refuse('param-missing', 'A new qualifier needs "property" and "snaktype".');
   }
-  const { edited, id } = await editStatement(call, 'claim', (statement, stored) => {
+  const { edited, id } = await editStatement(call, 'claim', (statement, stored, hashOf) => {
     const qualifiers = statement.qualifiers as Json[];
-    const at = snakhash === undefined ? -1 : stored.qualifiers.findIndex((q) => storedSnakHash(q) === snakhash);
+    const at = snakhash === undefined ? -1 : stored.qualifiers.findIndex((q) => hashOf(q) === snakhash);
     if (snakhash !== undefined && at < 0) refuse('no-such-qualifier', `The claim has no qualifier with the hash "${snakhash}".`);
     const old = at >= 0 ? qualifiers[at] : undefined;
     const type = snaktype ?? (old!.value as Json).type;
@@ -455,8 +457,8 @@ async function wbsetqualifier(call: WriteCall): Promise<Json> {
 
 async function wbremovequalifiers(call: WriteCall): Promise<Json> {
   const hashes = list(required(call.params, 'qualifiers'));
-  const { edited } = await editStatement(call, 'claim', (statement, stored) => {
-    const keep = stored.qualifiers.map((q) => !hashes.includes(storedSnakHash(q) ?? ''));
+  const { edited } = await editStatement(call, 'claim', (statement, stored, hashOf) => {
+    const keep = stored.qualifiers.map((q) => !hashes.includes(hashOf(q) ?? ''));
     const found = keep.filter((k) => !k).length;
     if (found < hashes.length) refuse('no-such-qualifier', 'The claim has no qualifier with one of the given hashes.');
     statement.qualifiers = (statement.qualifiers as Json[]).filter((_, i) => keep[i]);
