@@ -90,6 +90,27 @@ function dataValueForHash(datavalue: Json): string {
   }
 }
 
+/**
+ * A data value's own hash (`DataValue::getHash()`), the local name of its RDF value node (`wdv:`): the MD5 of the
+ * serialization above; a globe coordinate's is the MD5 of `latitude|longitude|precision|globe` as PHP writes the
+ * numbers in a string.
+ */
+export function valueHash(datavalue: Json): string {
+  const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
+  if (datavalue.type === 'globecoordinate') {
+    const v = datavalue.value;
+    const num = (n: number | null | undefined) => (n === null || n === undefined ? '' : phpString_number(n));
+    return md5(`${num(v.latitude)}|${num(v.longitude)}|${num(v.precision)}|${v.globe}`);
+  }
+  return md5(dataValueForHash(datavalue));
+}
+
+/** A float as PHP's string conversion writes it (`(string) 4.0` is `4`, unlike json_encode's `4.0`). */
+function phpString_number(n: number): string {
+  const text = phpFloat(n);
+  return text.endsWith('.0') ? text.slice(0, -2) : text.replace('.0e', 'e').replace('e+', 'E+').replace('e-', 'E-');
+}
+
 /** A snak's hash, as Wikibase computes it, from its dump form (`snaktype`, `property`, `datavalue`). */
 export function snakHash(snak: Json): string {
   const property = String(snak.property);

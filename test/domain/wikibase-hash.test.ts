@@ -6,10 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { phpFloat, referenceHash, snakHash } from '../../src/domain/wikibase-hash.js';
+import { phpFloat, referenceHash, snakHash, valueHash } from '../../src/domain/wikibase-hash.js';
 
 const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
 const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url);
+/** Upstream Wikibase's RDF test data: input entities and the N-Triples Wikibase writes for them. */
+const RDF_DATA = process.env.ENTIA_WIKIBASE_RDF ?? join(import.meta.dirname, '../../../shared/data/wikibase-rdf/repo/tests/phpunit/data/rdf');
 
 /** The entities of a sample file: a Special:EntityData document, or a dump (one entity per line), .bz2 or not. */
 function entitiesOf(file: string): any[] {
@@ -66,6 +68,30 @@ describe('Wikibase hashes', () => {
     const a = { snaktype: 'value', property: 'P1', datavalue: { type: 'string', value: 'a' } };
     const b = { snaktype: 'novalue', property: 'P2' };
     assert.equal(referenceHash([a, b]), referenceHash([b, a]));
+  });
+
+  it('names every value node (wdv:) of upstream\'s RDF test data by its value\'s hash', { skip: existsSync(RDF_DATA) ? false : `no upstream RDF test data at ${RDF_DATA}` }, () => {
+    const datasets: Record<string, string> = { Q4: 'Q4_values', Q6: 'Q6_values', Q7: 'Q7_values', Q8: 'Q8_baddates' };
+    const ids = Object.keys(datasets);
+    const expected = new Set<string>();
+    for (const id of ids) {
+      for (const m of readFileSync(join(RDF_DATA, 'RdfBuilder', `${datasets[id]}.nt`), 'utf8').matchAll(/<[^>]*\/value\/([0-9a-f]{32})> <http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type>/g)) {
+        expected.add(m[1]);
+      }
+    }
+    const computed = new Set<string>();
+    for (const id of ids) {
+      const entity = JSON.parse(readFileSync(join(RDF_DATA, 'entities', `${id}.json`), 'utf8'));
+      for (const statement of Object.values(entity.claims).flat() as any[]) {
+        const snaks = [statement.mainsnak, ...Object.values(statement.qualifiers ?? {}).flat(),
+          ...(statement.references ?? []).flatMap((r: any) => Object.values(r.snaks).flat())] as any[];
+        for (const snak of snaks) {
+          if (['time', 'quantity', 'globecoordinate'].includes(snak.datavalue?.type)) computed.add(valueHash(snak.datavalue));
+        }
+      }
+    }
+    assert.ok(expected.size >= 5, `${expected.size} value nodes`);
+    assert.deepEqual([...expected].filter((h) => !computed.has(h)), [], 'value nodes no value hashes to');
   });
 
   it('writes floats as PHP does', () => {
