@@ -99,14 +99,14 @@ export function valueHash(datavalue: Json): string {
   const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
   if (datavalue.type === 'globecoordinate') {
     const v = datavalue.value;
-    const num = (n: number | null | undefined) => (n === null || n === undefined ? '' : phpString_number(n));
+    const num = (n: number | null | undefined) => (n === null || n === undefined ? '' : phpNumberText(n));
     return md5(`${num(v.latitude)}|${num(v.longitude)}|${num(v.precision)}|${v.globe}`);
   }
   return md5(dataValueForHash(datavalue));
 }
 
 /** A float as PHP's string conversion writes it (`(string) 4.0` is `4`, unlike json_encode's `4.0`). */
-function phpString_number(n: number): string {
+function phpNumberText(n: number): string {
   const text = phpFloat(n);
   return text.endsWith('.0') ? text.slice(0, -2) : text.replace('.0e', 'e').replace('e+', 'E+').replace('e-', 'E-');
 }
