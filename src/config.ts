@@ -163,12 +163,17 @@ function replicaUrls(urls: string[]): string[] {
   return urls;
 }
 
-/** A switch: on, 1 or true; off, 0 or false; anything else is an error. */
+/** The spellings every switch takes (README, "Configuration"); case does not matter. */
+const SWITCH_ON = ['1', 'true', 'on', 'yes'];
+const SWITCH_OFF = ['0', 'false', 'off', 'no'];
+
+/** A switch: 1/true/on/yes or 0/false/off/no; unset or empty: undefined (the default); anything else stops the server. */
 function onOff(name: string, v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
-  if (['on', '1', 'true'].includes(v)) return true;
-  if (['off', '0', 'false'].includes(v)) return false;
-  throw new Error(`${name} must be on or off, got '${v}'`);
+  const word = v.trim().toLowerCase();
+  if (SWITCH_ON.includes(word)) return true;
+  if (SWITCH_OFF.includes(word)) return false;
+  throw new Error(`${name} must be on or off (${SWITCH_ON.join('/')} or ${SWITCH_OFF.join('/')}), got '${v}'`);
 }
 
 function int(name: string, v: string | undefined): number | undefined {
@@ -199,11 +204,22 @@ function editMode(env: NodeJS.ProcessEnv): EditMode {
   return v;
 }
 
-/** `true`/`1`: trust any proxy; otherwise a comma-separated list of proxy addresses or CIDRs (e.g. `loopback`). */
+/**
+ * A switch (on: trust any proxy; off: none), or a comma-separated list of proxy addresses or CIDRs (e.g.
+ * `127.0.0.1,10.0.0.0/8`, or `loopback`): each entry must look like an address, so a word that is neither
+ * stops the server instead of reaching the HTTP layer.
+ */
 function trustProxy(v: string | undefined): boolean | string {
-  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
-  if (v === 'true' || v === '1') return true;
-  return v;
+  if (v === undefined || v === '') return false;
+  const word = v.trim().toLowerCase();
+  if (SWITCH_ON.includes(word)) return true;
+  if (SWITCH_OFF.includes(word)) return false;
+  const entries = v.split(',').map((e) => e.trim());
+  const PROXY = /^(loopback|linklocal|uniquelocal|[0-9.]+(\/\d{1,2})?|[0-9a-f:]+(\/\d{1,3})?)$/i;
+  if (entries.some((e) => !PROXY.test(e))) {
+    throw new Error(`ENTIA_TRUST_PROXY must be on, off, or proxy addresses/CIDRs such as 127.0.0.1,10.0.0.0/8, got '${v}'`);
+  }
+  return entries.join(',');
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv): Config {
@@ -227,10 +243,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     allowedTags: list(env.ENTIA_TAGS) ?? DEFAULTS.allowedTags,
     allowedBadges: list(env.ENTIA_BADGES) ?? DEFAULTS.allowedBadges,
     sitesFile: env.ENTIA_SITES ?? null,
-    requireUserAgent: env.ENTIA_REQUIRE_USER_AGENT === '1' || env.ENTIA_REQUIRE_USER_AGENT === 'true',
-    log: env.ENTIA_LOG !== '0',
-    metrics: env.ENTIA_METRICS !== '0' && env.ENTIA_METRICS !== 'false',
-    ui: env.ENTIA_UI !== '0' && env.ENTIA_UI !== 'false',
+    requireUserAgent: onOff('ENTIA_REQUIRE_USER_AGENT', env.ENTIA_REQUIRE_USER_AGENT) ?? DEFAULTS.requireUserAgent,
+    log: onOff('ENTIA_LOG', env.ENTIA_LOG) ?? DEFAULTS.log,
+    metrics: onOff('ENTIA_METRICS', env.ENTIA_METRICS) ?? DEFAULTS.metrics,
+    ui: onOff('ENTIA_UI', env.ENTIA_UI) ?? DEFAULTS.ui,
     editMode: editMode(env),
     secret: env.ENTIA_SECRET || null,
     rateCreate: parseRate('ENTIA_RATE_CREATE', env.ENTIA_RATE_CREATE),

@@ -72,7 +72,10 @@ async function serve(config: Config): Promise<void> {
   if (cluster.isWorker) process.once('disconnect', shutdown);
   await app.listen({ host: config.host, port: config.port });
   if (cluster.isPrimary) {
-    console.error(`entia: serving ${config.publicUrl} (listening on ${config.host}:${config.port}); `
+    // The port bound, which PORT=0 leaves to the system.
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    console.error(`entia: serving ${config.publicUrl} (listening on ${config.host}:${port}); `
       + `store: ${describeStore(config.db)}; edit mode: ${config.editMode}`);
   }
 }

@@ -76,11 +76,46 @@ describe('ENTIA_DB_REPLICAS', () => {
   });
 });
 
+describe('switches: one parser for every setting', () => {
+  const SWITCHES = ['ENTIA_METRICS', 'ENTIA_UI', 'ENTIA_LOG', 'ENTIA_REQUIRE_USER_AGENT', 'ENTIA_PG_PREPARED', 'ENTIA_TRUST_PROXY'];
+  it('stops the server with one line naming the variable for a value that is not a switch', async () => {
+    for (const name of SWITCHES.filter((n) => n !== 'ENTIA_TRUST_PROXY')) {
+      const res = await entia(['serve'], { [name]: 'maybe' });
+      assert.equal(res.code, 1, `${name}: ${res.stderr}`);
+      assert.match(res.stderr, new RegExp(`^entia: ${name} must be on or off`), name);
+    }
+    const proxy = await entia(['serve'], { ENTIA_TRUST_PROXY: 'sometimes' });
+    assert.equal(proxy.code, 1);
+    assert.match(proxy.stderr, /^entia: ENTIA_TRUST_PROXY must be on, off, or proxy addresses/);
+  });
+
+  it('takes off, no, false and 0 (any case) as off: the metrics and the web interface go away', async () => {
+    const { spawn } = await import('node:child_process');
+    for (const off of ['off', 'No', 'FALSE', '0']) {
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+        env: { ...process.env, ENTIA_DB: join(dir, `switch-${off}.db`), PORT: '0', ENTIA_METRICS: off, ENTIA_UI: off, ENTIA_LOG: off,
+          ENTIA_TRUST_PROXY: off, ENTIA_REQUIRE_USER_AGENT: off },
+      });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let text = '';
+          child.stderr.on('data', (c) => { text += c; const m = /listening on 127\.0\.0\.1:(\d+)/.exec(text); if (m) resolve(`http://127.0.0.1:${m[1]}`); });
+          child.on('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
+        });
+        assert.equal((await fetch(`${url}/metrics`)).status, 404, off);
+        assert.equal((await fetch(`${url}/`, { headers: { accept: 'text/html' } })).status, 404, off);
+      } finally {
+        child.kill('SIGTERM');
+      }
+    }
+  });
+});
+
 describe('ENTIA_PG_PREPARED', () => {
   it('refuses what is not a switch, naming the variable', async () => {
     const res = await entia(['serve'], { ENTIA_PG_PREPARED: 'maybe' });
     assert.equal(res.code, 1, res.stderr);
-    assert.match(res.stderr, /ENTIA_PG_PREPARED must be on or off, got 'maybe'/);
+    assert.match(res.stderr, /ENTIA_PG_PREPARED must be on or off \(1\/true\/on\/yes or 0\/false\/off\/no\), got 'maybe'/);
   });
 });
 
