@@ -84,6 +84,7 @@ export function keepingStoredReferences(lookup: ReferenceLookup, kept: readonly 
   return {
     dataTypeOf: (id) => lookup.dataTypeOf(id) ?? dataTypes.get(id),
     exists: (id) => held.has(id) || lookup.exists(id),
+    unitBases: lookup.unitBases,
   };
 }
 

@@ -163,9 +163,10 @@ export function datavalueContent(dv: Json | undefined): unknown {
     case 'time':
       return { time: o.time, precision: o.precision, calendarmodel: o.calendarmodel };
     case 'quantity': {
+      // Pywikibot sends `null` bounds for a quantity without them.
       const q: Json = { amount: o.amount, unit: o.unit };
-      if (o.upperBound !== undefined) q.upperBound = o.upperBound;
-      if (o.lowerBound !== undefined) q.lowerBound = o.lowerBound;
+      if (o.upperBound !== undefined && o.upperBound !== null) q.upperBound = o.upperBound;
+      if (o.lowerBound !== undefined && o.lowerBound !== null) q.lowerBound = o.lowerBound;
       return q;
     }
     case 'globecoordinate':

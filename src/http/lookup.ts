@@ -3,13 +3,16 @@
 import { badgeIds, type BadgePolicy } from '../domain/sites.js';
 import { referencedIds, type ReferenceLookup } from '../domain/statements.js';
 import type { EntityStore } from '../store/store.js';
+import { WIKIDATA_CONCEPT_BASE } from '../domain/values/lookup.js';
 
-export async function lookupFor(store: EntityStore, ...inputs: unknown[]): Promise<ReferenceLookup> {
+/** `conceptUri`: the instance's concept base (ENTIA_CONCEPT_URI), under which units may be named besides Wikidata's. */
+export async function lookupFor(store: EntityStore, conceptUri: string, ...inputs: unknown[]): Promise<ReferenceLookup> {
   const ids = inputs.flatMap((input) => referencedIds(input));
   const found = ids.length ? await store.lookupEntities(ids) : new Map<string, string | null>();
   return {
     dataTypeOf: (id) => found.get(id) ?? undefined,
     exists: (id) => found.has(id),
+    unitBases: [...new Set([conceptUri, WIKIDATA_CONCEPT_BASE])],
   };
 }
 
