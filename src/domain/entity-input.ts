@@ -12,6 +12,11 @@ export interface EntityRules {
   lookup: ReferenceLookup;
   sites: SiteTable;
   badges: BadgePolicy;
+  /**
+   * A new statement may bring its own id when it is a valid, unused statement id of this entity (the Action
+   * API, where a client chooses a new statement's GUID as Wikibase lets it); otherwise such an id is refused.
+   */
+  clientStatementIds?: boolean;
 }
 
 /** Statements of a new entity carry this subject until its id is allocated. */
@@ -67,6 +72,6 @@ export function patchedEntity(kind: Kind, original: Entity, patched: unknown, ru
     entity.sitelinks = parseSitelinkMap(patched.sitelinks ?? {}, '/sitelinks', rules.sites, rules.badges, original.sitelinks);
   }
   entity.statements = parseStatementMap(patched.statements ?? {}, '/statements', rules.lookup,
-    { subjectId: original.id, existing: original.statements as StatementMap });
+    { subjectId: original.id, existing: original.statements as StatementMap, clientIds: rules.clientStatementIds });
   return entity;
 }

@@ -248,6 +248,8 @@ interface MapContext {
   subjectId: string;
   existing?: Map<string, Statement>;
   seen: Set<string>;
+  /** A new statement may keep an id it brings, if that id is a valid, unused statement id of this entity. */
+  clientIds?: boolean;
 }
 
 /**
@@ -255,12 +257,12 @@ interface MapContext {
  * (`existing` given: unchanged statements kept as they are, new ones get ids, ids must be this entity's).
  */
 export function parseStatementMap(input: unknown, path: string, lookup: ReferenceLookup,
-  opts: { subjectId: string; existing?: StatementMap }): StatementMap {
+  opts: { subjectId: string; existing?: StatementMap; clientIds?: boolean }): StatementMap {
   // §6.2: an empty array is what an empty map looks like to upstream.
   if (Array.isArray(input) && input.length === 0) return {};
   const groups = objectAt(input, path);
   const existing = opts.existing && new Map(Object.values(opts.existing).flat().map((s) => [s.id, s]));
-  const context: MapContext = { lookup, subjectId: opts.subjectId, existing, seen: new Set() };
+  const context: MapContext = { lookup, subjectId: opts.subjectId, existing, seen: new Set(), clientIds: opts.clientIds };
   const result: StatementMap = {};
   for (const [key, group] of Object.entries(groups)) {
     const groupPath = pointer(path, key);
@@ -285,6 +287,12 @@ function mapStatement(input: unknown, groupKey: string, path: string, context: M
   }
   const id = statement.id;
   const stored = typeof id === 'string' ? existing.get(id) : undefined;
+  const chosen = !stored && context.clientIds && typeof id === 'string' ? parseStatementId(id) : null;
+  if (chosen && chosen.subjectId === context.subjectId && !existing.has(chosen.id) && !context.seen.has(chosen.id)) {
+    context.seen.add(chosen.id);
+    checkGroup(statement, groupKey, path);
+    return parseStatement(statement, path, lookup, { id: chosen.id });
+  }
   // An id that is new, another entity's, or used twice would let a patch forge or clone statements.
   if (!stored || context.seen.has(stored.id)) return problem({ type: 'read-only', path: pointer(path, 'id') });
   context.seen.add(stored.id);

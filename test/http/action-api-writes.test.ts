@@ -95,6 +95,18 @@ describe('Action API edits', () => {
     const removed = (await api(secured, { action: 'wbremoveclaims', claim: guid, token }, { headers: auth })).body;
     assert.deepEqual(removed.claims, [guid]);
     assert.equal((await secured.get(`/v1/statements/${encodeURIComponent(guid)}`)).status, 404);
+
+    // A GUID the client chose for a new statement is kept, as Wikibase keeps it (Pywikibot then addresses the
+    // statement by it); one of another entity is not.
+    const chosen = `${item}$5627445f-43cb-ed6d-3adb-760e85bd17ee`;
+    const fresh = { ...created.claim, id: chosen, mainsnak: { ...created.claim.mainsnak, datavalue: { type: 'string', value: 'mine' } } };
+    await api(secured, { action: 'wbsetclaim', claim: JSON.stringify(fresh), token }, { headers: auth });
+    assert.equal((await secured.get(`/v1/statements/${encodeURIComponent(chosen)}`)).body.value.content, 'mine');
+    const qualified = await api(secured, { action: 'wbsetqualifier', claim: chosen, property: property.id, snaktype: 'value', value: '"q"', token }, { headers: auth });
+    assert.equal(qualified.body.success, 1, JSON.stringify(qualified.body));
+    const foreign = { ...fresh, id: 'Q999999$5627445f-43cb-ed6d-3adb-760e85bd17ef' };
+    await api(secured, { action: 'wbsetclaim', claim: JSON.stringify(foreign), token }, { headers: auth });
+    assert.equal((await secured.get(`/v1/statements/${encodeURIComponent(foreign.id)}`)).status, 404);
   });
 
   it('login with the account name and token gives a session cookie that edits; logout ends it', async () => {

@@ -65,7 +65,7 @@ async function editDocument(call: WriteCall, id: string, change: (doc: Doc, enti
     const doc = editableDocument(read.entity, ctx.services.sites);
     change(doc, read.entity);
     const rules = await rulesFor(ctx, doc, read.entity);
-    const next = inMode(BODY, () => patchedEntity(kind, read.entity, doc, rules));
+    const next = inMode(BODY, () => patchedEntity(kind, read.entity, doc, { ...rules, clientStatementIds: true }));
     return { done: await commitEdit(ctx, { previous: { entity: read.entity, head: read.head }, next, meta: call.meta }), before: read.entity };
   });
 }
@@ -234,8 +234,9 @@ function putStatement(doc: Doc, statement: Json): void {
       break;
     }
   }
-  // An id this entity does not hold is Wikibase's way of choosing a new statement's GUID; here ids are the store's.
-  if (id !== undefined && !hasStatement(doc, id)) delete statement.id;
+  // An id this entity does not hold is Wikibase's way of choosing a new statement's GUID: kept when it is a valid
+  // statement id of this entity (the parser checks it is unused), else the new statement gets one of its own.
+  if (id !== undefined && !hasStatement(doc, id) && parseStatementId(id)?.subjectId !== doc.id) delete statement.id;
   (doc.statements[propertyId] ??= []).push(statement);
 }
 
