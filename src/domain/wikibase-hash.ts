@@ -106,7 +106,7 @@ export function valueHash(datavalue: Json): string {
 }
 
 /** A float as PHP's string conversion writes it (`(string) 4.0` is `4`, unlike json_encode's `4.0`). */
-function phpNumberText(n: number): string {
+export function phpNumberText(n: number): string {
   const text = phpFloat(n);
   return text.endsWith('.0') ? text.slice(0, -2) : text.replace('.0e', 'e').replace('e+', 'E+').replace('e-', 'E-');
 }

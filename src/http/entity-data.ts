@@ -1,19 +1,32 @@
 // Special:EntityData (docs/api.md §10.14): an entity in the Wikidata dump format, as MediaWiki serves it at
 // `/wiki/Special:EntityData/Q42.json` and `/w/index.php?title=Special:EntityData/Q42.json&revision=N` (the
-// URL wikibase-sdk's getEntityRevision builds). Another rendering of the same reads; JSON only.
+// URL wikibase-sdk's getEntityRevision builds), or as RDF (`.nt`, `.ttl`) the way Wikibase writes it
+// (domain/rdf.ts). Another rendering of the same reads.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Entity } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
 import { parseEntityId } from '../domain/kinds.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import type { Head, Store, EntityStore } from '../store/store.js';
+import { entityTriples, type RdfFlavor } from '../domain/rdf.js';
+import { sendBody } from './compression.js';
 import { jsonBuffer } from './reply-error.js';
 import { chargeRead, type Services } from './services.js';
 
 export const ENTITY_DATA_PATH = '/wiki/Special:EntityData/:file';
 export const INDEX_PHP_PATH = '/w/index.php';
 
-const FILE = /^Special:EntityData\/([^/]+)\.json$/;
+const FILE = /^Special:EntityData\/([^/.]+)\.(json|nt|ttl)$/;
+
+/** The RDF formats: N-Triples, and Turtle (written as N-Triples, which is Turtle too). */
+const RDF_TYPES: Record<string, string> = { nt: 'application/n-triples; charset=utf-8', ttl: 'text/turtle; charset=utf-8' };
+
+/** Wikibase's flavours: `simple` is the entity, its terms, sitelinks and best-rank values; the others all of it. */
+function parseFlavor(raw: unknown): RdfFlavor {
+  if (raw === undefined || raw === 'dump' || raw === 'long' || raw === 'full') return 'full';
+  if (raw === 'simple') return 'truthy';
+  return fail('invalid-query-parameter', { parameter: 'flavor' });
+}
 
 function parseRevision(raw: unknown): number | null {
   if (raw === undefined) return null;
@@ -22,11 +35,14 @@ function parseRevision(raw: unknown): number | null {
 }
 
 /** The entity as `{"entities": {id: …}}` in the dump format, or a redirect to its target's EntityData. */
-async function entityData(store: EntityStore, services: Services, reply: FastifyReply, title: string, rawRevision: unknown) {
-  const { id, kind } = parseEntityId(FILE.exec(title)?.[1] ?? '') ?? fail('rest-no-match', undefined, { path: `/wiki/${title}` });
-  const revision = parseRevision(rawRevision);
+async function entityData(store: EntityStore, services: Services, reply: FastifyReply, title: string, query: Record<string, unknown>) {
+  const file = FILE.exec(title);
+  const { id, kind } = parseEntityId(file?.[1] ?? '') ?? fail('rest-no-match', undefined, { path: `/wiki/${title}` });
+  const format = file![2];
+  const revision = parseRevision(query.revision);
+  const flavor = format === 'json' ? null : parseFlavor(query.flavor);
   const redirect = (target: string) =>
-    reply.code(303).header('location', `${services.config.publicUrl}/wiki/Special:EntityData/${target}.json`).send();
+    reply.code(303).header('location', `${services.config.publicUrl}/wiki/Special:EntityData/${target}.${format}`).send();
   let found: { entity: Entity; head: Head };
   if (revision !== null) {
     const content = await store.readRevision(id, revision)
@@ -39,21 +55,25 @@ async function entityData(store: EntityStore, services: Services, reply: Fastify
     if (read.status === 'missing') return fail(kind.codes.notFound, undefined, { id });
     found = read;
   }
-  const body = { entities: { [id]: toWikidata(found.entity, { id: found.head.revision, modified: found.head.modified }) } };
-  return reply.type('application/json').send(jsonBuffer(body));
+  const dump = toWikidata(found.entity, { id: found.head.revision, modified: found.head.modified });
+  if (flavor === null) return sendBody(reply, jsonBuffer({ entities: { [id]: dump } }), 'application/json');
+  const triples = entityTriples(dump, { flavor, sites: services.sites,
+    vocabulary: { conceptBase: services.config.conceptUri, dataBase: `${services.config.publicUrl}/wiki/Special:EntityData/` },
+    revision: { id: found.head.revision, modified: String(dump.modified) } });
+  return sendBody(reply, Buffer.from(`${triples.join('\n')}\n`), RDF_TYPES[format]);
 }
 
 export function registerEntityData(app: FastifyInstance, store: Store, services: Services): string[] {
   app.get(ENTITY_DATA_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
     const { file } = req.params as { file: string };
-    return entityData(store, services, reply, `Special:EntityData/${file}`, (req.query as Record<string, unknown>).revision);
+    return entityData(store, services, reply, `Special:EntityData/${file}`, req.query as Record<string, unknown>);
   });
   app.get(INDEX_PHP_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
-    const { title, revision } = req.query as Record<string, unknown>;
-    if (typeof title !== 'string') return fail('invalid-query-parameter', { parameter: 'title' });
-    return entityData(store, services, reply, title, revision);
+    const query = req.query as Record<string, unknown>;
+    if (typeof query.title !== 'string') return fail('invalid-query-parameter', { parameter: 'title' });
+    return entityData(store, services, reply, query.title, query);
   });
   return [ENTITY_DATA_PATH, INDEX_PHP_PATH];
 }

@@ -30,6 +30,38 @@ describe('Special:EntityData', () => {
     assert.deepEqual(lower.body, res.body);
   });
 
+  it('serves the entity as RDF: N-Triples and Turtle, full by default, best-rank values only with flavor=simple', async () => {
+    const property = (await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'rdf code' } } })).body.id;
+    const statements = await Promise.all(['kept', 'preferred', 'deprecated'].map(async (value) =>
+      (await s.post(`/v1/entities/items/${id}/statements`, { statement: { property: { id: property }, value: { type: 'value', content: value },
+        rank: value === 'kept' ? 'normal' : value } })).body));
+    const etag = (await s.get(`/v1/entities/items/${id}`)).headers.get('etag')!.replaceAll('"', '');
+    const wd = 'http://www.wikidata.org/';
+    for (const [ext, type] of [['nt', 'application/n-triples'], ['ttl', 'text/turtle']]) {
+      const res = await fetch(`${s.url}/wiki/Special:EntityData/${id}.${ext}`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type')!, new RegExp(`^${type}`));
+      const lines = (await res.text()).trim().split('\n');
+      assert.ok(lines.includes(`<${wd}entity/${id}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://wikiba.se/ontology#Item> .`));
+      assert.ok(lines.includes(`<${wd}entity/${id}> <http://www.w3.org/2000/01/rdf-schema#label> "entity data, edited"@en .`));
+      assert.ok(lines.includes(`<${s.url}/wiki/Special:EntityData/${id}> <http://schema.org/version> "${etag}"^^<http://www.w3.org/2001/XMLSchema#integer> .`));
+      // Only the preferred statement is best: one truthy value; every statement has its node and rank.
+      assert.deepEqual(lines.filter((l) => l.includes(`/prop/direct/${property}>`)), [`<${wd}entity/${id}> <${wd}prop/direct/${property}> "preferred" .`]);
+      for (const st of statements) {
+        const node = `<${wd}entity/statement/${st.id.replace('$', '-')}>`;
+        assert.ok(lines.includes(`${node} <${wd}prop/statement/${property}> "${st.value.content}" .`), st.id);
+        assert.ok(lines.some((l) => l.startsWith(`${node} <http://wikiba.se/ontology#rank>`)), st.id);
+      }
+      assert.ok(lines.includes(`<https://en.wikipedia.org/wiki/Entity_data> <http://schema.org/about> <${wd}entity/${id}> .`));
+    }
+    const simple = (await (await fetch(`${s.url}/wiki/Special:EntityData/${id}.nt?flavor=simple`)).text()).trim().split('\n');
+    assert.ok(simple.some((l) => l.includes('/prop/direct/')));
+    assert.ok(!simple.some((l) => l.includes('/entity/statement/')), 'no statement nodes in the simple flavour');
+    assert.equal((await s.get(`/wiki/Special:EntityData/${id}.nt?flavor=nonsense`)).body.code, 'invalid-query-parameter');
+    const old = await fetch(`${s.url}/w/index.php?title=Special:EntityData/${id}.nt&revision=${firstRevision}`);
+    assert.match(await old.text(), /"entity data"@en/);
+  });
+
   it('serves an old revision at the URL wikibase-sdk builds', async () => {
     const res = await s.get(`/w/index.php?title=Special:EntityData/${id}.json&revision=${firstRevision}`);
     assert.equal(res.status, 200, res.text);
@@ -51,7 +83,7 @@ describe('Special:EntityData', () => {
       ['/wiki/Special:EntityData/Q999999999.json', 404, 'item-not-found'],
       ['/wiki/Special:EntityData/P999999999.json', 404, 'property-not-found'],
       ['/wiki/Special:EntityData/X1.json', 404, 'rest-no-match'],
-      ['/wiki/Special:EntityData/Q1.ttl', 404, 'rest-no-match'],
+      ['/wiki/Special:EntityData/Q1.rdf', 404, 'rest-no-match'],
       [`/wiki/Special:EntityData/${id}.json?revision=abc`, 400, 'invalid-query-parameter'],
       [`/wiki/Special:EntityData/${id}.json?revision=999999999`, 404, 'revision-not-found'],
       ['/w/index.php?title=Main_Page', 404, 'rest-no-match'],
