@@ -11,11 +11,12 @@ import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { SiteTable } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
+import { dumpHeader, entityTriples, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
 import { renderEntity } from '../http/render.js';
 import { InvalidCursor, type EntityStore, type ChangeFeed } from '../store/store.js';
 import { CliError } from './errors.js';
 
-export const EXPORT_FORMATS = ['wikidata', 'jsonl', 'rest'] as const;
+export const EXPORT_FORMATS = ['wikidata', 'jsonl', 'rest', 'nt', 'ttl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const PAGE = 1000;
@@ -27,7 +28,11 @@ export interface ExportOptions {
   /** Only entities changed after this cursor. */
   since?: string;
   onProgress?: (written: number) => void;
+  /** `nt` and `ttl`: where the nodes live and which flavour (domain/rdf.ts). */
+  rdf?: { vocabulary: RdfVocabulary; flavor: RdfFlavor };
 }
+
+const isRdf = (format: ExportFormat) => format === 'nt' || format === 'ttl';
 
 export interface ExportSummary {
   entities: number;
@@ -100,10 +105,19 @@ export async function exportStore(store: EntityStore & ChangeFeed, out: Writable
   const ids = changed ? changed.ids : allIds(store);
   let written = 0;
   if (options.format === 'wikidata') await write(out, '[\n');
+  if (isRdf(options.format)) await write(out, `${dumpHeader(new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')).join('\n')}\n`);
   for await (const id of ids) {
     if (options.ids && !options.ids.has(id)) continue;
     const read = await store.readEntity(id);
     if (read.status !== 'found') continue; // removed or made a redirect meanwhile
+    if (isRdf(options.format)) {
+      const dump = toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified });
+      const triples = entityTriples(dump, { ...options.rdf!, sites, revision: { id: read.head.revision, modified: String(dump.modified) } });
+      await write(out, `${triples.join('\n')}\n`);
+      written++;
+      if (written % 1000 === 0) options.onProgress?.(written);
+      continue;
+    }
     const doc = options.format === 'rest' ? renderEntity(read.entity, sites, false)
       : toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified });
     const separator = options.format === 'wikidata' && written > 0 ? ',\n' : '';

@@ -202,13 +202,18 @@ async function exportCommand(config: Config, path: string | undefined, values: R
   if (!EXPORT_FORMATS.includes(format)) throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`, 2);
   const ids = typeof values.ids === 'string' ? readIdsFile(values.ids) : undefined;
   const since = typeof values.since === 'string' ? values.since : undefined;
+  const flavor = values.flavor ?? 'full';
+  if (flavor !== 'full' && flavor !== 'truthy') throw new CliError('--flavor must be full or truthy', 2);
+  if (values.flavor !== undefined && format !== 'nt' && format !== 'ttl') throw new CliError('--flavor goes with --format nt or ttl', 2);
+  const rdf = { flavor: flavor as 'full' | 'truthy',
+    vocabulary: { conceptBase: config.conceptUri, dataBase: `${config.publicUrl}/wiki/Special:EntityData/` } };
   const store = await openStore(config);
   try {
     const target = exportTarget(path);
     console.error(`entia: exporting ${describeStore(config.db)} as ${format} to ${path && path !== '-' ? path : 'standard output'}`);
     const started = Date.now();
     const summary = await exportStore(store, target.out, loadSites(config), {
-      format, ids, since,
+      format, ids, since, rdf,
       onProgress: process.stderr.isTTY ? (n) => process.stderr.write(`\rentia: ${n} entities written`) : undefined,
     });
     if (target.out !== process.stdout) target.out.end();
@@ -295,13 +300,17 @@ after the last batch it wrote.
   },
   export: {
     args: '[OUT] [options]', summary: 'write the store out as a Wikidata dump (or REST documents); .gz/.bz2 by name', positionals: [0, 1],
-    options: { format: { type: 'string' }, ids: { type: 'string' }, since: { type: 'string' } },
+    options: { format: { type: 'string' }, ids: { type: 'string' }, since: { type: 'string' }, flavor: { type: 'string' } },
     help: `Writes every item and property (redirects left out) to OUT, or to standard output.
 
   --format wikidata   latest-all.json's layout: an array, one entity per line (the default); readable by
                       entia import and other Wikidata dump tools
   --format jsonl      the same entities one per line, without the array
   --format rest       one entity per line as GET /v1/entities/… returns it
+  --format nt|ttl     RDF as Wikibase's dumps write it (N-Triples; ttl is the same, valid Turtle), after the
+                      dump header; entity URIs under ENTIA_CONCEPT_URI
+  --flavor full|truthy
+                      with nt/ttl: everything (the default), or terms, sitelinks and best-rank values only
   --ids FILE          only the ids listed in FILE (whitespace-separated)
   --since CURSOR      only the entities changed after CURSOR of GET /v1/changes; prints the cursor to go on from`,
     run: (config, [path], values) => exportCommand(config, path, values),

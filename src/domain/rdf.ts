@@ -326,3 +326,17 @@ function addStatement(graph: Graph, ns: Namespaces, entity: string, claim: Json,
     for (const snak of snaks) addSnak(graph, ns, node, hash, snak, 'reference', 'reference/value');
   }
 }
+
+/** The triples a whole dump starts with (Wikibase's dump header): what it is, its licence, format and time. */
+export function dumpHeader(modified: string): string[] {
+  const dump = iri(`${WIKIBASE}Dump`);
+  const a = iri(`${RDF}type`);
+  return [
+    `${dump} ${a} ${iri(`${SCHEMA}Dataset`)} .`,
+    `${dump} ${a} ${iri('http://www.w3.org/2002/07/owl#Ontology')} .`,
+    `${dump} ${iri(`${CC}license`)} ${iri(CC0)} .`,
+    `${dump} ${iri(`${SCHEMA}softwareVersion`)} ${plain(RDF_FORMAT_VERSION)} .`,
+    `${dump} ${iri(`${SCHEMA}dateModified`)} ${typed(modified, `${XSD}dateTime`)} .`,
+    `${dump} ${iri('http://www.w3.org/2002/07/owl#imports')} ${iri('http://wikiba.se/ontology-1.0.owl')} .`,
+  ];
+}

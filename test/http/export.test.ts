@@ -80,6 +80,29 @@ describe('entia export', () => {
     }
   });
 
+  it('--format nt writes an RDF dump: the dump header, then every entity as Special:EntityData gives it', async () => {
+    const db = await freshDb();
+    assert.equal((await entia(db, ['import', FIXTURE])).code, 0);
+    const out = join(dir, 'dump.nt.gz');
+    const exported = await entia(db, ['export', out, '--format', 'nt']);
+    assert.equal(exported.code, 0, exported.stderr);
+    const lines = gunzipSync(readFileSync(out)).toString().trim().split('\n');
+    assert.equal(lines[0], '<http://wikiba.se/ontology#Dump> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/Dataset> .');
+    // Every line one N-Triples statement: subject, predicate, object and the closing dot.
+    const TRIPLE = /^(<[^>\s]*>|_:\w+) <[^>\s]*> (<[^>\s]*>|_:\w+|"(?:[^"\\]|\\.)*"(?:@[a-zA-Z-]+|\^\^<[^>\s]*>)?) \.$/;
+    assert.deepEqual(lines.filter((l) => !TRIPLE.test(l)).slice(0, 3), []);
+    const s = await serve(db);
+    for (const id of await ids(db)) {
+      const single = (await (await fetch(`${s.url}/wiki/Special:EntityData/${id}.nt`)).text()).trim().split('\n');
+      // The data node's address is the server's public URL, which the CLI takes from its own settings.
+      const entityOnly = (l: string) => !l.includes('/wiki/Special:EntityData/');
+      for (const line of single.filter(entityOnly)) assert.ok(lines.includes(line), `${id}: ${line}`);
+    }
+    const truthy = await entia(db, ['export', '-', '--format', 'nt', '--flavor', 'truthy']);
+    assert.ok(!truthy.stdout.includes('/entity/statement/'), 'no statement nodes in the truthy flavour');
+    assert.equal((await entia(db, ['export', '-', '--flavor', 'truthy'])).code, 2, '--flavor goes with nt or ttl');
+  });
+
   it('--since exports what changed after a cursor and names the cursor to go on from; jsonl and rest layouts', async () => {
     const a = await freshDb();
     await entia(a, ['import', FIXTURE]);
