@@ -250,6 +250,49 @@ function bestStatements(claims: Json[]): Set<Json> {
   return new Set(preferred.length ? preferred : claims.filter((c) => c.rank === 'normal'));
 }
 
+/** Data types whose simple value is an IRI: their simple-value predicates are `owl:ObjectProperty`. */
+const IRI_TYPES = new Set(['wikibase-item', 'wikibase-property', 'wikibase-lexeme', 'wikibase-form', 'wikibase-sense',
+  'commonsMedia', 'url', 'geo-shape', 'tabular-data', 'entity-schema']);
+
+/** Wikibase's name of a data type in the ontology: `wikibase-item` is `wikibase:WikibaseItem`. */
+const ontologyType = (dataType: string) => dataType.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+/**
+ * What a property says about the predicates named after it (Wikibase's PropertySpecificComponentsRdfBuilder):
+ * its data type, the predicate of each role (`wikibase:directClaim` → `wdt:P31`, …) with its OWL kind, and the
+ * class of entities with no value (`wdno:P31`, the complement of having a `wdt:P31`). `source`: the entity source
+ * name in the stable label of that class's blank node (Wikidata's is `wikidata`).
+ */
+export function propertyComponents(vocabulary: RdfVocabulary, pid: string, dataType: string, source = 'wikidata'): string[] {
+  const ns = namespaces(vocabulary);
+  const graph = new Graph();
+  const property = iri(ns.entity(pid));
+  const a = iri(`${RDF}type`);
+  const OWL = 'http://www.w3.org/2002/07/owl#';
+  const simpleKind = iri(OWL + (IRI_TYPES.has(dataType) ? 'ObjectProperty' : 'DatatypeProperty'));
+  graph.add(property, iri(`${WIKIBASE}propertyType`), iri(WIKIBASE + ontologyType(dataType)));
+  const roles: [string, string, string][] = [
+    ['directClaim', 'direct', 'simple'], ['claim', '', 'object'], ['statementProperty', 'statement', 'simple'],
+    ['statementValue', 'statement/value', 'object'], ['qualifier', 'qualifier', 'simple'],
+    ['qualifierValue', 'qualifier/value', 'object'], ['reference', 'reference', 'simple'],
+    ['referenceValue', 'reference/value', 'object'],
+  ];
+  for (const [role, namespace, kind] of roles) {
+    const predicate = iri(ns.prop(namespace, pid));
+    graph.add(property, iri(WIKIBASE + role), predicate);
+    graph.add(predicate, a, kind === 'simple' ? simpleKind : iri(`${OWL}ObjectProperty`));
+  }
+  const novalue = iri(ns.prop('novalue', pid));
+  const restriction = blank(createHash('md5').update(['owl:complementOf', source, pid].join('-')).digest('hex'));
+  graph.add(property, iri(`${WIKIBASE}novalue`), novalue);
+  graph.add(novalue, a, iri(`${OWL}Class`));
+  graph.add(novalue, iri(`${OWL}complementOf`), restriction);
+  graph.add(restriction, a, iri(`${OWL}Restriction`));
+  graph.add(restriction, iri(`${OWL}onProperty`), iri(ns.prop('direct', pid)));
+  graph.add(restriction, iri(`${OWL}someValuesFrom`), iri(`${OWL}Thing`));
+  return [...graph.lines];
+}
+
 const RANKS: Record<string, string> = { preferred: 'PreferredRank', normal: 'NormalRank', deprecated: 'DeprecatedRank' };
 const KIND_TYPES: Record<string, string> = { item: 'Item', property: 'Property' };
 
@@ -278,6 +321,9 @@ export function entityTriples(dump: Json, options: RdfOptions): string[] {
     for (const term of list) graph.add(entity, iri(`${SKOS}altLabel`), tagged(term.value, term.language));
   }
   addSitelinks(graph, entity, dump.sitelinks ?? {}, options.sites, ns);
+  if (dump.type === 'property' && typeof dump.datatype === 'string') {
+    for (const line of propertyComponents(options.vocabulary, id, dump.datatype)) graph.lines.add(line);
+  }
   for (const claims of Object.values(dump.claims ?? {}) as Json[][]) {
     const best = bestStatements(claims);
     for (const claim of claims) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { entityTriples } from '../../src/domain/rdf.js';
+import { entityTriples, propertyComponents } from '../../src/domain/rdf.js';
 import { buildSiteTable } from '../../src/domain/sites.js';
 import { fromWikidata, newReport } from '../../src/domain/wikidata.js';
 import { toWikidata } from '../../src/domain/wikidata-export.js';
@@ -71,4 +71,16 @@ describe('RDF as Wikibase writes it: upstream\'s RdfBuilder test data', { skip }
       assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
     });
   }
+});
+
+describe('RDF of a property: upstream\'s PropertyRdfBuilder test data', { skip }, () => {
+  it('P2 (string): its data type, the predicates named after it and its novalue class', () => {
+    const expected = normalised(readFileSync(join(RDF_DATA, 'PropertyRdfBuilder', 'P2_all.nt'), 'utf8').split('\n'));
+    // Here the blank node's label is compared too: Wikibase derives it from the property (md5 of its place).
+    const exact = (lines: string[]) => [...new Set(lines.map((l) => l.trim()).filter(Boolean))].sort();
+    assert.deepEqual(exact(propertyComponents(VOCABULARY, 'P2', 'string')), exact(readFileSync(join(RDF_DATA, 'PropertyRdfBuilder', 'P2_all.nt'), 'utf8').split('\n')));
+    const whole = normalised(entityTriples(toWikidata(fromWikidata(JSON.parse(readFileSync(join(RDF_DATA, 'entities', 'P2.json'), 'utf8')), SITES, newReport())!),
+      { vocabulary: VOCABULARY, sites: SITES, flavor: 'full' }));
+    assert.deepEqual(expected.filter((l) => !whole.includes(l)), [], 'the property\'s own RDF includes them');
+  });
 });
