@@ -10,10 +10,17 @@ import { toWikidata } from '../domain/wikidata-export.js';
 import type { Head, Store, EntityStore } from '../store/store.js';
 import { entityTriples, type RdfFlavor } from '../domain/rdf.js';
 import { sendBody } from './compression.js';
+import negotiator from '@fastify/accept-negotiator';
 import { jsonBuffer } from './reply-error.js';
 import { chargeRead, type Services } from './services.js';
 
 export const ENTITY_DATA_PATH = '/wiki/Special:EntityData/:file';
+/** An entity's concept URI, as Wikidata's `http://www.wikidata.org/entity/Q42`: a 303 to a document about it. */
+export const CONCEPT_PATH = '/entity/:id';
+
+/** What the concept URI answers for each media type a client may ask for (JSON when it asks for none of them). */
+const CONCEPT_FORMATS = new negotiator.Negotiator({ supportedValues: ['application/json', 'text/turtle', 'application/n-triples', 'text/html'] });
+const CONCEPT_EXTENSIONS: Record<string, string> = { 'application/json': 'json', 'text/turtle': 'ttl', 'application/n-triples': 'nt' };
 export const INDEX_PHP_PATH = '/w/index.php';
 
 const FILE = /^Special:EntityData\/([^/.]+)\.(json|nt|ttl)$/;
@@ -75,5 +82,14 @@ export function registerEntityData(app: FastifyInstance, store: Store, services:
     if (typeof query.title !== 'string') return fail('invalid-query-parameter', { parameter: 'title' });
     return entityData(store, services, reply, query.title, query);
   });
-  return [ENTITY_DATA_PATH, INDEX_PHP_PATH];
+  app.get(CONCEPT_PATH, async (req, reply) => {
+    const { id: raw } = req.params as { id: string };
+    const { id } = parseEntityId(raw) ?? fail('rest-no-match', undefined, { path: `/entity/${raw}` });
+    const accept = req.headers.accept;
+    const type = (accept ? CONCEPT_FORMATS.negotiate(accept) : null) ?? 'application/json';
+    // A browser goes to the entity's page (the web interface), as Wikidata sends it to the wiki page.
+    const location = type === 'text/html' && services.config.ui ? `/${id}` : `/wiki/Special:EntityData/${id}.${CONCEPT_EXTENSIONS[type] ?? 'json'}`;
+    return reply.code(303).header('vary', 'Accept').header('location', services.config.publicUrl + location).send();
+  });
+  return [ENTITY_DATA_PATH, INDEX_PHP_PATH, CONCEPT_PATH];
 }

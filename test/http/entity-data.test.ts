@@ -62,6 +62,19 @@ describe('Special:EntityData', () => {
     assert.match(await old.text(), /"entity data"@en/);
   });
 
+  it('answers the concept URI /entity/{id} with 303 to the document the Accept header asks for', async () => {
+    const cases: [string | undefined, string][] = [[undefined, `.json`], ['application/json', '.json'], ['text/turtle', '.ttl'],
+      ['application/n-triples', '.nt'], ['text/turtle;q=0.5, application/json;q=0.9', '.json']];
+    for (const [accept, ext] of cases) {
+      const res = await fetch(`${s.url}/entity/${id}`, { redirect: 'manual', headers: accept ? { accept } : {} });
+      assert.equal(res.status, 303, String(accept));
+      assert.equal(res.headers.get('location'), `${s.url}/wiki/Special:EntityData/${id}${ext}`, String(accept));
+    }
+    const browser = await fetch(`${s.url}/entity/${id}`, { redirect: 'manual', headers: { accept: 'text/html,application/xhtml+xml' } });
+    assert.equal(browser.headers.get('location'), `${s.url}/${id}`);
+    assert.equal((await s.get('/entity/nonsense')).status, 404);
+  });
+
   it('serves an old revision at the URL wikibase-sdk builds', async () => {
     const res = await s.get(`/w/index.php?title=Special:EntityData/${id}.json&revision=${firstRevision}`);
     assert.equal(res.status, 200, res.text);
