@@ -83,7 +83,7 @@ async function* generatedLines(seed: number, items: number): AsyncGenerator<stri
 export async function importAll(input: string | { seed: number; items: number }, db: string, schema: string | null = null): Promise<LoadFigures> {
   // The settings `entia import` opens its store with (src/cli/import.ts); PostgreSQL: a small pool.
   const store: Store = isPostgresUrl(db)
-    ? await openStore({ db, pgPoolSize: 2, pgSchema: schema }, { deferIndexes: true })
+    ? await openStore({ db, pgPoolSize: 2, pgSchema: schema }, { deferIndexes: true }, 'create')
     : openSqliteStore({ path: db, ...IMPORT_TUNING });
   const started = performance.now();
   const cpu = process.cpuUsage();
