@@ -82,6 +82,31 @@ describe('wikibase-sdk against Entia', () => {
     assert.equal(body.entities[item].claims[property], undefined, 'the statement came after that revision');
   });
 
+  it('getRevisions: every revision of an entity, newest first, with its content; prop=info', async () => {
+    const history = (await s.get(`/v1/entities/items/${item}/history`)).body.revisions;
+    const body = await get(wbk.getRevisions({ ids: item }));
+    const pages = Object.values(body.query.pages) as any[];
+    assert.equal(pages.length, 1);
+    assert.equal(pages[0].title, item);
+    assert.equal(pages[0].ns, 0);
+    const revisions = pages[0].revisions;
+    assert.deepEqual(revisions.map((r: any) => r.revid), history.map((r: any) => r.id));
+    assert.equal(revisions[0].parentid, history[1].id);
+    assert.equal(revisions[revisions.length - 1].parentid, 0);
+    assert.equal(revisions[0].user, history[0].user);
+    assert.equal(JSON.parse(revisions[revisions.length - 1].slots.main['*']).labels.en.value, 'sdk item');
+    const info = await get(`${s.url}/w/api.php?action=query&prop=info&titles=${item}|Property:${property}|Q999999|Nonsense:&format=json&formatversion=2`);
+    const byTitle = Object.fromEntries(info.query.pages.map((p: any) => [p.title, p]));
+    assert.equal(byTitle[item].lastrevid, history[0].id);
+    assert.equal(byTitle[item].contentmodel, 'wikibase-item');
+    assert.equal(byTitle[`Property:${property}`].contentmodel, 'wikibase-property');
+    assert.notEqual(byTitle[item].pageid, byTitle[`Property:${property}`].pageid);
+    assert.equal(byTitle.Q999999.missing, true);
+    assert.equal(byTitle['Nonsense:'].invalid, true);
+    const byPageId = await get(`${s.url}/w/api.php?action=query&prop=revisions&pageids=${byTitle[item].pageid}&format=json`);
+    assert.equal((Object.values(byPageId.query.pages)[0] as any).title, item);
+  });
+
   it('answers bad input with the Action API error object', async () => {
     for (const [query, code] of [
       ['action=nonsense', 'badvalue'], ['action=wbgetentities', 'param-missing'], ['action=wbgetentities&ids=X1', 'no-such-entity'],

@@ -17,6 +17,7 @@ import { ApiError, fromEntiaError, list, param, refuse, type Call, type Json, ty
 import { title, wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';
 import { buildSessions, checkCsrf, type Sessions } from './session.js';
 import { WRITE_MODULES } from './writes.js';
+import { pageIdOf, pages } from './pages.js';
 
 const ACTION_API_PATH = '/w/api.php';
 
@@ -63,6 +64,10 @@ async function query(call: Request): Promise<Json> {
     if (name !== 'search') refuse('badvalue', `Unrecognized value for parameter "list": ${name}.`);
     out.search = await search(call);
   }
+  const props = list(param(call.params, 'prop'));
+  if (props.length || param(call.params, 'titles') !== undefined || param(call.params, 'pageids') !== undefined) {
+    Object.assign(out, await pages(call, props));
+  }
   return { batchcomplete: call.v2 ? true : '', query: out };
 }
 
@@ -104,7 +109,7 @@ async function search(call: Request): Promise<Json[]> {
     if (isEntiaError(e) && e.status < 500 && e.code !== 'request-limit-reached') refuse('badvalue', `Invalid search parameters: ${e.text}`);
     throw e;
   }
-  return (body as { results: { id: string }[] }).results.map((hit) => ({ ...title(kind, hit.id), pageid: 0 }));
+  return (body as { results: { id: string }[] }).results.map((hit) => ({ ...title(kind, hit.id), pageid: pageIdOf(kind, hit.id) }));
 }
 
 /** The Ctx the REST routes would build for this request, with the module's parameters as query or body. */
