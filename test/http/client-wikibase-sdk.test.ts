@@ -84,7 +84,7 @@ describe('wikibase-sdk against Entia', () => {
 
   it('getRevisions: every revision of an entity, newest first, with its content; prop=info', async () => {
     const history = (await s.get(`/v1/entities/items/${item}/history`)).body.revisions;
-    const body = await get(wbk.getRevisions({ ids: item }));
+    const body = await get(wbk.getRevisions({ ids: item as `Q${number}` }));
     const pages = Object.values(body.query.pages) as any[];
     assert.equal(pages.length, 1);
     assert.equal(pages[0].title, item);

@@ -4,7 +4,7 @@
 // reads, searches the same handler, edits the same edit path as the REST routes (writes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isEntiaError } from '../../domain/errors.js';
-import { ITEM, PROPERTY, type Kind } from '../../domain/kinds.js';
+import { ITEM, KINDS, type Kind } from '../../domain/kinds.js';
 import type { Store } from '../../store/store.js';
 import type { EditQueue } from '../edit-queue.js';
 import { searchTerms } from '../handlers/search.js';
@@ -86,17 +86,19 @@ function siteinfo(call: Request): Json {
   return {
     general: { sitename: 'Entia', generator: 'Entia', base: `${base}/`, server: base, scriptpath: '/w', articlepath: '/wiki/$1',
       'wikibase-conceptbaseuri': call.services.config.conceptUri },
-    namespaces: {
-      0: { id: 0, name: '', canonical: '', content: call.v2 ? true : '' },
-      120: { id: 120, name: 'Property', canonical: 'Property', content: call.v2 ? true : '' },
-    },
+    // One namespace per kind of entity, as the kind descriptor numbers it (items 0, properties 120).
+    namespaces: Object.fromEntries(KINDS.map((k) => {
+      const name = k.namespace === 0 ? '' : k.noun;
+      return [k.namespace, { id: k.namespace, name, canonical: name, content: call.v2 ? true : '' }];
+    })),
   };
 }
 
-/** list=search: the REST search (haswbstatement: included) of items (srnamespace 0) or properties (120). */
+/** list=search: the REST search (haswbstatement: included) of the kind whose namespace `srnamespace` names. */
 async function search(call: Request): Promise<Json[]> {
   const namespace = param(call.params, 'srnamespace') ?? '0';
-  const kind = namespace === '0' ? ITEM : namespace === '120' ? PROPERTY : refuse('badvalue', `Unrecognized value for parameter "srnamespace": ${namespace}.`);
+  const kind = KINDS.find((k) => String(k.namespace) === namespace)
+    ?? refuse('badvalue', `Unrecognized value for parameter "srnamespace": ${namespace}.`);
   const ctx = requestCtx(call, {
     q: param(call.params, 'srsearch') ?? refuse('missingparam', 'The "srsearch" parameter must be set.'),
     limit: param(call.params, 'srlimit') ?? '10', offset: param(call.params, 'sroffset') ?? '0', lang: param(call.params, 'uselang') ?? 'en',
