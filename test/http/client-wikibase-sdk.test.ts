@@ -68,6 +68,14 @@ describe('wikibase-sdk against Entia', () => {
     assert.equal(body.search[0].match.type, 'label');
     const properties = await get(wbk.searchEntities({ search: 'sdk inst', language: 'en', type: 'property' }));
     assert.equal(properties.search[0].id, property);
+    // Each result as Wikibase gives it: its page id, and a property's data type.
+    assert.equal(properties.search[0].datatype, 'wikibase-item');
+    assert.equal(typeof body.search[0].pageid, 'number');
+    assert.notEqual(body.search[0].pageid, properties.search[0].pageid);
+    assert.equal(body.search[0].datatype, undefined);
+    // A concept URI, as a client copies it from a query result, finds its entity.
+    const byUri = await get(wbk.searchEntities({ search: `http://www.wikidata.org/entity/${item}`, language: 'en' }));
+    assert.equal(byUri.search[0].id, item);
     const ids = await Promise.all(['a', 'b', 'c'].map((x) => s.post('/v1/entities/items', { item: { labels: { en: `sdk page ${x}` } } })));
     const first = await get(wbk.searchEntities({ search: 'sdk page', language: 'en', limit: 2 }));
     assert.equal(first.search.length, 2);

@@ -12,6 +12,7 @@ import { parseText } from '../../search/query.js';
 import { searchLanguages } from '../../search/languages.js';
 import type { Services } from '../services.js';
 import { hashedClaims } from './claims.js';
+import { pageIdOf } from './pages.js';
 import { ApiError, flag, list, param, refuse, required, type Call, type Json } from './protocol.js';
 
 const MAX_IDS = 50;
@@ -115,18 +116,27 @@ export async function wbsearchentities({ params: query, store, services }: Call)
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new ApiError('badinteger', 'Invalid value for parameter "limit".');
   if (!Number.isInteger(offset) || offset < 0 || offset > 10_000) throw new ApiError('badinteger', 'Invalid value for parameter "continue".');
   const languages = flag(query, 'strictlanguage') ? [language] : searchLanguages(language);
-  const id = parseIdOfKind(kind, search.trim());
+  // An id, or an entity's concept URI (what a client copied from a query result), finds that entity.
+  const text = search.trim();
+  const conceptBase = services.config.conceptUri;
+  const id = parseIdOfKind(kind, text.startsWith(conceptBase) ? text.slice(conceptBase.length) : text);
   // One more than asked: whether a next page exists.
   const hits = await store.search({ kind: kind.name, mode: 'suggest', text: parseText(search), entityId: id ? numericPart(id) : null,
     languages, limit: limit + 1, offset });
   const base = services.config.publicUrl;
-  const results = hits.slice(0, limit).map((h) => {
+  const shown = hits.slice(0, limit);
+  // A property's data type, as Wikibase gives it in each result: one lookup for the page.
+  const dataTypes = kind.hasDataType ? await store.lookupEntities(shown.map((h) => h.id)) : new Map<string, string | null>();
+  const results = shown.map((h) => {
     const out: Json = {
-      id: h.id, title: title(kind, h.id).title, concepturi: `${services.config.conceptUri}${h.id}`,
+      id: h.id, title: title(kind, h.id).title, pageid: pageIdOf(kind, h.id), repository: 'local',
+      concepturi: `${services.config.conceptUri}${h.id}`,
       url: `${base}/v1/entities/${kind.segment}/${h.id}`,
       display: { ...(h.displayLabel ? { label: h.displayLabel } : {}), ...(h.description ? { description: h.description } : {}) },
       match: h.match.type === 'entityId' ? { type: 'entityId', text: h.match.text } : h.match,
     };
+    const dataType = dataTypes.get(h.id);
+    if (dataType) out.datatype = dataType;
     if (h.displayLabel) out.label = h.displayLabel.value;
     if (h.description) out.description = h.description.value;
     if (h.match.type === 'alias') out.aliases = [h.match.text];
