@@ -136,6 +136,29 @@ describe('Action API edits', () => {
     assert.equal(forged.query.userinfo.anon, '');
   });
 
+  it('applies an edit made against an older revision when nothing it changes changed since; refuses it when something did', async () => {
+    const token = await csrf(secured, auth);
+    const created = (await api(secured, { action: 'wbeditentity', new: 'item', token, data: JSON.stringify({
+      labels: { en: { language: 'en', value: 'based' } }, descriptions: { en: { language: 'en', value: 'first' } } }) }, { headers: auth })).body.entity;
+    const base = String(created.lastrevid);
+    // Someone else changes the description.
+    const other = await api(secured, { action: 'wbsetdescription', id: created.id, language: 'en', value: 'second', token }, { headers: auth });
+    assert.equal(other.body.success, 1);
+    // A label edit based on the first revision touches nothing that changed: applied, the description kept.
+    const label = await api(secured, { action: 'wbsetlabel', id: created.id, language: 'de', value: 'basiert', token, baserevid: base }, { headers: auth });
+    assert.equal(label.body.success, 1, JSON.stringify(label.body));
+    const now = (await secured.get(`/v1/entities/items/${created.id}`)).body;
+    assert.deepEqual([now.labels.de, now.descriptions.en], ['basiert', 'second']);
+    // A description edit based on the first revision overlaps: refused, nothing written.
+    const before = await snapshot(secured.store);
+    const clash = await api(secured, { action: 'wbsetdescription', id: created.id, language: 'en', value: 'third', token, baserevid: base }, { headers: auth });
+    assert.equal(clash.body.error?.code, 'editconflict', JSON.stringify(clash.body));
+    assert.match(clash.body.error.info, /descriptions\/en/);
+    assert.equal(await snapshot(secured.store), before);
+    const bad = await api(secured, { action: 'wbsetlabel', id: created.id, language: 'en', value: 'x', token, baserevid: 'abc' }, { headers: auth });
+    assert.equal(bad.body.error?.code, 'badinteger');
+  });
+
   it('refusals are Action API errors that write nothing', async () => {
     const token = await csrf(secured, auth);
     const item = (await api(secured, { action: 'wbeditentity', new: 'item', token,

@@ -9,6 +9,7 @@ import { parseStatementId } from '../../domain/statements.js';
 import { BODY, inMode, isPlainObject } from '../../domain/problems.js';
 import { toWikidataClaim } from '../../domain/wikidata-export.js';
 import { isTermLanguage } from '../../domain/languages.js';
+import { changedParts } from '../../domain/entity-parts.js';
 import type { TermField } from '../../domain/entity.js';
 import { commitEdit, type Committed } from '../edit.js';
 import { runEdit } from '../edit-queue.js';
@@ -56,16 +57,21 @@ async function editDocument(call: WriteCall, id: string, change: (doc: Doc, enti
     const read = await call.store.readEntity(id, 'edit');
     if (read.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
     if (read.status === 'redirect') refuse('unresolved-redirect', `${id} is a redirect to ${read.target}.`);
-    const baserevid = param(call.params, 'baserevid');
-    if (baserevid !== undefined && baserevid !== String(read.head.revision)) {
-      refuse('editconflict', `Edit conflict: ${id} was changed after revision ${baserevid}; its latest revision is ${read.head.revision}.`);
-    }
+    const since = await changedSinceBase(call, id, read.entity, read.head.revision);
     await ctx.services.guard.authorize(ctx, id);
     const kind = parseEntityId(id)!.kind;
     const doc = editableDocument(read.entity, ctx.services.sites);
     change(doc, read.entity);
     const rules = await rulesFor(ctx, doc, read.entity);
     const next = inMode(BODY, () => patchedEntity(kind, read.entity, doc, { ...rules, clientStatementIds: true }));
+    // Made against an older revision: applied unless it changes a part that was changed since (as Wikibase does).
+    if (since) {
+      const overlap = [...changedParts(read.entity, next)].filter((part) => since.parts.has(part));
+      if (overlap.length) {
+        refuse('editconflict', `Edit conflict: ${overlap.slice(0, 5).join(', ')} of ${id} changed after revision ${since.base}; `
+          + `its latest revision is ${read.head.revision}.`);
+      }
+    }
     return { done: await commitEdit(ctx, { previous: { entity: read.entity, head: read.head }, next, meta: call.meta }), before: read.entity };
   });
 }
@@ -104,6 +110,21 @@ function entityAnswer({ done }: Edited, call: WriteCall, part?: Json): Json {
 
 function pageAnswer({ done }: Edited, more: Json = {}): Json {
   return { pageinfo: { lastrevid: done.head.revision }, success: 1, ...more };
+}
+
+/**
+ * With `baserevid` older than the entity's latest revision: the parts changed since (entity-parts.ts); null when
+ * the edit is made against the latest revision. A base that is not a revision of this entity is a conflict.
+ */
+async function changedSinceBase(call: WriteCall, id: string, current: Entity, head: number): Promise<{ base: number; parts: Set<string> } | null> {
+  const raw = param(call.params, 'baserevid');
+  if (raw === undefined || raw === String(head)) return null;
+  if (!/^[1-9][0-9]{0,15}$/.test(raw)) refuse('badinteger', 'Invalid value for parameter "baserevid".');
+  const base = await call.store.readRevision(id, Number(raw));
+  if (!base || base.kind !== 'entity' || Number(raw) > head) {
+    refuse('editconflict', `Edit conflict: revision ${raw} is not a revision of ${id} this edit can be based on; its latest revision is ${head}.`);
+  }
+  return { base: Number(raw), parts: changedParts(base.entity, current) };
 }
 
 /** The dump-format claim of a statement of the edited entity, with hashes. */
