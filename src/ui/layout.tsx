@@ -19,6 +19,8 @@ export function Layout({ title, language, children, query }: PageProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} – Entia`}</title>
         <link rel="stylesheet" href="/ui/assets/entia.css" />
+        {/* Where the Action API is, as MediaWiki pages say it: Pywikibot's generate_family_file finds it here. */}
+        <link rel="EditURI" type="application/rsd+xml" href="/w/api.php?action=rsd" />
         <script type="module" src="/ui/assets/entia.js" />
       </head>
       <body data-language={language}>

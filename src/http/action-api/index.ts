@@ -57,7 +57,7 @@ async function query(call: Request): Promise<Json> {
     if (meta === 'tokens') out.tokens = await tokens(call);
     else if (meta === 'userinfo') out.userinfo = call.identity.kind === 'user' ? { id: 0, name: call.identity.account.name } : { id: 0, name: call.req.ip, anon: call.v2 ? true : '' };
     else if (meta === 'siteinfo') Object.assign(out, siteinfo(call));
-    else if (meta === 'wikibase') out.wikibase = { siteid: 'entia' };
+    else if (meta === 'wikibase') out.wikibase = wikibaseInfo(call);
     else refuse('badvalue', `Unrecognized value for parameter "meta": ${meta}.`);
   }
   for (const name of list(param(call.params, 'list'))) {
@@ -81,17 +81,54 @@ async function tokens(call: Request): Promise<Json> {
   return out;
 }
 
+/** meta=wikibase: where this wiki's repository is (itself), as a client wiki tells Pywikibot (`data_repository`). */
+function wikibaseInfo(call: Request): Json {
+  const base = call.services.config.publicUrl;
+  return { repo: { url: { base, scriptpath: '/w', articlepath: '/wiki/$1' } }, siteid: 'entia' };
+}
+
+/** The MediaWiki version whose Action API this one follows: clients such as Pywikibot read it from `generator`. */
+const MEDIAWIKI_VERSION = '1.43.0';
+
+/** MediaWiki's built-in namespaces (clients assume they exist), then one per kind of entity. */
+const BUILTIN_NAMESPACES: [number, string][] = [[-2, 'Media'], [-1, 'Special'], [1, 'Talk'], [2, 'User'], [3, 'User talk'],
+  [4, 'Project'], [5, 'Project talk'], [6, 'File'], [7, 'File talk'], [8, 'MediaWiki'], [9, 'MediaWiki talk'],
+  [10, 'Template'], [11, 'Template talk'], [12, 'Help'], [13, 'Help talk'], [14, 'Category'], [15, 'Category talk']];
+
+/** meta=siteinfo: `general`, `namespaces` and `namespacealiases` as MediaWiki gives them (siprop; `general` by default). */
 function siteinfo(call: Request): Json {
   const base = call.services.config.publicUrl;
-  return {
-    general: { sitename: 'Entia', generator: 'Entia', base: `${base}/`, server: base, scriptpath: '/w', articlepath: '/wiki/$1',
-      'wikibase-conceptbaseuri': call.services.config.conceptUri },
-    // One namespace per kind of entity, as the kind descriptor numbers it (items 0, properties 120).
-    namespaces: Object.fromEntries(KINDS.map((k) => {
-      const name = k.namespace === 0 ? '' : k.noun;
-      return [k.namespace, { id: k.namespace, name, canonical: name, content: call.v2 ? true : '' }];
-    })),
-  };
+  const flag = (v: boolean) => (call.v2 ? v : v ? '' : undefined);
+  const props = new Set(list(param(call.params, 'siprop') ?? 'general'));
+  const out: Json = {};
+  if (props.has('general')) {
+    out.general = {
+      mainpage: 'Main Page', base: `${base}/`, sitename: 'Entia', generator: `MediaWiki ${MEDIAWIKI_VERSION}`,
+      case: 'first-letter', lang: 'en', fallback: [], dir: 'ltr', rtl: flag(false), writeapi: flag(true),
+      server: base, servername: new URL(base).hostname, scriptpath: '/w', script: '/w/index.php', articlepath: '/wiki/$1',
+      wikiid: 'entia', time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), timezone: 'UTC', timeoffset: 0,
+      maxarticlesize: call.services.config.maxEntitySizeKb * 1024, maxuploadsize: 0,
+      // Wikibase has no images; these are MediaWiki's defaults, which clients read without using.
+      thumblimits: { 0: 120, 1: 150, 2: 180, 3: 200, 4: 220, 5: 250, 6: 300, 7: 400 },
+      imagelimits: { 0: { width: 320, height: 240 }, 1: { width: 640, height: 480 }, 2: { width: 800, height: 600 },
+        3: { width: 1024, height: 768 }, 4: { width: 1280, height: 1024 } },
+      magiclinks: { ISBN: false, PMID: false, RFC: false },
+      'wikibase-conceptbaseuri': call.services.config.conceptUri,
+    };
+  }
+  if (props.has('namespaces')) {
+    const namespace = (id: number, name: string, content: boolean, model?: string): [number, Json] => [id, {
+      id, case: 'first-letter', name, canonical: name, subpages: flag(false), content: flag(content),
+      nonincludable: flag(false), ...(model ? { defaultcontentmodel: model } : {}), '*': call.v2 ? undefined : name,
+    }];
+    out.namespaces = Object.fromEntries([
+      ...BUILTIN_NAMESPACES.map(([id, name]) => namespace(id, name, false)),
+      // One per kind of entity, as the kind descriptor numbers it (items 0, properties 120).
+      ...KINDS.map((k) => namespace(k.namespace, k.namespace === 0 ? '' : k.noun, true, `wikibase-${k.name}`)),
+    ].sort(([a], [b]) => a - b));
+  }
+  if (props.has('namespacealiases')) out.namespacealiases = [];
+  return out;
 }
 
 /** list=search: the REST search (haswbstatement: included) of the kind whose namespace `srnamespace` names. */
