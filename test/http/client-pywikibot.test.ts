@@ -1,7 +1,8 @@
-// The real Pywikibot (shared/clients/python, no install step) against a started Entia, configured as its
-// documentation says: `generate_family_file` with the server's URL writes the family file, a `user-config.py`
-// names it, and a script reads the data repository and an item. Skips with its reason where Python or the client
-// folder is absent.
+// The real Pywikibot (shared/clients/python, no install step) against a started Entia that requires tokens,
+// configured as its documentation says: `generate_family_file` with the server's URL writes the family file (made
+// a Wikibase family, as Pywikibot's manual says for a third-party Wikibase), a `user-config.py` names it, a
+// `user-password.py` holds a BotPassword whose password is an Entia token. Then a bot script does what bots do,
+// and every result is read back through the REST API. Skips with its reason where Python or the clients are absent.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { addUser, startSecureServer } from '../helpers/secure.js';
+import { readFileSync } from 'node:fs';
 
 const run = promisify(execFile);
 const CLIENTS = process.env.ENTIA_PYTHON_CLIENTS ?? join(import.meta.dirname, '../../../shared/clients/python');
@@ -19,6 +22,7 @@ const skip = !python ? 'python3 is not installed' : !existsSync(join(CLIENTS, 'p
 let s: TestServer;
 let dir: string;
 let item: string;
+let auth: Record<string, string>;
 
 async function pywikibot(args: string[], env: Record<string, string> = {}) {
   return run('python3', args, { cwd: dir, timeout: 120_000,
@@ -27,9 +31,20 @@ async function pywikibot(args: string[], env: Record<string, string> = {}) {
 
 describe('Pywikibot against Entia', { skip }, () => {
   before(async () => {
-    s = await startServer();
-    item = (await s.post('/v1/entities/items', { item: { labels: { en: 'read by pywikibot', de: 'von Pywikibot gelesen' } } })).body.id;
+    s = await startSecureServer({ editMode: 'token' });
+    auth = await addUser(s.store, 'Bot', 'bot');
+    item = (await s.post('/v1/entities/items', { item: { labels: { en: 'read by pywikibot', de: 'von Pywikibot gelesen' } } }, auth)).body.id;
     dir = mkdtempSync(join(tmpdir(), 'entia-pywikibot-'));
+    // As a user does: the family generator with the wiki's URL, then a user-config naming it and a BotPassword.
+    const generated = await pywikibot(['-m', 'pywikibot.scripts.generate_family_file', `${s.url}/`, 'entia', 'n'], { PYWIKIBOT_NO_USER_CONFIG: '2' });
+    assert.match(generated.stdout, /MediaWiki version: 1\.43/);
+    // Pywikibot's manual: a third-party Wikibase's family derives from DefaultWikibaseFamily (calendar, globes).
+    const familyFile = join(dir, 'families', 'entia_family.py');
+    writeFileSync(familyFile, readFileSync(familyFile, 'utf8').replace('class Family(family.Family)', 'class Family(family.DefaultWikibaseFamily)'));
+    writeFileSync(join(dir, 'user-config.py'),
+      "family = 'entia'\nmylang = 'en'\nput_throttle = 0\nusernames['entia']['en'] = 'Bot'\npassword_file = 'user-password.py'\n");
+    const token = auth.authorization.slice('Bearer '.length);
+    writeFileSync(join(dir, 'user-password.py'), `('Bot', BotPassword('entia', '${token}'))\n`, { mode: 0o600 });
   });
   after(async () => {
     await s?.close();
@@ -37,20 +52,79 @@ describe('Pywikibot against Entia', { skip }, () => {
   });
 
   it('generate_family_file with the server\'s URL writes a working family; a script reads an item', async () => {
-    // As a user does: the family generator with the wiki's URL, then a user-config naming it.
-    const generated = await pywikibot(['-m', 'pywikibot.scripts.generate_family_file', `${s.url}/`, 'entia', 'n'], { PYWIKIBOT_NO_USER_CONFIG: '2' });
-    assert.match(generated.stdout, /MediaWiki version: 1\.43/);
-    writeFileSync(join(dir, 'user-config.py'), "family = 'entia'\nmylang = 'en'\nput_throttle = 0\n");
     writeFileSync(join(dir, 'read.py'), [
       'import json, pywikibot',
       "site = pywikibot.Site('en', 'entia')",
       'repo = site.data_repository()',
       `item = pywikibot.ItemPage(repo, '${item}')`,
       'data = item.get()',
-      "print(json.dumps({'repo': str(repo), 'labels': dict(data['labels'])}))",
+      "print(json.dumps({'labels': dict(data['labels'])}))",
     ].join('\n'));
     const read = await pywikibot(['read.py']);
     const out = JSON.parse(read.stdout.trim().split('\n').pop()!);
     assert.deepEqual(out.labels, { en: 'read by pywikibot', de: 'von Pywikibot gelesen' });
+  });
+
+  it('logs in with a BotPassword, creates an item, adds claims of every kind with qualifiers and sources, ranks, changes and removes them', async () => {
+    const properties: Record<string, string> = {};
+    for (const [type, label] of [['string', 'code'], ['wikibase-item', 'related'], ['quantity', 'mass'], ['time', 'date'],
+      ['globe-coordinate', 'place'], ['monolingualtext', 'motto'], ['external-id', 'ident'], ['url', 'site']]) {
+      properties[type] = (await s.post('/v1/entities/properties', { property: { data_type: type, labels: { en: `pwb ${label}` } } },
+        auth)).body.id;
+    }
+    const p = (type: string) => properties[type];
+    writeFileSync(join(dir, 'edit.py'), [
+      'import json, pywikibot',
+      "site = pywikibot.Site('en', 'entia')",
+      'site.login()',
+      'repo = site.data_repository()',
+      'item = pywikibot.ItemPage(repo)',
+      "item.editEntity({'labels': {'en': 'made by pywikibot'}, 'descriptions': {'en': 'a bot item'}}, summary='new item')",
+      "item.editLabels({'de': 'von Pywikibot'}, summary='label')",
+      "item.editAliases({'en': ['pwb alias']})",
+      "item.setSitelink({'site': 'enwiki', 'title': 'Pywikibot page'})",
+      'other = pywikibot.ItemPage(repo)',
+      "other.editEntity({'labels': {'en': 'the other one'}})",
+      'def add(pid, target):',
+      '    claim = pywikibot.Claim(repo, pid)',
+      '    claim.setTarget(target)',
+      '    item.addClaim(claim, summary="claim " + pid)',
+      '    return claim',
+      `first = add('${p('string')}', 'hello')`,
+      `q = pywikibot.Claim(repo, '${p('string')}', is_qualifier=True); q.setTarget('qualified'); first.addQualifier(q)`,
+      `r = pywikibot.Claim(repo, '${p('url')}', is_reference=True); r.setTarget('https://example.org/source'); first.addSources([r])`,
+      'first.changeRank("preferred")',
+      `add('${p('wikibase-item')}', other)`,
+      `add('${p('quantity')}', pywikibot.WbQuantity(12, pywikibot.ItemPage(repo, other.getID()), site=repo))`,
+      `add('${p('time')}', pywikibot.WbTime(year=1953, month=3, day=11, site=repo))`,
+      `add('${p('globe-coordinate')}', pywikibot.Coordinate(52.5, 13.4, precision=0.1, site=repo))`,
+      `add('${p('monolingualtext')}', pywikibot.WbMonolingualText('Einigkeit', 'de'))`,
+      `ident = add('${p('external-id')}', 'X-1')`,
+      "ident.changeTarget('X-2')",
+      `gone = add('${p('url')}', 'https://example.org/')`,
+      'item.removeClaims([gone])',
+      "print(json.dumps({'id': item.getID(), 'revisions': len(list(item.revisions()))}))",
+    ].join('\n'));
+    const run = await pywikibot(['edit.py']);
+    const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    assert.ok(out.revisions >= 15, `${out.revisions} revisions`);
+    const entity = (await s.get(`/v1/entities/items/${out.id}`)).body;
+    assert.deepEqual([entity.labels, entity.descriptions.en, entity.aliases.en, entity.sitelinks.enwiki.title],
+      [{ en: 'made by pywikibot', de: 'von Pywikibot' }, 'a bot item', ['pwb alias'], 'Pywikibot page']);
+    const value = (type: string) => entity.statements[p(type)]?.[0];
+    assert.equal(value('string').value.content, 'hello');
+    assert.equal(value('string').rank, 'preferred');
+    assert.equal(value('string').qualifiers[0].value.content, 'qualified');
+    assert.equal(value('string').references[0].parts[0].value.content, 'https://example.org/source');
+    assert.match(value('wikibase-item').value.content, /^Q\d+$/);
+    assert.equal(value('quantity').value.content.amount, '+12');
+    assert.match(value('quantity').value.content.unit, /\/entity\/Q\d+$/);
+    assert.equal(value('time').value.content.time, '+1953-03-11T00:00:00Z');
+    assert.equal(value('globe-coordinate').value.content.latitude, 52.5);
+    assert.deepEqual(value('monolingualtext').value.content, { text: 'Einigkeit', language: 'de' });
+    assert.equal(value('external-id').value.content, 'X-2');
+    assert.equal(entity.statements[p('url')], undefined, 'the removed claim is gone');
+    const history = (await s.get(`/v1/entities/items/${out.id}/history`)).body.revisions;
+    assert.ok(history.every((r: { user: string }) => r.user === 'Bot'));
   });
 });

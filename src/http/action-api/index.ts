@@ -18,6 +18,8 @@ import { title, wbgetclaims, wbgetentities, wbsearchentities } from './reads.js'
 import { buildSessions, checkCsrf, type Sessions } from './session.js';
 import { WRITE_MODULES } from './writes.js';
 import { pageIdOf, pages } from './pages.js';
+import { paraminfo, TOKEN_TYPES } from './paraminfo.js';
+import { createHash } from 'node:crypto';
 
 const ACTION_API_PATH = '/w/api.php';
 
@@ -33,6 +35,7 @@ interface Request extends Call {
 
 const READ_MODULES: Record<string, (call: Request) => Promise<Json>> = {
   wbgetentities, wbsearchentities, wbgetclaims, query, login, logout,
+  paraminfo: async (call) => paraminfo(call.params, call.v2),
 };
 
 /** Modules MediaWiki serves only to a POST (they change state), and whose token must not travel in a URL. */
@@ -53,10 +56,16 @@ async function logout(call: Request): Promise<Json> {
 /** action=query: the meta modules tools ask for (tokens, who am I, the site) and list=search. */
 async function query(call: Request): Promise<Json> {
   const out: Json = {};
+  /** Warnings by module, as MediaWiki gives them beside the result (a value a module does not know). */
+  const warnings: Record<string, string> = {};
   for (const meta of list(param(call.params, 'meta'))) {
     if (meta === 'tokens') out.tokens = await tokens(call);
-    else if (meta === 'userinfo') out.userinfo = call.identity.kind === 'user' ? { id: 0, name: call.identity.account.name } : { id: 0, name: call.req.ip, anon: call.v2 ? true : '' };
-    else if (meta === 'siteinfo') Object.assign(out, siteinfo(call));
+    else if (meta === 'userinfo') out.userinfo = userinfo(call);
+    else if (meta === 'siteinfo') {
+      const { info, unknown } = siteinfo(call);
+      Object.assign(out, info);
+      if (unknown.length) warnings.siteinfo = `Unrecognized value${unknown.length > 1 ? 's' : ''} for parameter "siprop": ${unknown.join(', ')}.`;
+    }
     else if (meta === 'wikibase') out.wikibase = wikibaseInfo(call);
     else refuse('badvalue', `Unrecognized value for parameter "meta": ${meta}.`);
   }
@@ -68,17 +77,43 @@ async function query(call: Request): Promise<Json> {
   if (props.length || param(call.params, 'titles') !== undefined || param(call.params, 'pageids') !== undefined) {
     Object.assign(out, await pages(call, props));
   }
-  return { batchcomplete: call.v2 ? true : '', query: out };
+  const warned = Object.entries(warnings).map(([module, text]) => [module, call.v2 ? { warnings: text } : { '*': text }]);
+  return { batchcomplete: call.v2 ? true : '', ...(warned.length ? { warnings: Object.fromEntries(warned) } : {}), query: out };
 }
 
 async function tokens(call: Request): Promise<Json> {
   const out: Json = {};
   for (const type of list(param(call.params, 'type') ?? 'csrf')) {
-    if (type === 'csrf') out.csrftoken = await call.sessions.csrfToken(call.bearer);
-    else if (type === 'login') out.logintoken = await call.sessions.loginToken();
+    if (type === 'login') out.logintoken = await call.sessions.loginToken();
+    // Every other MediaWiki token type is the session's CSRF token: Entia has one kind of write.
+    else if (TOKEN_TYPES.includes(type)) out[`${type}token`] = await call.sessions.csrfToken(call.bearer);
     else refuse('badvalue', `Unrecognized value for parameter "type": ${type}.`);
   }
   return out;
+}
+
+/** The groups and rights of each account group, as MediaWiki names them (README, "Security model"). */
+const GROUP_RIGHTS: Record<string, { groups: string[]; rights: string[] }> = {
+  user: { groups: ['*', 'user'], rights: ['read', 'edit', 'createpage', 'writeapi', 'item-term', 'property-term', 'item-merge', 'item-redirect', 'property-create'] },
+  bot: { groups: ['*', 'user', 'bot'], rights: ['read', 'edit', 'createpage', 'writeapi', 'item-term', 'property-term', 'item-merge', 'item-redirect', 'property-create', 'bot', 'apihighlimits'] },
+  admin: { groups: ['*', 'user', 'sysop'], rights: ['read', 'edit', 'createpage', 'writeapi', 'item-term', 'property-term', 'item-merge', 'item-redirect', 'property-create', 'protect', 'editprotected', 'apihighlimits'] },
+};
+
+/** A stable positive number for an account (MediaWiki's user id; clients take 0 for "not logged in"). */
+function accountId(name: string): number {
+  return (createHash('sha1').update(name).digest().readUInt32BE(0) % 2_000_000_000) + 1;
+}
+
+/** meta=userinfo: who the request is, with `id`, `groups` and `rights` from Entia's permissions. */
+function userinfo(call: Request): Json {
+  if (call.identity.kind !== 'user') {
+    const open = call.services.config.editMode === 'open';
+    return { id: 0, name: call.req.ip, anon: call.v2 ? true : '', groups: ['*'], rights: open ? ['read', 'edit', 'writeapi'] : ['read'] };
+  }
+  const { name, group, blockReason } = call.identity.account;
+  const rights = GROUP_RIGHTS[group] ?? GROUP_RIGHTS.user;
+  return { id: accountId(name), name, groups: rights.groups, rights: rights.rights,
+    ...(blockReason !== null ? { blockid: 1, blockedby: 'entia', blockreason: blockReason } : {}) };
 }
 
 /** meta=wikibase: where this wiki's repository is (itself), as a client wiki tells Pywikibot (`data_repository`). */
@@ -95,8 +130,14 @@ const BUILTIN_NAMESPACES: [number, string][] = [[-2, 'Media'], [-1, 'Special'], 
   [4, 'Project'], [5, 'Project talk'], [6, 'File'], [7, 'File talk'], [8, 'MediaWiki'], [9, 'MediaWiki talk'],
   [10, 'Template'], [11, 'Template talk'], [12, 'Help'], [13, 'Help talk'], [14, 'Category'], [15, 'Category talk']];
 
-/** meta=siteinfo: `general`, `namespaces` and `namespacealiases` as MediaWiki gives them (siprop; `general` by default). */
-function siteinfo(call: Request): Json {
+/** The siteinfo properties answered; any other is named in a warning, as MediaWiki does. */
+const SITEINFO_PROPS = new Set(['general', 'namespaces', 'namespacealiases', 'extensions']);
+
+/**
+ * meta=siteinfo: `general`, `namespaces`, `namespacealiases` and `extensions` as MediaWiki gives them (siprop;
+ * `general` by default), and the properties it does not know.
+ */
+function siteinfo(call: Request): { info: Json; unknown: string[] } {
   const base = call.services.config.publicUrl;
   const flag = (v: boolean) => (call.v2 ? v : v ? '' : undefined);
   const props = new Set(list(param(call.params, 'siprop') ?? 'general'));
@@ -128,7 +169,11 @@ function siteinfo(call: Request): Json {
     ].sort(([a], [b]) => a - b));
   }
   if (props.has('namespacealiases')) out.namespacealiases = [];
-  return out;
+  // What clients test for before they use Wikibase's modules (Pywikibot's has_extension).
+  if (props.has('extensions')) {
+    out.extensions = ['WikibaseRepository', 'WikibaseClient'].map((name) => ({ type: 'wikibase', name, version: MEDIAWIKI_VERSION }));
+  }
+  return { info: out, unknown: [...props].filter((p) => !SITEINFO_PROPS.has(p)) };
 }
 
 /** list=search: the REST search (haswbstatement: included) of the kind whose namespace `srnamespace` names. */
