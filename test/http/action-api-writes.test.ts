@@ -113,6 +113,9 @@ describe('Action API edits', () => {
     const password = auth.authorization.slice('Bearer '.length);
     const first = (await api(secured, { action: 'login', lgname: 'Editor', lgpassword: password })).body;
     assert.equal(first.login.result, 'NeedToken');
+    // MediaWiki compares user names with their first letter capitalised: `editor` is the account `Editor`.
+    const lower = await api(secured, { action: 'login', lgname: 'editor@bot', lgpassword: password, lgtoken: first.login.token });
+    assert.equal(lower.body.login.result, 'Success', JSON.stringify(lower.body));
     const done = await api(secured, { action: 'login', lgname: 'Editor', lgpassword: password, lgtoken: first.login.token });
     assert.equal(done.body.login.result, 'Success');
     const cookie = done.headers.get('set-cookie')!.split(';')[0];
@@ -172,6 +175,7 @@ describe('Action API edits', () => {
       [{ action: 'wbsetlabel', id: item.id, language: 'en', value: 'x', token }, 'mustbeposted', { method: 'GET', headers: auth }],
       [{ action: 'wbsetlabel', id: item.id, language: 'en', value: 'x', token, baserevid: String(item.lastrevid - 1) }, 'editconflict', { headers: auth }],
       [{ action: 'wbsetlabel', id: item.id, language: 'en', value: 'x', token, assert: 'bot' }, 'assertbotfailed', { headers: auth }],
+      [{ action: 'delete', title: item.id, token }, 'permissiondenied', { headers: auth }],
       [{ action: 'wbsetlabel', id: item.id, language: 'xx-nope', value: 'x', token }, 'badvalue', { headers: auth }],
       [{ action: 'wbsetlabel', id: 'Q999999999', language: 'en', value: 'x', token }, 'no-such-entity', { headers: auth }],
       [{ action: 'wbsetlabel', id: 'not an id', language: 'en', value: 'x', token }, 'invalid-entity-id', { headers: auth }],

@@ -36,10 +36,12 @@ interface Request extends Call {
 const READ_MODULES: Record<string, (call: Request) => Promise<Json>> = {
   wbgetentities, wbsearchentities, wbgetclaims, query, login, logout,
   paraminfo: async (call) => paraminfo(call.params, call.v2),
+  // Entia has no deletion: answered as a wiki answers a user without the right (docs/api.md §10.15).
+  delete: async () => refuse('permissiondenied', 'You don\'t have permission to delete pages: Entia does not delete entities.'),
 };
 
 /** Modules MediaWiki serves only to a POST (they change state), and whose token must not travel in a URL. */
-const POST_ONLY = new Set([...Object.keys(WRITE_MODULES), 'login', 'logout']);
+const POST_ONLY = new Set([...Object.keys(WRITE_MODULES), 'login', 'logout', 'delete']);
 
 async function login(call: Request): Promise<Json> {
   const { body, cookie } = await call.sessions.login(call.params, call.req.ip);

@@ -67,7 +67,7 @@ const submodules = (names: string[], parent: string | null) => Object.fromEntrie
 
 /** Every module, by path. */
 function catalogue(): Map<string, ModuleSpec> {
-  const actions = ['paraminfo', 'query', 'login', 'logout', ...Object.keys(READS), ...Object.keys(WRITES)].sort();
+  const actions = ['paraminfo', 'query', 'login', 'logout', 'delete', ...Object.keys(READS), ...Object.keys(WRITES)].sort();
   const modules: ModuleSpec[] = [
     { path: 'main', group: null, prefix: '', parameters: [
       { name: 'action', type: actions, submodules: submodules(actions, null) },
@@ -93,6 +93,8 @@ function catalogue(): Map<string, ModuleSpec> {
     { path: 'query+wikibase', group: 'meta', prefix: 'wb', parameters: [] },
     { path: 'login', group: 'action', prefix: 'lg', mustbeposted: true, parameters: [s('name'), s('password'), s('token')] },
     { path: 'logout', group: 'action', prefix: '', mustbeposted: true, parameters: [token] },
+    // Always refused (Entia has no deletion), as a wiki refuses a user without the right.
+    { path: 'delete', group: 'action', prefix: '', mustbeposted: true, write: true, parameters: [s('title'), s('pageid', { type: 'integer' }), s('reason'), token] },
     ...Object.entries(READS).map(([name, parameters]): ModuleSpec => ({ path: name, group: 'action', prefix: '', parameters })),
     ...Object.entries(WRITES).map(([name, parameters]): ModuleSpec => ({ path: name, group: 'action', prefix: '', mustbeposted: true,
       write: true, parameters: [...parameters, ...editMeta, token] })),

@@ -101,7 +101,8 @@ export function buildSessions(services: Services, accounts: AccountStore): Sessi
       const identity = await services.guard.identify(`Bearer ${password}`);
       // Bot passwords are named `Account@bot`; the account is what comes before the `@`.
       const account = name.split('@')[0];
-      if (identity.kind !== 'user' || identity.account.name !== account) {
+      // MediaWiki capitalises a user name's first letter (Pywikibot sends `Clbot` for the account `clbot`).
+      if (identity.kind !== 'user' || firstLetterUpper(identity.account.name) !== firstLetterUpper(account)) {
         return { body: { login: { result: 'Failed', reason: 'Incorrect username or token entered. Please try again.' } } };
       }
       return {
@@ -114,6 +115,9 @@ export function buildSessions(services: Services, accounts: AccountStore): Sessi
     },
   };
 }
+
+/** A user name as MediaWiki compares them: its first letter in upper case. */
+const firstLetterUpper = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /** One cookie's value from a Cookie header (RFC 6265 §5.4: `name=value` pairs separated by `; `). */
 function cookieValue(header: string | undefined, name: string): string | null {
