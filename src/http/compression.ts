@@ -37,7 +37,8 @@ export function compress(bytes: Buffer, encoding: Encoding): Promise<Buffer> {
 
 /**
  * Sends `bytes` as `contentType`, compressed when the client accepts an encoding and the body is large enough:
- * the one way every body Entia renders (JSON, the web interface's pages) leaves the server.
+ * how JSON and RDF bodies leave the server. (The web interface's pages are compressed by app.ts's onSend hook
+ * with the same negotiation: the interface may not import the HTTP kernel.)
  */
 export async function sendBody(reply: FastifyReply, bytes: Buffer, contentType: string): Promise<FastifyReply> {
   reply.header('content-type', contentType);
