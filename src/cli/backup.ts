@@ -4,11 +4,10 @@
 // (pg_dump/pg_restore), and these commands say so instead of doing something weaker.
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Config } from '../config.js';
+import { DEFAULTS, type Config } from '../config.js';
 import { backupSqlite, restoreSqlite, type BackupFacts } from '../store/sqlite/backup.js';
 import { CliError } from './errors.js';
 import { checkStoreLocation, describeStore, isPostgresUrl, missingStore } from './open-store.js';
-import { DEFAULTS } from '../config.js';
 
 const POSTGRES_RECIPE = 'on PostgreSQL, back up with pg_dump and restore with pg_restore (README, "Backup and restore")';
 

@@ -12,7 +12,7 @@ import { EmptyReply, requestContext, type Ctx, type Method, type Result, type Ro
 import { ROUTES } from './routes.js';
 import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { withDecodablePath } from './url.js';
-import { chooseEncoding, compress, COMPRESS_MIN_BYTES, sendBody } from './compression.js';
+import { negotiatedBody, sendBody } from './compression.js';
 import { registerOperations } from './operations.js';
 import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
@@ -111,16 +111,12 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   app.register(cors, { delegator: corsOptions(config.corsOrigins) });
   // Pages rendered to text (the web interface, reconciliation's previews) are compressed like JSON bodies; JSON
   // routes compress in send(), where a cached buffer keeps its compressed forms.
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', async (_req, reply, payload) => {
     if (reply.hasHeader('content-encoding') || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    if (bytes.length < COMPRESS_MIN_BYTES) return payload;
-    reply.header('vary', 'Accept-Encoding');
-    const encoding = chooseEncoding(req.headers['accept-encoding'], bytes.length);
-    if (!encoding) return payload;
-    reply.header('content-encoding', encoding).removeHeader('content-length');
-    return compress(bytes, encoding);
+    const body = await negotiatedBody(reply, typeof payload === 'string' ? Buffer.from(payload) : payload);
+    if (reply.hasHeader('content-encoding')) reply.removeHeader('content-length');
+    return body;
   });
 
   app.removeAllContentTypeParsers();

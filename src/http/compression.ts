@@ -36,15 +36,24 @@ export function compress(bytes: Buffer, encoding: Encoding): Promise<Buffer> {
 }
 
 /**
- * Sends `bytes` as `contentType`, compressed when the client accepts an encoding and the body is large enough:
- * how JSON and RDF bodies leave the server. (The web interface's pages are compressed by app.ts's onSend hook
- * with the same negotiation: the interface may not import the HTTP kernel.)
+ * The body to send for `bytes`: compressed when the client accepts an encoding and the body is large enough,
+ * with `Vary` and `Content-Encoding` set on the reply; the bytes as they are otherwise.
+ */
+export async function negotiatedBody(reply: FastifyReply, bytes: Buffer): Promise<Buffer> {
+  if (bytes.length < COMPRESS_MIN_BYTES) return bytes;
+  reply.header('vary', 'Accept-Encoding');
+  const encoding = chooseEncoding(reply.request.headers['accept-encoding'], bytes.length);
+  if (!encoding) return bytes;
+  reply.header('content-encoding', encoding);
+  return compress(bytes, encoding);
+}
+
+/**
+ * Sends `bytes` as `contentType`, negotiated (negotiatedBody): how JSON and RDF bodies leave the server. The web
+ * interface's pages go through the same negotiation in app.ts's onSend hook (the interface may not import the
+ * HTTP kernel).
  */
 export async function sendBody(reply: FastifyReply, bytes: Buffer, contentType: string): Promise<FastifyReply> {
   reply.header('content-type', contentType);
-  if (bytes.length < COMPRESS_MIN_BYTES) return reply.send(bytes);
-  reply.header('vary', 'Accept-Encoding');
-  const encoding = chooseEncoding(reply.request.headers['accept-encoding'], bytes.length);
-  if (!encoding) return reply.send(bytes);
-  return reply.header('content-encoding', encoding).send(await compress(bytes, encoding));
+  return reply.send(await negotiatedBody(reply, bytes));
 }

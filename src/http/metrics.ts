@@ -58,8 +58,13 @@ export class Metrics {
     });
     replicaGauge('entia_db_replica_up', 'Whether each read replica (ENTIA_DB_REPLICAS) answered the last scrape', (r) => (r.up ? 1 : 0));
     replicaGauge('entia_db_replica_lag_seconds', 'How far each read replica\'s replay is behind what it received', (r) => r.lagSeconds);
-    // The store's contents: SQLite reads counters kept by triggers, PostgreSQL counts at most every 30 s.
-    const statistics = () => store.statistics().catch(() => null);
+    // The store's contents: SQLite reads counters kept by triggers, PostgreSQL counts at most every 30 s. Four
+    // gauges read them: one read serves a whole scrape (the gauges are collected together, within a second).
+    let read: { at: number; stats: Promise<StoreStatistics | null> } | null = null;
+    const statistics = () => {
+      if (!read || Date.now() - read.at > 1000) read = { at: Date.now(), stats: store.statistics().catch(() => null) };
+      return read.stats;
+    };
     const kindGauge = (name: string, help: string, pick: (s: StoreStatistics) => Record<string, number>) => new Gauge({
       name, help, labelNames: ['kind'] as const, registers,
       async collect() {

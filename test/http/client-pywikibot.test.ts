@@ -5,14 +5,13 @@
 // and every result is read back through the REST API. Skips with its reason where Python or the clients are absent.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { TestServer } from '../helpers/server.js';
 import { addUser, startSecureServer } from '../helpers/secure.js';
-import { readFileSync } from 'node:fs';
 
 const run = promisify(execFile);
 const CLIENTS = process.env.ENTIA_PYTHON_CLIENTS ?? join(import.meta.dirname, '../../../shared/clients/python');

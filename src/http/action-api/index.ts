@@ -4,7 +4,7 @@
 // reads, searches the same handler, edits the same edit path as the REST routes (writes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isEntiaError } from '../../domain/errors.js';
-import { ITEM, KINDS, type Kind } from '../../domain/kinds.js';
+import { ITEM, KINDS, pageOf, type Kind } from '../../domain/kinds.js';
 import type { Store } from '../../store/store.js';
 import type { EditQueue } from '../edit-queue.js';
 import { searchTerms } from '../handlers/search.js';
@@ -14,7 +14,7 @@ import { parseFormBody } from '../body.js';
 import { requestContext, type Ctx } from '../route.js';
 import type { Identity, Services } from '../services.js';
 import { ApiError, fromEntiaError, list, param, refuse, type Call, type Json, type WriteCall } from './protocol.js';
-import { title, wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';
+import { wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';
 import { buildSessions, checkCsrf, type Sessions } from './session.js';
 import { WRITE_MODULES } from './writes.js';
 import { pageIdOf, pages } from './pages.js';
@@ -95,10 +95,11 @@ async function tokens(call: Request): Promise<Json> {
 }
 
 /** The groups and rights of each account group, as MediaWiki names them (README, "Security model"). */
+const EDITOR_RIGHTS = ['read', 'edit', 'createpage', 'writeapi', 'item-term', 'property-term', 'item-merge', 'item-redirect', 'property-create'];
 const GROUP_RIGHTS: Record<string, { groups: string[]; rights: string[] }> = {
-  user: { groups: ['*', 'user'], rights: ['read', 'edit', 'createpage', 'writeapi', 'item-term', 'property-term', 'item-merge', 'item-redirect', 'property-create'] },
-  bot: { groups: ['*', 'user', 'bot'], rights: ['read', 'edit', 'createpage', 'writeapi', 'item-term', 'property-term', 'item-merge', 'item-redirect', 'property-create', 'bot', 'apihighlimits'] },
-  admin: { groups: ['*', 'user', 'sysop'], rights: ['read', 'edit', 'createpage', 'writeapi', 'item-term', 'property-term', 'item-merge', 'item-redirect', 'property-create', 'protect', 'editprotected', 'apihighlimits'] },
+  user: { groups: ['*', 'user'], rights: EDITOR_RIGHTS },
+  bot: { groups: ['*', 'user', 'bot'], rights: [...EDITOR_RIGHTS, 'bot', 'apihighlimits'] },
+  admin: { groups: ['*', 'user', 'sysop'], rights: [...EDITOR_RIGHTS, 'protect', 'editprotected', 'apihighlimits'] },
 };
 
 /** A stable positive number for an account (MediaWiki's user id; clients take 0 for "not logged in"). */
@@ -195,7 +196,7 @@ async function search(call: Request): Promise<Json[]> {
     if (isEntiaError(e) && e.status < 500 && e.code !== 'request-limit-reached') refuse('badvalue', `Invalid search parameters: ${e.text}`);
     throw e;
   }
-  return (body as { results: { id: string }[] }).results.map((hit) => ({ ...title(kind, hit.id), pageid: pageIdOf(kind, hit.id) }));
+  return (body as { results: { id: string }[] }).results.map((hit) => ({ ...pageOf(kind, hit.id), pageid: pageIdOf(kind, hit.id) }));
 }
 
 /** The Ctx the REST routes would build for this request, with the module's parameters as query or body. */

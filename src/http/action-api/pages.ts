@@ -2,7 +2,7 @@
 // `titles` (`Q42`, `Property:P31`) or `pageids`, in MediaWiki's shapes, for the tools that read an entity's
 // history through them (wikibase-sdk's getRevisions, wikibase-cli's `wb revisions`, Pywikibot's revisions()).
 // Entia has no wiki pages: an entity's page id is derived from its id (pageIdOf), the same on every process.
-import { kindByName, pageOf, parseEntityId, PROPERTY, type Kind } from '../../domain/kinds.js';
+import { pageOf, parseEntityId, PROPERTY, type Kind } from '../../domain/kinds.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
 import type { RevisionRecord } from '../../store/store.js';
 import { list, param, refuse, type Call, type Json } from './protocol.js';
@@ -36,10 +36,13 @@ function entityOfTitle(title: string): string | null {
   return parsed.id;
 }
 
+/** MediaWiki's content model of an entity page: `wikibase-item`, `wikibase-property`. */
+const contentModel = (kind: Kind) => `wikibase-${kind.name}`;
+
 const timestamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** One revision in MediaWiki's shape, with what `rvprop` asks for. */
-function revisionJson(r: RevisionRecord, parent: RevisionRecord | undefined, props: Set<string>, v2: boolean, content?: string): Json {
+function revisionJson(r: RevisionRecord, parent: RevisionRecord | undefined, props: Set<string>, v2: boolean, kind: Kind, content?: string): Json {
   const out: Json = {};
   if (props.has('ids')) Object.assign(out, { revid: r.revision, parentid: parent?.revision ?? 0 });
   // Entia has no minor edits: v1 leaves the `minor` flag out, v2 says false.
@@ -52,8 +55,8 @@ function revisionJson(r: RevisionRecord, parent: RevisionRecord | undefined, pro
   if (props.has('parsedcomment')) out.parsedcomment = r.comment ?? '';
   if (props.has('tags')) out.tags = r.tags;
   if (content !== undefined) {
-    out.slots = { main: v2 ? { contentmodel: 'wikibase-item', contentformat: 'application/json', content }
-      : { contentmodel: 'wikibase-item', contentformat: 'application/json', '*': content } };
+    const main = { contentmodel: contentModel(kind), contentformat: 'application/json' };
+    out.slots = { main: v2 ? { ...main, content } : { ...main, '*': content } };
   }
   return out;
 }
@@ -94,7 +97,7 @@ export async function pages(call: Call, props: string[]): Promise<Json> {
     }
     const history = await call.store.revisions(w.id, Math.min(MAX_REVISIONS, limit) + 1);
     if (props.includes('info')) {
-      Object.assign(page, { contentmodel: read.status === 'found' ? `wikibase-${kindByName(read.entity.type).name}` : 'wikibase-item',
+      Object.assign(page, { contentmodel: contentModel(kind),
         pagelanguage: 'en', pagelanguagehtmlcode: 'en', pagelanguagedir: 'ltr', touched: timestamp(history[0]?.timestamp ?? new Date(0)),
         lastrevid: history[0]?.revision ?? 0, length: history[0]?.size ?? 0 });
       if (read.status === 'redirect') page.redirect = call.v2 ? true : '';
@@ -108,7 +111,7 @@ export async function pages(call: Call, props: string[]): Promise<Json> {
           content = at?.kind === 'entity' ? JSON.stringify(toWikidata(at.entity, { id: r.revision, modified: r.timestamp }))
             : at ? JSON.stringify({ entity: w.id, redirect: at.target }) : undefined;
         }
-        return revisionJson(r, history[i + 1], rvprop, call.v2, content);
+        return revisionJson(r, history[i + 1], rvprop, call.v2, kind, content);
       }));
     }
     out.push(page);

@@ -2,7 +2,7 @@
 // (wikibase-sdk's URLs, wikibase-edit, bots): wbgetentities, wbsearchentities, wbgetclaims. Another rendering of
 // the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index.
 import type { Entity } from '../../domain/entity.js';
-import { kindByName, kindNamed, parseEntityId, parseIdOfKind, numericPart, type Kind } from '../../domain/kinds.js';
+import { kindByName, kindNamed, parseEntityId, parseIdOfKind, numericPart } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { sitelinkUrl } from '../../domain/sites.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
@@ -18,17 +18,13 @@ import { ApiError, flag, list, param, refuse, required, type Call, type Json } f
 const MAX_IDS = 50;
 const PROPS = ['info', 'sitelinks', 'sitelinks/urls', 'aliases', 'labels', 'descriptions', 'claims', 'datatype'] as const;
 
-export function title(kind: Kind, id: string): { ns: number; title: string } {
-  return pageOf(kind, id);
-}
-
 /** An entity in the dump format, narrowed to `props` and `languages` (with their fallbacks when asked). */
 export function actionEntity(entity: Entity, head: { revision: number; modified: Date }, props: Set<string>, languages: string[] | null,
   fallback: boolean, services: Services): Json {
   const full = toWikidata(entity, { id: head.revision, modified: head.modified });
   const kind = kindByName(entity.type);
   const out: Json = {};
-  if (props.has('info')) Object.assign(out, { ...title(kind, entity.id), lastrevid: full.lastrevid, modified: full.modified });
+  if (props.has('info')) Object.assign(out, { ...pageOf(kind, entity.id), lastrevid: full.lastrevid, modified: full.modified });
   out.type = full.type;
   out.id = full.id;
   // Wikibase answers a property's data type with `info` too; wikibase-edit learns data types that way.
@@ -129,7 +125,7 @@ export async function wbsearchentities({ params: query, store, services }: Call)
   const dataTypes = kind.hasDataType ? await store.lookupEntities(shown.map((h) => h.id)) : new Map<string, string | null>();
   const results = shown.map((h) => {
     const out: Json = {
-      id: h.id, title: title(kind, h.id).title, pageid: pageIdOf(kind, h.id), repository: 'local',
+      id: h.id, title: pageOf(kind, h.id).title, pageid: pageIdOf(kind, h.id), repository: 'local',
       concepturi: `${services.config.conceptUri}${h.id}`,
       url: `${base}/v1/entities/${kind.segment}/${h.id}`,
       display: { ...(h.displayLabel ? { label: h.displayLabel } : {}), ...(h.description ? { description: h.description } : {}) },

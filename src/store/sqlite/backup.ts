@@ -16,7 +16,7 @@ export interface BackupFacts {
   version: number;
 }
 
-/** Why a file is not a store this Entia can restore, or null. Opens it read-only. */
+/** What an intact store file holds; throws, saying why, for a file that is not one this Entia can open. Read-only. */
 function inspect(path: string): BackupFacts {
   let db: Database.Database;
   try {
