@@ -105,10 +105,25 @@ export function valueHash(datavalue: Json): string {
   return md5(dataValueForHash(datavalue));
 }
 
-/** A float as PHP's string conversion writes it (`(string) 4.0` is `4`, unlike json_encode's `4.0`). */
+/**
+ * A float as PHP's string conversion writes it (`(string) $f`, `"$a|$b"`): 14 significant digits (PHP's
+ * `precision` setting, not json_encode's shortest form), no `.0` on a whole number (`4`), and exponent form as
+ * `1.0E-5` when the decimal point would be more than four places left of the first digit or past the
+ * fourteenth. A globe coordinate's value hash and its RDF literals are made with it. (An exact tie at the
+ * fifteenth digit, possible only for whole numbers past 10^14, rounds up here where PHP rounds it to even.)
+ */
 export function phpNumberText(n: number): string {
-  const text = phpFloat(n);
-  return text.endsWith('.0') ? text.slice(0, -2) : text.replace('.0e', 'e').replace('e+', 'E+').replace('e-', 'E-');
+  if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const [mantissa, exponentText] = Math.abs(n).toExponential(13).split('e');
+  const digits = mantissa.replace('.', '').replace(/0+$/, '');
+  const exponent = Number(exponentText);
+  const decpt = exponent + 1;
+  const sign = n < 0 ? '-' : '';
+  if (decpt < -3 || decpt > 14) return `${sign}${digits[0]}.${digits.slice(1) || '0'}E${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
+  if (decpt <= 0) return `${sign}0.${'0'.repeat(-decpt)}${digits}`;
+  if (decpt >= digits.length) return `${sign}${digits}${'0'.repeat(decpt - digits.length)}`;
+  return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
 }
 
 /** A snak's hash, as Wikibase computes it, from its dump form (`snaktype`, `property`, `datavalue`). */

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { phpFloat, referenceHash, snakHash, valueHash } from '../../src/domain/wikibase-hash.js';
+import { phpFloat, phpNumberText, referenceHash, snakHash, valueHash } from '../../src/domain/wikibase-hash.js';
 
 const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
 const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url);
@@ -99,5 +99,10 @@ describe('Wikibase hashes', () => {
       [0.00001, '1.0e-5'], [0.00027777777777778, '0.00027777777777778'], [1e25, '1.0e+25'], [123456789012345680, '1.2345678901234568e+17'],
       [12345678901234567, '12345678901234568.0'], [0, '0.0']];
     for (const [n, php] of cases) assert.equal(phpFloat(n), php, String(n));
+    // PHP's string conversion (precision 14), which a coordinate's value hash and RDF literals use.
+    const strings: [number, string][] = [[4, '4'], [-0.5, '-0.5'], [0.0625, '0.0625'], [0.0001, '0.0001'], [0.00001, '1.0E-5'],
+      [52.123456789012345, '52.123456789012'], [1 / 3600, '0.00027777777777778'], [1e15, '1.0E+15'], [123456789012346, '1.2345678901235E+14'],
+      [12345678901234, '12345678901234'], [0, '0']];
+    for (const [n, php] of strings) assert.equal(phpNumberText(n), php, String(n));
   });
 });
