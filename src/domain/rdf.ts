@@ -338,8 +338,10 @@ function addSitelinks(graph: Graph, entity: string, sitelinks: Json, sites: Site
   for (const [siteId, link] of Object.entries(sitelinks) as [string, Json][]) {
     const site = Object.hasOwn(sites, siteId) ? sites[siteId] : undefined;
     if (!site) continue;
-    const page = iri(sitelinkUrl(site, String(link.title)));
-    const root = iri(sitelinkUrl(site, ''));
+    const url = sitelinkUrl(site, String(link.title));
+    const page = iri(url);
+    // The site is its scheme and host (Wikibase's SiteLinksRdfBuilder): <https://en.wikipedia.org/>.
+    const root = iri(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0].concat('/') ?? sitelinkUrl(site, ''));
     graph.add(page, iri(`${RDF}type`), iri(`${SCHEMA}Article`));
     graph.add(page, iri(`${SCHEMA}about`), entity);
     graph.add(page, iri(`${SCHEMA}inLanguage`), plain(site.language));
