@@ -16,6 +16,12 @@ module.exports = {
       to: { path: ['^src/(store|http|cli)/'] },
     },
     {
+      name: 'sparql-reads-the-store-interface', severity: 'error',
+      comment: 'the SPARQL engine and its mirror know the store only by its interface; their HTTP room is src/http/sparql',
+      from: { path: '^src/sparql/' },
+      to: { path: ['^src/(http|cli|ui|search)/', '^src/store/(sqlite|postgres)/', '^src/config\\.ts$', 'node_modules/(fastify|preact|better-sqlite3|pg|ioredis)/'] },
+    },
+    {
       name: 'store-interface-knows-no-backend', severity: 'error',
       from: { path: '^src/store/[^/]+\\.ts$' },
       to: { path: ['^src/store/(sqlite|postgres)/', '^src/(http|cli)/'] },

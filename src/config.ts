@@ -1,6 +1,7 @@
 // Runtime configuration. `configFromEnv` is the only reader of process.env (called by the CLI); everything
 // else receives a Config, so tests build one directly.
 import type { KindName } from './domain/entity.js';
+import { totalmem } from 'node:os';
 import { parseEntityId } from './domain/kinds.js';
 
 /** A budget: at most `count` requests per `windowSeconds` (issue #7). */
@@ -82,6 +83,18 @@ export interface Config {
    * the store's first import, which records it for good (README, "Local ids").
    */
   localIdsFrom: Record<KindName, number>;
+  /** The embedded SPARQL engine's content (ENTIA_SPARQL): every triple, the truthy ones, or no engine. */
+  sparql: 'full' | 'truthy' | 'off';
+  /** Seconds a SPARQL query may run (ENTIA_SPARQL_TIMEOUT). */
+  sparqlTimeoutSeconds: number;
+  /** Bytes the embedded engine may take (ENTIA_SPARQL_MEMORY, in MB); a larger store is not loaded. */
+  sparqlMemoryBytes: number;
+  /** Queries running or waiting at once (ENTIA_SPARQL_QUEUE); more are answered 503. */
+  sparqlQueue: number;
+  /** Largest result sent, in bytes (ENTIA_SPARQL_MAX_RESULT, in MB). */
+  sparqlMaxResultBytes: number;
+  /** The engine's snapshot file (ENTIA_SPARQL_SNAPSHOT); null: beside a SQLite store, none for PostgreSQL. */
+  sparqlSnapshot: string | null;
 }
 
 export const DEFAULTS: Config = {
@@ -120,6 +133,13 @@ export const DEFAULTS: Config = {
   conceptUri: 'http://www.wikidata.org/entity/',
   wikibasePrefix: '/w/rest.php/wikibase',
   localIdsFrom: { item: 1_000_000_000, property: 1_000_000_000 },
+  sparql: 'full',
+  sparqlTimeoutSeconds: 60,
+  // WebAssembly's 32-bit memory holds at most 4 GiB; a quarter of the machine on smaller ones.
+  sparqlMemoryBytes: Math.min(3 * 2 ** 30, Math.floor(totalmem() / 4)),
+  sparqlQueue: 8,
+  sparqlMaxResultBytes: 64 * 2 ** 20,
+  sparqlSnapshot: null,
 };
 
 /** `Q1000000000` or `Q1000000000,P1000000000`: a kind not named keeps its default. */
@@ -222,6 +242,20 @@ function trustProxy(v: string | undefined): boolean | string {
   return entries.join(',');
 }
 
+/** `full` (every triple), `truthy` (the best-rank values, terms and sitelinks), or off. */
+function sparqlMode(v: string | undefined): Config['sparql'] {
+  if (v === undefined || v === '') return DEFAULTS.sparql;
+  const word = v.trim().toLowerCase();
+  if (word === 'full' || word === 'truthy') return word;
+  if (SWITCH_OFF.includes(word)) return 'off';
+  throw new Error(`ENTIA_SPARQL must be full, truthy or off, got '${v}'`);
+}
+
+function megabytes(name: string, v: string | undefined): number | undefined {
+  const n = positive(name, v);
+  return n === undefined ? undefined : n * 2 ** 20;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv): Config {
   const host = env.HOST ?? DEFAULTS.host;
   const port = int('PORT', env.PORT) ?? DEFAULTS.port;
@@ -261,5 +295,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     conceptUri: env.ENTIA_CONCEPT_URI || DEFAULTS.conceptUri,
     wikibasePrefix: pathPrefix('ENTIA_WIKIBASE_PREFIX', env.ENTIA_WIKIBASE_PREFIX, DEFAULTS.wikibasePrefix),
     localIdsFrom: localIdsFrom(env.ENTIA_LOCAL_IDS_FROM),
+    sparql: sparqlMode(env.ENTIA_SPARQL),
+    sparqlTimeoutSeconds: positive('ENTIA_SPARQL_TIMEOUT', env.ENTIA_SPARQL_TIMEOUT) ?? DEFAULTS.sparqlTimeoutSeconds,
+    sparqlMemoryBytes: megabytes('ENTIA_SPARQL_MEMORY', env.ENTIA_SPARQL_MEMORY) ?? DEFAULTS.sparqlMemoryBytes,
+    sparqlQueue: positive('ENTIA_SPARQL_QUEUE', env.ENTIA_SPARQL_QUEUE) ?? DEFAULTS.sparqlQueue,
+    sparqlMaxResultBytes: megabytes('ENTIA_SPARQL_MAX_RESULT', env.ENTIA_SPARQL_MAX_RESULT) ?? DEFAULTS.sparqlMaxResultBytes,
+    sparqlSnapshot: env.ENTIA_SPARQL_SNAPSHOT || null,
   };
+}
+
+/** Where the SPARQL engine's snapshot lives: ENTIA_SPARQL_SNAPSHOT, else beside a SQLite store; null for PostgreSQL. */
+export function sparqlSnapshotPath(config: Pick<Config, 'db' | 'sparqlSnapshot'>): string | null {
+  return config.sparqlSnapshot ?? (/^postgres(ql)?:\/\//.test(config.db) ? null : `${config.db}.sparql.nq`);
 }

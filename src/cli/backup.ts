@@ -2,9 +2,9 @@
 // consistent copy of the whole store, history, accounts, tokens and protections included, taken while a server
 // goes on serving; a restore puts one in ENTIA_DB's place. On PostgreSQL the database's own tools do both
 // (pg_dump/pg_restore), and these commands say so instead of doing something weaker.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DEFAULTS, type Config } from '../config.js';
+import { DEFAULTS, sparqlSnapshotPath, type Config } from '../config.js';
 import { backupSqlite, restoreSqlite, type BackupFacts } from '../store/sqlite/backup.js';
 import { CliError } from './errors.js';
 import { checkStoreLocation, describeStore, isPostgresUrl, missingStore } from './open-store.js';
@@ -58,5 +58,11 @@ export async function restoreCommand(config: Config, source: string, values: Rec
     throw new CliError(`restore from ${source} failed, nothing was changed: ${(e as Error).message}`);
   }
   if (keptAs) console.error(`entia: the store it replaces is kept as ${resolve(keptAs)}`);
+  // The SPARQL engine's snapshot described the replaced store: the next start builds the engine from this one.
+  const snapshot = sparqlSnapshotPath(config);
+  if (snapshot && existsSync(snapshot)) {
+    rmSync(snapshot, { force: true });
+    console.error(`entia: removed the SPARQL snapshot ${resolve(snapshot)} of the replaced store`);
+  }
   console.log(`restored ${describeStore(config.db)} from ${resolve(source)}: ${describeFacts(facts)}`);
 }

@@ -6,6 +6,7 @@ import { createWriteStream, openSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
+import { conceptVocabulary } from '../http/entity-data.js';
 import { Redis } from 'ioredis';
 import { buildGuard } from '../http/guard.js';
 import { memoryRateLimiter, storeRateLimiter, type RateLimiter } from '../http/rate-limit.js';
@@ -206,7 +207,7 @@ async function exportCommand(config: Config, path: string | undefined, values: R
   if (flavor !== 'full' && flavor !== 'truthy') throw new CliError('--flavor must be full or truthy', 2);
   if (values.flavor !== undefined && format !== 'nt' && format !== 'ttl') throw new CliError('--flavor goes with --format nt or ttl', 2);
   const rdf = { flavor: flavor as 'full' | 'truthy',
-    vocabulary: { conceptBase: config.conceptUri, dataBase: `${config.publicUrl}/wiki/Special:EntityData/` } };
+    vocabulary: conceptVocabulary(config) };
   const store = await openStore(config);
   try {
     const target = exportTarget(path);

@@ -70,6 +70,15 @@ export const ERRORS = {
   'request-limit-reached': row(429, 'Exceeded the limit of actions that can be performed in a given span of time', ['reason']),
   'unexpected-error': row(500, 'Unexpected Error', []),
 
+  // SPARQL (docs/api.md §11)
+  'invalid-sparql-query': row(400, 'The query is not valid SPARQL: {reason}', ['reason']),
+  'sparql-update-refused': row(403, 'This endpoint is read only: SPARQL Update is not accepted', []),
+  'sparql-unavailable': row(503, 'SPARQL is not available: {reason}', ['reason']),
+  'sparql-busy': row(503, 'Too many SPARQL queries are running or waiting; try again shortly', []),
+  'sparql-behind': row(503, 'The SPARQL engine has not yet applied the change asked for with after', ['after', 'applied']),
+  'query-timeout': row(503, 'The query ran longer than the limit of {limit} seconds', ['limit']),
+  'query-result-too-large': row(422, 'The result exceeds the limit of {limit} bytes; add a LIMIT', ['limit']),
+
   // Framework level (docs/api.md §2.6, §7.6)
   'rest-no-match': row(404, 'The requested relative path ({path}) did not match any known handler', [], true),
   'rest-wrong-method': row(405, 'The requested method ({method}) is not allowed for the path ({path})', [], true),

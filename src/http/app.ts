@@ -19,6 +19,7 @@ import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { registerEntityData } from './entity-data.js';
 import { registerActionApi } from './action-api/index.js';
+import { registerSparql } from './sparql/index.js';
 import { wikibaseError, wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
 import { EditQueue, editedEntity, runEdit } from './edit-queue.js';
@@ -141,6 +142,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   for (const path of registerEntityData(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   for (const path of registerActionApi(app, store, services, edits)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
+  for (const path of registerSparql(app, store, services)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   // The web interface reads through the routes registered here, in process (ui/api.ts).
   if (config.ui) for (const path of registerUi(app)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);

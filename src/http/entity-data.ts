@@ -8,11 +8,17 @@ import { fail } from '../domain/errors.js';
 import { parseEntityId } from '../domain/kinds.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import type { Head, Store, EntityStore } from '../store/store.js';
-import { entityTriples, type RdfFlavor } from '../domain/rdf.js';
+import { entityTriples, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
+import type { Config } from '../config.js';
 import { sendBody } from './compression.js';
 import negotiator from '@fastify/accept-negotiator';
 import { jsonBuffer } from './reply-error.js';
 import { chargeRead, type Services } from './services.js';
+
+/** Where this instance's RDF nodes live: its concept URIs, and data nodes at its own Special:EntityData. */
+export function conceptVocabulary(config: Pick<Config, 'conceptUri' | 'publicUrl'>): RdfVocabulary {
+  return { conceptBase: config.conceptUri, dataBase: `${config.publicUrl}/wiki/Special:EntityData/` };
+}
 
 export const ENTITY_DATA_PATH = '/wiki/Special:EntityData/:file';
 /** An entity's concept URI, as Wikidata's `http://www.wikidata.org/entity/Q42`: a 303 to a document about it. */
@@ -65,7 +71,7 @@ async function entityData(store: EntityStore, services: Services, reply: Fastify
   const dump = toWikidata(found.entity, { id: found.head.revision, modified: found.head.modified });
   if (flavor === null) return sendBody(reply, jsonBuffer({ entities: { [id]: dump } }), 'application/json');
   const triples = entityTriples(dump, { flavor, sites: services.sites,
-    vocabulary: { conceptBase: services.config.conceptUri, dataBase: `${services.config.publicUrl}/wiki/Special:EntityData/` },
+    vocabulary: conceptVocabulary(services.config),
     revision: { id: found.head.revision, modified: String(dump.modified) } });
   return sendBody(reply, Buffer.from(`${triples.join('\n')}\n`), RDF_TYPES[format]);
 }

@@ -33,6 +33,17 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'entia_' });
   }
 
+  /** The SPARQL engine's gauges, read when scraped (http/sparql). */
+  watchSparql(read: () => { ready: boolean; triples: number; lagSeconds: number; queued: number }): void {
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, value: (s: ReturnType<typeof read>) => number) =>
+      new Gauge({ name, help, registers, collect() { this.set(value(read())); } });
+    gauge('entia_sparql_ready', 'Whether the SPARQL engine answers queries (0 while it is filled from the store)', (s) => (s.ready ? 1 : 0));
+    gauge('entia_sparql_triples', 'Triples in the SPARQL engine', (s) => s.triples);
+    gauge('entia_sparql_lag_seconds', 'Age of the oldest change the SPARQL engine has not applied yet (0: in step)', (s) => s.lagSeconds);
+    gauge('entia_sparql_queries_waiting', 'SPARQL queries running or waiting their turn', (s) => s.queued);
+  }
+
   /** Gauges read when scraped: the store's pool and caches, and the rendered-document cache of this process. */
   watch(store: StoreLifecycle, documents: RevisionCache<Buffer>): void {
     const registers = [this.registry];

@@ -386,3 +386,19 @@ export interface BuildStep {
   step: string;
   rows: number;
 }
+
+/**
+ * Orders two cursors of one change feed (negative: `a` comes first). Cursors are opaque to clients, but both
+ * backends write them as dot-separated decimal numbers compared left to right (SQLite `rev`, PostgreSQL
+ * `xid.rev`), which is the feed's order.
+ */
+export function compareCursors(a: string, b: string): number {
+  const pa = a.split('.').map(BigInt);
+  const pb = b.split('.').map(BigInt);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? 0n;
+    const y = pb[i] ?? 0n;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}

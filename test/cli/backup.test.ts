@@ -4,7 +4,7 @@
 // PostgreSQL, the README's pg_dump/pg_restore recipe, run as written.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -139,8 +139,12 @@ describe('entia backup and restore (SQLite)', () => {
     const refused = await entia(['restore', backupFile], { ENTIA_DB: target });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /a store exists at SQLite .*existing\.db: stop the server, then pass --force/);
+    // The server's SPARQL snapshot describes the store being replaced: the restore removes it.
+    const snapshot = `${target}.sparql.nq`;
+    if (!existsSync(snapshot)) writeFileSync(snapshot, '# a snapshot of the replaced store\n');
     const forced = await entia(['restore', backupFile, '--force'], { ENTIA_DB: target });
     assert.equal(forced.code, 0, forced.stderr);
+    assert.ok(!existsSync(snapshot), 'the replaced store\'s SPARQL snapshot is gone');
     const kept = /kept as (\S+)/.exec(forced.stderr)![1];
     const old = new Database(kept, { readonly: true });
     assert.equal((old.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n, 1);

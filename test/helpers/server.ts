@@ -52,7 +52,8 @@ export interface ServerOptions {
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const dbPath = options.dbPath ?? (await createTestDb()).location;
   const store = await openTestStore(dbPath);
-  const config: Config = { ...DEFAULTS, log: false, db: dbPath, ...options.config };
+  // No SPARQL engine unless a test asks for one (test/http/sparql*.test.ts): each would be a thread and a build.
+  const config: Config = { ...DEFAULTS, log: false, db: dbPath, sparql: 'off', ...options.config };
   const guard = typeof options.guard === 'function' ? await options.guard(store, config) : { ...OPEN_GUARD, ...options.guard };
   const services = buildServices(config, options.sites, guard);
   let app: FastifyInstance = buildApp({ store, services });

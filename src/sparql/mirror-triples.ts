@@ -1,0 +1,59 @@
+// How the SPARQL mirror lays out an entity's RDF (domain/rdf.ts) in the engine: the triples that only this
+// entity can state (about the entity, its data node, statements, sitelink pages, its property predicates) go in
+// a named graph of its own, so that an edit replaces them by dropping one graph; the nodes entities share
+// (values and references, named by their hashes, and the sites' root pages) go in the default graph once,
+// and are removed when nothing points at them any more. Queries read the union of all graphs, which has each
+// triple once. Pure.
+import type { RdfVocabulary } from '../domain/rdf.js';
+
+export interface MirrorLayout {
+  /** The IRI a blank node becomes (the Query Service's skolem IRIs: `…/.well-known/genid/<label>`). */
+  genidBase: string;
+  /** The named graph holding one entity's own triples. */
+  graphOf(id: string): string;
+  /** Whether a triple's subject is a node entities share (it goes in the default graph). */
+  isShared(line: string): boolean;
+  /** Whether an IRI names a shared node: the objects the garbage check follows. */
+  isSharedNode(iri: string): boolean;
+}
+
+const WIKI_GROUP = '<http://wikiba.se/ontology#wikiGroup>';
+
+export function mirrorLayout(vocabulary: RdfVocabulary): MirrorLayout {
+  const top = vocabulary.conceptBase.replace(/entity\/$/, '');
+  const value = `${top}value/`;
+  const reference = `${top}reference/`;
+  return {
+    genidBase: `${top}.well-known/genid/`,
+    graphOf: (id) => `${vocabulary.conceptBase}${id}`,
+    isShared: (line) => line.startsWith(`<${value}`) || line.startsWith(`<${reference}`) || line.includes(` ${WIKI_GROUP} `),
+    isSharedNode: (iri) => iri.startsWith(value) || iri.startsWith(reference),
+  };
+}
+
+const BLANK_SUBJECT = /^_:([A-Za-z0-9]+) /;
+const BLANK_OBJECT = / _:([A-Za-z0-9]+) \.$/;
+
+/**
+ * A line with its blank nodes made IRIs, as the Query Service stores them: Wikibase labels them from their
+ * place (domain/rdf.ts), so the same node written twice, or saved and loaded again, stays one node (an engine
+ * renames blank nodes on every load). A literal never matches: it ends in a quote, a language or a type.
+ */
+export function skolemize(layout: MirrorLayout, line: string): string {
+  if (!line.includes('_:')) return line;
+  return line.replace(BLANK_SUBJECT, (_, label) => `<${layout.genidBase}${label}> `)
+    .replace(BLANK_OBJECT, (_, label) => ` <${layout.genidBase}${label}> .`);
+}
+
+/** An entity's triples split for the mirror: `own` as N-Quads in its graph, `shared` as N-Triples. */
+export function splitTriples(layout: MirrorLayout, id: string, triples: readonly string[]): { own: string; shared: string } {
+  const graph = `<${layout.graphOf(id)}>`;
+  let own = '';
+  let shared = '';
+  for (const triple of triples) {
+    const line = skolemize(layout, triple);
+    if (layout.isShared(line)) shared += `${line}\n`;
+    else own += `${line.slice(0, -1)}${graph} .\n`;
+  }
+  return { own, shared };
+}

@@ -1,0 +1,263 @@
+// The SPARQL mirror: fills the engine (engine.ts) from the store and keeps it in step by following the change
+// feed, in feed order, each change applied once: the entities of a page of changes are read at their current
+// state and written together, then the cursor moves past the page. Nothing here is on the write path: an edit
+// commits without waiting for the mirror, which reads the feed on its own timer.
+//
+// A snapshot (the engine's content as N-Quads, with the cursor it includes) is written after a build, every
+// few minutes while changes arrive, and on shutdown, so that a restart loads it and follows the feed from its
+// cursor instead of building again.
+import { existsSync } from 'node:fs';
+import { toWikidata } from '../domain/wikidata-export.js';
+import { compareCursors, InvalidCursor, type ChangeFeed, type EntityStore, type StoreStatistics } from '../store/store.js';
+import type { MirrorEntity } from './engine-protocol.js';
+import { EngineRestarted, type SparqlEngine } from './engine.js';
+
+/** How often the feed is read while the mirror is in step, and how many changes one read takes. */
+const TICK_MS = 100;
+const PAGE = 500;
+/** Entities written to the engine per message during a build. */
+const BUILD_BATCH = 500;
+/** The least time between two snapshots while changes arrive. */
+const SNAPSHOT_EVERY_MS = 10 * 60_000;
+const SNAPSHOT_VERSION = 1;
+
+export type MirrorStore = EntityStore & ChangeFeed & { statistics(): Promise<StoreStatistics> };
+
+export interface MirrorOptions {
+  flavor: 'full' | 'truthy';
+  /** Where the snapshot lives; null: none (every start builds). */
+  snapshotPath: string | null;
+  /** The most bytes the engine may take; a store estimated larger is not built. */
+  memoryLimit: number;
+  /** Says what the mirror does (start, ready, refusals); the server's log. */
+  log: (message: string) => void;
+}
+
+export type MirrorState =
+  | { status: 'building'; done: number; total: number }
+  | { status: 'ready' }
+  | { status: 'refused'; reason: string };
+
+/** Bytes the engine takes per triple, measured on the Wikidata samples (docs/adr/0013). */
+export const BYTES_PER_TRIPLE = 220;
+/** Triples per entity assumed before any is counted: the samples' median item, full flavour. */
+const TRIPLES_PER_ENTITY = { full: 250, truthy: 60 };
+
+export class SparqlMirror {
+  state: MirrorState = { status: 'building', done: 0, total: 0 };
+  /** The last change the engine includes ('0': none). */
+  cursor = '0';
+  /** Triples in the engine, as of its last write. */
+  triples = 0;
+  /** Seconds between the oldest change not yet applied and now (0 when in step). */
+  lagSeconds = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private following: Promise<void> = Promise.resolve();
+  private lastSnapshot = Date.now();
+  private changedSinceSnapshot = false;
+  private readonly waiters = new Set<{ cursor: string; resolve: () => void }>();
+
+  constructor(private readonly store: MirrorStore, private readonly engine: SparqlEngine, private readonly options: MirrorOptions,
+    private readonly vocabularyKey: string) {
+    engine.on('restarted', () => { if (!this.stopped) void this.start(); });
+  }
+
+  /** Loads the snapshot or builds, then follows the feed. Resolves when the engine is ready or refused. */
+  async start(): Promise<void> {
+    this.stopTimer();
+    this.state = { status: 'building', done: 0, total: 0 };
+    try {
+      if (!(await this.loadSnapshot()) && !(await this.build())) return;
+      this.state = { status: 'ready' };
+      this.wake();
+      this.schedule();
+    } catch (e) {
+      if (e instanceof EngineRestarted) return; // a newer start is under way
+      this.state = { status: 'refused', reason: `the SPARQL engine could not be filled: ${(e as Error).message}` };
+      this.options.log(this.state.reason);
+    }
+  }
+
+  /** Resolves once the engine includes the change at `cursor`, or rejects after `ms`. */
+  waitFor(cursor: string, ms: number): Promise<void> {
+    if (this.state.status === 'ready' && compareCursors(this.cursor, cursor) >= 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter = { cursor, resolve: () => { clearTimeout(timer); resolve(); } };
+      const timer = setTimeout(() => { this.waiters.delete(waiter); reject(new Error('behind')); }, ms);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** The change feed's head now: what `after=latest` waits for. */
+  head(): Promise<string> {
+    return this.store.changesHead();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopTimer();
+    await this.following;
+    if (this.state.status === 'ready' && this.changedSinceSnapshot) await this.snapshot().catch(() => {});
+  }
+
+  private header(): string {
+    return JSON.stringify({ entia_sparql: SNAPSHOT_VERSION, cursor: this.cursor, flavor: this.options.flavor, vocabulary: this.vocabularyKey });
+  }
+
+  /** Loads the snapshot when it was written for this store's feed, flavour and vocabulary; false: build instead. */
+  private async loadSnapshot(): Promise<boolean> {
+    const path = this.options.snapshotPath;
+    if (!path || !existsSync(path)) return false;
+    const started = Date.now();
+    const loaded = await this.engine.restore(path);
+    let header: { entia_sparql?: number; cursor?: string; flavor?: string; vocabulary?: string } = {};
+    try { header = JSON.parse(loaded.header ?? ''); } catch { /* not ours: rebuilt below */ }
+    const head = await this.store.changesHead();
+    const usable = header.entia_sparql === SNAPSHOT_VERSION && header.flavor === this.options.flavor
+      && header.vocabulary === this.vocabularyKey && typeof header.cursor === 'string' && /^[0-9.]+$/.test(header.cursor)
+      && compareCursors(header.cursor, head) <= 0 && (await this.validCursor(header.cursor));
+    if (!usable) {
+      this.options.log(`SPARQL: the snapshot ${path} does not match this store; building again`);
+      await this.engine.clear();
+      return false;
+    }
+    this.cursor = header.cursor!;
+    this.triples = loaded.triples ?? 0;
+    this.options.log(`SPARQL: loaded ${this.triples} triples from ${path} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return true;
+  }
+
+  private async validCursor(cursor: string): Promise<boolean> {
+    try {
+      await this.store.changes({ since: cursor === '0' ? null : cursor, limit: 1 });
+      return true;
+    } catch (e) {
+      if (e instanceof InvalidCursor) return false;
+      throw e;
+    }
+  }
+
+  /**
+   * Fills an empty engine from the store: the feed's head first, so that nothing after it is missed. False: the
+   * store is too large for the memory allowed, and the state says so.
+   */
+  private async build(): Promise<boolean> {
+    const started = Date.now();
+    const head = await this.store.changesHead();
+    const stats = await this.store.statistics();
+    const total = stats.entities.item + stats.entities.property;
+    const estimate = total * TRIPLES_PER_ENTITY[this.options.flavor] * BYTES_PER_TRIPLE;
+    if (estimate > this.options.memoryLimit) {
+      const gb = (n: number) => `${(n / 2 ** 30).toFixed(1)} GB`;
+      this.state = { status: 'refused', reason: `SPARQL is off: the ${this.options.flavor} RDF of ${total} entities would take about `
+        + `${gb(estimate)}, over ENTIA_SPARQL_MEMORY (${gb(this.options.memoryLimit)}); set ENTIA_SPARQL=truthy for the smaller `
+        + 'flavour, or ENTIA_SPARQL_URL for an external engine (README, "SPARQL")' };
+      this.options.log(this.state.reason);
+      return false;
+    }
+    this.state = { status: 'building', done: 0, total };
+    let batch: MirrorEntity[] = [];
+    let after: string | null = null;
+    let done = 0;
+    for (;;) {
+      const ids = await this.store.entityIds(after, BUILD_BATCH);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1];
+      batch = await this.readEntities(ids);
+      this.triples = (await this.engine.put(batch, true)).triples ?? this.triples;
+      done += ids.length;
+      this.state = { status: 'building', done, total };
+    }
+    // Redirects are not among entityIds: the feed names them.
+    if (stats.redirects.item + stats.redirects.property > 0) await this.addRedirects(head);
+    this.cursor = head;
+    const saved = this.options.snapshotPath ? await this.snapshot() : null;
+    this.triples = saved?.triples ?? this.triples;
+    this.options.log(`SPARQL: built from ${total} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return true;
+  }
+
+  private async addRedirects(head: string): Promise<void> {
+    let since: string | null = null;
+    for (;;) {
+      const page = await this.store.changes({ since, limit: 1000 });
+      const within = page.filter((c) => compareCursors(c.cursor, head) <= 0);
+      const redirects = [...new Set(within.filter((c) => c.type === 'redirect').map((c) => c.entity))];
+      if (redirects.length) await this.engine.put(await this.readEntities(redirects), false);
+      if (within.length < page.length || page.length === 0) return;
+      since = page[page.length - 1].cursor;
+    }
+  }
+
+  /** The entities as the engine writes them: at their current state, in the dump form. */
+  private async readEntities(ids: readonly string[]): Promise<MirrorEntity[]> {
+    const out: MirrorEntity[] = [];
+    for (const id of ids) {
+      const read = await this.store.readEntity(id);
+      if (read.status === 'found') {
+        const dump = toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified });
+        out.push({ id, dump, revision: { id: read.head.revision, modified: String(dump.modified) } });
+      } else if (read.status === 'redirect') {
+        out.push({ id, redirect: read.target });
+      } else {
+        out.push({ id });
+      }
+    }
+    return out;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.following = this.follow().finally(() => this.schedule());
+    }, TICK_MS);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Applies every change after the cursor, a page at a time, then wakes the readers waiting for them. */
+  private async follow(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.stopped || this.state.status !== 'ready') return;
+        const page = await this.store.changes({ since: this.cursor === '0' ? null : this.cursor, limit: PAGE });
+        if (page.length === 0) break;
+        this.lagSeconds = Math.max(0, (Date.now() - page[0].timestamp.getTime()) / 1000);
+        const ids = [...new Set(page.map((c) => c.entity))];
+        const written = await this.engine.put(await this.readEntities(ids), false);
+        this.triples = written.triples ?? this.triples;
+        this.cursor = page[page.length - 1].cursor;
+        this.changedSinceSnapshot = true;
+        this.wake();
+        if (page.length < PAGE) break;
+      }
+      this.lagSeconds = 0;
+      this.wake();
+      if (this.changedSinceSnapshot && this.options.snapshotPath && Date.now() - this.lastSnapshot > SNAPSHOT_EVERY_MS) await this.snapshot();
+    } catch (e) {
+      // The store or the engine is briefly unavailable (a restart is reloading it): the next tick tries again.
+      if (!(e instanceof EngineRestarted)) this.options.log(`SPARQL: following the change feed failed: ${(e as Error).message}`);
+    }
+  }
+
+  private wake(): void {
+    for (const waiter of this.waiters) {
+      if (compareCursors(this.cursor, waiter.cursor) >= 0) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  private async snapshot() {
+    const path = this.options.snapshotPath!;
+    const saved = await this.engine.save(path, this.header());
+    this.lastSnapshot = Date.now();
+    this.changedSinceSnapshot = false;
+    return saved;
+  }
+}

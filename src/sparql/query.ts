@@ -1,0 +1,199 @@
+// A SPARQL query as the Query Service takes it, made into one the engine runs: its prefixes predeclared
+// (queries copied from query.wikidata.org name `wd:`, `wdt:`, … without declaring them), updates refused, and
+// the label service (`SERVICE wikibase:label`), which no standard engine has, written out as the standard
+// patterns that compute the same thing from the entities' own `rdfs:label`, `schema:description` and
+// `skos:altLabel` triples. Parsing uses sparqljs; a query without the service goes to the engine as written.
+import sparqljs from 'sparqljs';
+import type { RdfVocabulary } from '../domain/rdf.js';
+
+export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
+
+export interface PreparedQuery {
+  form: QueryForm;
+  /** The text the engine runs. */
+  text: string;
+}
+
+/** Why a query cannot run: not SPARQL, or an update. */
+export class QueryRefused extends Error {
+  constructor(message: string, readonly update = false) {
+    super(message);
+  }
+}
+
+/** The Query Service's predeclared prefixes, with the instance's own namespaces for the Wikibase ones. */
+export function queryServicePrefixes(vocabulary: RdfVocabulary): Record<string, string> {
+  const top = vocabulary.conceptBase.replace(/entity\/$/, '');
+  return {
+    wd: vocabulary.conceptBase, wds: `${vocabulary.conceptBase}statement/`, wdv: `${top}value/`, wdref: `${top}reference/`,
+    wdt: `${top}prop/direct/`, wdtn: `${top}prop/direct-normalized/`, p: `${top}prop/`, ps: `${top}prop/statement/`,
+    psv: `${top}prop/statement/value/`, psn: `${top}prop/statement/value-normalized/`, pq: `${top}prop/qualifier/`,
+    pqv: `${top}prop/qualifier/value/`, pqn: `${top}prop/qualifier/value-normalized/`, pr: `${top}prop/reference/`,
+    prv: `${top}prop/reference/value/`, prn: `${top}prop/reference/value-normalized/`, wdno: `${top}prop/novalue/`,
+    wdata: vocabulary.dataBase,
+    wikibase: 'http://wikiba.se/ontology#', rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+    rdfs: 'http://www.w3.org/2000/01/rdf-schema#', owl: 'http://www.w3.org/2002/07/owl#', xsd: 'http://www.w3.org/2001/XMLSchema#',
+    schema: 'http://schema.org/', skos: 'http://www.w3.org/2004/02/skos/core#', prov: 'http://www.w3.org/ns/prov#',
+    geo: 'http://www.opengis.net/ont/geosparql#', geof: 'http://www.opengis.net/def/geosparql/function/',
+    bd: 'http://www.bigdata.com/rdf#', cc: 'http://creativecommons.org/ns#', ontolex: 'http://www.w3.org/ns/lemon/ontolex#',
+    dct: 'http://purl.org/dc/terms/', hint: 'http://www.bigdata.com/queryHints#', mwapi: 'https://www.mediawiki.org/ontology#API/',
+  };
+}
+
+const WIKIBASE_LABEL = 'http://wikiba.se/ontology#label';
+const SERVICE_PARAM = 'http://www.bigdata.com/rdf#serviceParam';
+const LANGUAGE = 'http://wikiba.se/ontology#language';
+const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+const DESCRIPTION = 'http://schema.org/description';
+const ALT_LABEL = 'http://www.w3.org/2004/02/skos/core#altLabel';
+/** What each output of the service reads, by the suffix of its automatic variable. */
+const SUFFIXES: [string, string][] = [['AltLabel', ALT_LABEL], ['Label', RDFS_LABEL], ['Description', DESCRIPTION]];
+
+type Node = Record<string, any>;
+
+/**
+ * Prepares a query. `language`: what `[AUTO_LANGUAGE]` stands for (the request's `uselang`, or English).
+ * Throws QueryRefused for text that is not a SPARQL query.
+ */
+export function prepareQuery(text: string, vocabulary: RdfVocabulary, language: string): PreparedQuery {
+  const prefixes = queryServicePrefixes(vocabulary);
+  let parsed: Node;
+  try {
+    parsed = new sparqljs.Parser({ prefixes }).parse(text) as Node;
+  } catch (e) {
+    throw new QueryRefused(firstLine((e as Error).message));
+  }
+  if (parsed.type === 'update') throw new QueryRefused('this endpoint is read only: SPARQL Update is not accepted here', true);
+  const form = parsed.queryType as QueryForm;
+  if (!JSON.stringify(parsed.where ?? []).includes(WIKIBASE_LABEL)) {
+    // As written, after the prefixes it may use without declaring; its own declarations come later and win.
+    const declared = Object.entries(prefixes).map(([p, iri]) => `PREFIX ${p}: <${iri}>`).join('\n');
+    return { form, text: `${declared}\n${text}` };
+  }
+  const context = { vocabulary, language, variables: variablesOf(parsed), bound: boundVariables(parsed), counter: 0 };
+  rewriteGroups(parsed, context);
+  return { form, text: new sparqljs.Generator({ prefixes: {} }).stringify(parsed as sparqljs.SparqlQuery) };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].slice(0, 500);
+}
+
+interface Context {
+  vocabulary: RdfVocabulary;
+  language: string;
+  /** Every variable the query names anywhere. */
+  variables: Set<string>;
+  /** Variables a pattern outside the label service binds: the service never overwrites them. */
+  bound: Set<string>;
+  counter: number;
+}
+
+function walk(node: unknown, visit: (n: Node) => boolean | void): void {
+  if (Array.isArray(node)) { for (const item of node) walk(item, visit); return; }
+  if (node === null || typeof node !== 'object') return;
+  if (visit(node as Node) === false) return;
+  for (const value of Object.values(node)) walk(value, visit);
+}
+
+function variablesOf(query: Node): Set<string> {
+  const names = new Set<string>();
+  walk(query, (n) => { if (n.termType === 'Variable') names.add(n.value); });
+  return names;
+}
+
+function isLabelService(n: Node): boolean {
+  return n.type === 'service' && n.name?.termType === 'NamedNode' && n.name.value === WIKIBASE_LABEL;
+}
+
+function boundVariables(query: Node): Set<string> {
+  const names = new Set<string>();
+  walk(query.where, (n) => {
+    if (isLabelService(n)) return false;
+    if (n.type === 'bgp') walk(n.triples, (t) => { if (t.termType === 'Variable') names.add(t.value); });
+    if (n.type === 'bind' && n.variable) names.add(n.variable.value);
+    if (n.type === 'values') for (const row of n.values) for (const key of Object.keys(row)) names.add(key.replace(/^\?/, ''));
+  });
+  return names;
+}
+
+/** Replaces each label service, in whatever group holds it, by the patterns it stands for. */
+function rewriteGroups(node: unknown, context: Context): void {
+  walk(node, (n) => {
+    for (const key of ['where', 'patterns']) {
+      const list = n[key];
+      if (!Array.isArray(list)) continue;
+      n[key] = list.flatMap((child: Node) => (isLabelService(child) ? labelPatterns(child, context) : [child]));
+    }
+  });
+}
+
+interface Output {
+  /** The entity (or value) variable. */
+  subject: string;
+  /** The variable the label, description or aliases go to. */
+  target: string;
+  predicate: string;
+}
+
+/** The service's outputs: those it names (the explicit form), else every `?xLabel`-like variable of a bound `?x`. */
+function serviceOutputs(service: Node, context: Context): { languages: string[]; outputs: Output[] } {
+  let languages: string[] = [];
+  const explicit: Output[] = [];
+  walk(service.patterns, (n) => {
+    if (n.type !== 'bgp') return;
+    for (const t of n.triples as Node[]) {
+      if (t.subject.value === SERVICE_PARAM && t.predicate.value === LANGUAGE) {
+        languages = String(t.object.value).split(',').map((l) => l.trim()).filter(Boolean);
+      } else if (t.subject.termType === 'Variable' && t.object.termType === 'Variable'
+        && [RDFS_LABEL, DESCRIPTION, ALT_LABEL].includes(t.predicate.value)) {
+        explicit.push({ subject: t.subject.value, target: t.object.value, predicate: t.predicate.value });
+      }
+    }
+  });
+  languages = languages.map((l) => (l === '[AUTO_LANGUAGE]' ? context.language : l.toLowerCase()))
+    .filter((l) => /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/.test(l));
+  if (languages.length === 0) languages = [context.language];
+  if (explicit.length > 0) return { languages, outputs: explicit };
+  const outputs: Output[] = [];
+  for (const name of context.variables) {
+    if (context.bound.has(name)) continue;
+    const suffix = SUFFIXES.find(([s]) => name.endsWith(s) && name.length > s.length);
+    if (!suffix) continue;
+    const subject = name.slice(0, -suffix[0].length);
+    if (context.variables.has(subject)) outputs.push({ subject, target: name, predicate: suffix[1] });
+  }
+  return { languages, outputs };
+}
+
+/**
+ * The standard patterns of one service: per output and language an optional match, then the first language
+ * that has one. A label falls back to the entity's id (as the Query Service's does); aliases are joined by
+ * ", " in the first language that has any.
+ */
+function labelPatterns(service: Node, context: Context): Node[] {
+  const { languages, outputs } = serviceOutputs(service, context);
+  if (outputs.length === 0) return [];
+  const base = context.vocabulary.conceptBase;
+  const lines: string[] = [];
+  for (const { subject, target, predicate } of outputs) {
+    const candidates: string[] = [];
+    for (const language of languages) {
+      const v = `?entia_label_${context.counter++}`;
+      candidates.push(v);
+      if (predicate === ALT_LABEL) {
+        const a = `?entia_alias_${context.counter++}`;
+        lines.push(`OPTIONAL { SELECT ?${subject} (GROUP_CONCAT(${a}; separator=", ") AS ${v}) WHERE { ?${subject} <${predicate}> ${a} `
+          + `FILTER(LANG(${a}) = "${language}") } GROUP BY ?${subject} }`);
+      } else {
+        lines.push(`OPTIONAL { ?${subject} <${predicate}> ${v} FILTER(LANG(${v}) = "${language}") }`);
+      }
+    }
+    if (predicate === RDFS_LABEL) {
+      candidates.push(`IF(isIRI(?${subject}) && STRSTARTS(STR(?${subject}), "${base}"), STRAFTER(STR(?${subject}), "${base}"), STR(?${subject}))`);
+    }
+    lines.push(`BIND(COALESCE(${candidates.join(', ')}) AS ?${target})`);
+  }
+  const parsed = new sparqljs.Parser().parse(`SELECT * WHERE { ${lines.join('\n')} }`) as Node;
+  return parsed.where;
+}

@@ -1,0 +1,298 @@
+// /sparql over real HTTP on the test backend (issue #34): the SPARQL 1.1 Protocol (GET, POST form, POST query
+// body; JSON, XML, CSV and TSV results; Turtle, N-Triples and JSON-LD graphs), refusals as JSON errors, and the
+// mirror in step with the store: after every kind of edit the engine holds exactly the union of every entity's
+// RDF (as Special:EntityData writes it), with no stale triple and no orphaned value or reference node.
+import assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { after, before, describe, it } from 'node:test';
+import { DEFAULTS } from '../../src/config.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { waitForSparql } from '../helpers/sparql.js';
+
+let s: TestServer;
+let property: string;
+let itemProperty: string;
+before(async () => {
+  s = await startServer({ config: { sparql: 'full' } });
+  await waitForSparql(s);
+  property = (await s.post('/v1/entities/properties', { property: { data_type: 'quantity', labels: { en: 'height' } } })).body.id;
+  itemProperty = (await s.post('/v1/entities/properties', { property: { data_type: 'wikibase-item', labels: { en: 'instance of' } } })).body.id;
+});
+after(async () => { await s.close(); });
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+async function sparql(query: string, init: { accept?: string; extra?: string } = {}) {
+  const res = await fetch(`${s.url}/sparql?after=latest&query=${encodeURIComponent(query)}${init.extra ?? ''}`, { headers: init.accept ? { accept: init.accept } : {} });
+  return { status: res.status, type: res.headers.get('content-type') ?? '', cursor: res.headers.get('x-entia-sparql-cursor'), text: await res.text() };
+}
+
+/** Every triple the engine holds, as N-Triples lines (blank nodes never: the mirror names them by IRI). */
+async function engineTriples(): Promise<Set<string>> {
+  const res = await sparql('SELECT ?s ?p ?o WHERE { ?s ?p ?o }');
+  assert.equal(res.status, 200, res.text);
+  const term = (t: any) => (t.type === 'uri' ? `<${t.value}>` : JSON.stringify(t.value) + (t['xml:lang'] ? `@${t['xml:lang']}`
+    : t.datatype && t.datatype !== 'http://www.w3.org/2001/XMLSchema#string' ? `^^<${t.datatype}>` : ''));
+  return new Set(JSON.parse(res.text).results.bindings.map((b: any) => `${term(b.s)} ${term(b.p)} ${term(b.o)}`));
+}
+
+/** The union of what Special:EntityData says of each entity, read the same way (through a scratch query of the
+ * N-Triples' own terms, so that both sides are written alike): what the engine must hold. */
+async function storeTriples(ids: string[], redirects: Record<string, string> = {}): Promise<Set<string>> {
+  const all = new Set<string>();
+  const genid = 'http://www.wikidata.org/.well-known/genid/';
+  for (const id of ids) {
+    const text = await (await fetch(`${s.url}/wiki/Special:EntityData/${id}.nt`)).text();
+    // The engine took its data-node base from the configured public URL, before the test server learnt its port.
+    for (const line of text.trim().replaceAll(`${s.url}/wiki/`, `${DEFAULTS.publicUrl}/wiki/`).split('\n')) {
+      const m = /^(<[^>]*>|_:\S+) (<[^>]*>) (.*) \.$/.exec(line)!;
+      const node = (t: string) => (t.startsWith('_:') ? `<${genid}${t.slice(2)}>` : t);
+      all.add(`${node(m[1])} ${m[2]} ${literal(node(m[3]))}`);
+    }
+  }
+  for (const [from, to] of Object.entries(redirects)) {
+    all.add(`<http://www.wikidata.org/entity/${from}> <http://www.w3.org/2002/07/owl#sameAs> <http://www.wikidata.org/entity/${to}>`);
+  }
+  return all;
+}
+
+/** An N-Triples literal as engineTriples writes it (JSON string escapes, xsd:string left implicit). */
+function literal(term: string): string {
+  const m = /^"((?:[^"\\]|\\.)*)"(.*)$/.exec(term);
+  if (!m) return term;
+  const value = JSON.parse(`"${m[1].replace(/\\U([0-9A-Fa-f]{8})/g, (_, h) => String.fromCodePoint(parseInt(h, 16)))}"`);
+  // The engine keeps a decimal by its value, so "+5" reads back as "5" (as on the Query Service).
+  const decimal = m[2] === '^^<http://www.w3.org/2001/XMLSchema#decimal>' ? String(value).replace(/^\+/, '') : value;
+  return JSON.stringify(decimal) + (m[2] === '^^<http://www.w3.org/2001/XMLSchema#string>' ? '' : m[2]);
+}
+
+async function assertInStep(ids: string[], redirects: Record<string, string> = {}) {
+  const [engine, expected] = [await engineTriples(), await storeTriples(ids, redirects)];
+  const stale = [...engine].filter((t) => !expected.has(t));
+  const missing = [...expected].filter((t) => !engine.has(t));
+  assert.deepEqual({ stale, missing }, { stale: [], missing: [] });
+}
+
+describe('the SPARQL protocol', () => {
+  it('answers GET, a POSTed form and a POSTed query, in the result format asked for', async () => {
+    const query = 'SELECT ?label WHERE { ?p rdfs:label ?label } ORDER BY ?label';
+    const get = await sparql(query);
+    assert.equal(get.status, 200);
+    assert.match(get.type, /^application\/sparql-results\+json/);
+    assert.deepEqual(JSON.parse(get.text).results.bindings.map((b: any) => b.label.value), ['height', 'instance of']);
+    assert.match(get.cursor!, /^[0-9.]+$/);
+    const posted = await fetch(`${s.url}/sparql`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form({ query }) });
+    assert.deepEqual(JSON.parse(await posted.text()), JSON.parse(get.text));
+    const body = await fetch(`${s.url}/bigdata/namespace/wdq/sparql`, { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: query });
+    assert.deepEqual(JSON.parse(await body.text()), JSON.parse(get.text));
+
+    const csv = await sparql(query, { accept: 'text/csv' });
+    assert.match(csv.type, /^text\/csv/);
+    assert.equal(csv.text.replace(/\r/g, ''), 'label\nheight\ninstance of\n');
+    const tsv = await sparql(query, { extra: '&format=tsv' });
+    assert.equal(tsv.text.replace(/\r/g, ''), '?label\n"height"@en\n"instance of"@en\n');
+    const xml = await sparql(query, { accept: 'application/sparql-results+xml' });
+    assert.match(xml.type, /^application\/sparql-results\+xml/);
+    assert.match(xml.text, /<literal xml:lang="en">instance of<\/literal>/);
+    const ask = await sparql(`ASK { wd:${property} wikibase:propertyType wikibase:Quantity }`);
+    assert.equal(JSON.parse(ask.text).boolean, true);
+  });
+
+  it('writes CONSTRUCT and DESCRIBE results as Turtle, N-Triples or JSON-LD', async () => {
+    const query = `CONSTRUCT { wd:${property} rdfs:label ?l } WHERE { wd:${property} rdfs:label ?l }`;
+    const turtle = await sparql(query);
+    assert.match(turtle.type, /^text\/turtle/);
+    assert.match(turtle.text, /"height"@en/);
+    const nt = await sparql(query, { accept: 'application/n-triples' });
+    assert.equal(nt.text.trim(), `<http://www.wikidata.org/entity/${property}> <http://www.w3.org/2000/01/rdf-schema#label> "height"@en .`);
+    const jsonld = await sparql(query, { accept: 'application/ld+json' });
+    assert.equal(JSON.parse(jsonld.text)[0]['@id'], `http://www.wikidata.org/entity/${property}`);
+    const described = await sparql(`DESCRIBE wd:${property}`, { extra: '&format=ntriples' });
+    assert.ok(described.text.includes('"height"@en'));
+  });
+
+  it('refuses what it cannot run with a JSON error, never a stack trace', async () => {
+    const cases: [Promise<Response>, number, string][] = [
+      [fetch(`${s.url}/sparql?query=${encodeURIComponent('SELEKT * WHERE {}')}`), 400, 'invalid-sparql-query'],
+      [fetch(`${s.url}/sparql?query=${encodeURIComponent('INSERT DATA { <a:b> <a:c> <a:d> }')}`), 403, 'sparql-update-refused'],
+      [fetch(`${s.url}/sparql`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'CLEAR ALL' }), 403, 'sparql-update-refused'],
+      [fetch(`${s.url}/sparql`), 400, 'missing-field'],
+      [fetch(`${s.url}/sparql?query=ASK%7B%7D&format=pdf`), 400, 'invalid-query-parameter'],
+      [fetch(`${s.url}/sparql?query=ASK%7B%7D&after=yesterday`), 400, 'invalid-query-parameter'],
+      [fetch(`${s.url}/sparql?query=ASK%7B%7D&uselang=%22`), 400, 'invalid-query-parameter'],
+      [fetch(`${s.url}/sparql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 415, 'rest-unsupported-content-type'],
+      [fetch(`${s.url}/sparql`, { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: 'x'.repeat(2 << 20) }), 413, 'request-body-too-large'],
+      [fetch(`${s.url}/sparql?query=${encodeURIComponent('SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }')}`), 400, 'invalid-sparql-query'],
+    ];
+    for (const [pending, status, code] of cases) {
+      const res = await pending;
+      const body = await res.json() as any;
+      assert.equal(res.status, status, JSON.stringify(body));
+      assert.equal(body.code, code);
+    }
+  });
+
+  it('reads the Query Service\'s prefixes without declarations, and a query\'s own declarations win', async () => {
+    const own = await sparql('PREFIX wd: <http://example.org/> SELECT ?x WHERE { BIND(wd:Q1 AS ?x) }');
+    assert.equal(JSON.parse(own.text).results.bindings[0].x.value, 'http://example.org/Q1');
+    const predeclared = await sparql('SELECT ?x WHERE { BIND(wdt:P31 AS ?x) }');
+    assert.equal(JSON.parse(predeclared.text).results.bindings[0].x.value, 'http://www.wikidata.org/prop/direct/P31');
+  });
+});
+
+describe('the mirror after every kind of edit', () => {
+  it('holds exactly the store\'s RDF: labels, aliases, statements, ranks, qualifiers, references, sitelinks, redirects, reverts', async () => {
+    const quantity = (amount: string) => ({ type: 'value', content: { amount, unit: '1' } });
+    const a = (await s.post('/v1/entities/items', { item: { labels: { en: 'a' } } })).body.id;
+    const b = (await s.post('/v1/entities/items', { item: { labels: { en: 'b' }, aliases: { en: ['bee'] } } })).body.id;
+    const ids = () => [property, itemProperty, a, b];
+    await assertInStep(ids());
+
+    await s.put(`/v1/entities/items/${a}/labels/en`, { label: 'a, relabelled' });
+    await s.post(`/v1/entities/items/${a}/aliases/en`, { aliases: ['first'] });
+    await s.put(`/v1/entities/items/${a}/descriptions/fr`, { description: 'une chose' });
+    await assertInStep(ids());
+
+    // One value node shared by two items: it stays while either uses it, and goes with the last.
+    const onA = (await s.post(`/v1/entities/items/${a}/statements`, { statement: { property: { id: property }, value: quantity('+5') } })).body;
+    const onB = (await s.post(`/v1/entities/items/${b}/statements`, { statement: { property: { id: property }, value: quantity('+5'),
+      qualifiers: [{ property: { id: itemProperty }, value: { type: 'value', content: a } }],
+      references: [{ parts: [{ property: { id: property }, value: quantity('+7') }] }] } })).body;
+    await assertInStep(ids());
+    await s.put(`/v1/statements/${onA.id}`, { statement: { property: { id: property }, value: quantity('+6'), rank: 'preferred' } });
+    await assertInStep(ids());
+    await s.delete(`/v1/statements/${onB.id}`);
+    await assertInStep(ids());
+    const valueNodes = await sparql('SELECT ?v WHERE { ?v wikibase:quantityAmount ?amount }');
+    assert.deepEqual(JSON.parse(valueNodes.text).results.bindings.length, 1, 'only +6 has a value node now');
+
+    await s.post(`/v1/entities/items/${b}/statements`, { statement: { property: { id: itemProperty }, value: { type: 'somevalue' },
+      references: [{ parts: [{ property: { id: itemProperty }, value: { type: 'somevalue' } }] }] } });
+    await s.patch(`/v1/entities/items/${a}/sitelinks`, { patch: [{ op: 'add', path: '/enwiki', value: { title: 'Mirror test' } }] });
+    await assertInStep(ids());
+    await s.delete(`/v1/entities/items/${a}/sitelinks/enwiki`);
+    await assertInStep(ids());
+
+    // A revert restores an older revision; a redirect (as `entia redirect` and merges write it) leaves owl:sameAs only.
+    const { revisions } = (await s.get(`/v1/entities/items/${a}/history?limit=500`)).body;
+    const reverted = await s.post(`/v1/entities/items/${a}/revert`, { revision: revisions.at(-1).id });
+    assert.equal(reverted.status, 200, reverted.text);
+    await assertInStep(ids());
+    const c = (await s.post('/v1/entities/items', { item: { labels: { en: 'c' }, statements: { [property]: [{ property: { id: property }, value: quantity('+99') }] } } })).body.id;
+    await assertInStep([...ids(), c]);
+    await s.store.redirectEntity(c, a, { user: 'test', comment: null, tags: [], bot: false });
+    await assertInStep(ids(), { [c]: a });
+  });
+});
+
+describe('the engine\'s bounds and lifetime', () => {
+  const query = (server: TestServer, text: string) => fetch(`${server.url}/sparql?query=${encodeURIComponent(text)}`);
+
+  it('ends a query past ENTIA_SPARQL_TIMEOUT with a clear error, answering everything else meanwhile, and comes back', async () => {
+    const slow = await startServer({ config: { sparql: 'full', sparqlTimeoutSeconds: 1, sparqlQueue: 1 } });
+    try {
+      for (let i = 0; i < 20; i++) await slow.post('/v1/entities/items', { item: { labels: { en: `item ${i}` }, aliases: { en: [`a${i}`, `b${i}`] } } });
+      await waitForSparql(slow);
+      await (await fetch(`${slow.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
+      const started = Date.now();
+      const pending = query(slow, 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }');
+      await new Promise((r) => setTimeout(r, 200));
+      // The server's event loop is free: reads answer at once while the engine works.
+      const read = await slow.get('/v1/entities/items/Q1');
+      assert.equal(read.status, 200);
+      assert.ok(Date.now() - started < 900, `a read answered in ${Date.now() - started} ms while the query ran`);
+      const busy = await query(slow, 'ASK {}');
+      assert.equal(busy.status, 503);
+      assert.equal(busy.headers.get('retry-after'), '1');
+      assert.equal(((await busy.json()) as any).code, 'sparql-busy');
+      const res = await pending;
+      const body = await res.json() as any;
+      assert.equal(res.status, 503);
+      assert.deepEqual([body.code, body.context], ['query-timeout', { limit: 1 }]);
+      // The engine starts again and is filled again; then it answers as before.
+      await waitForSparql(slow);
+      const count = await (await fetch(`${slow.url}/sparql?after=latest&query=${encodeURIComponent('SELECT (COUNT(?x) AS ?n) WHERE { ?x rdfs:label ?l }')}`)).json() as any;
+      assert.equal(count.results.bindings[0].n.value, '20');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses to build past ENTIA_SPARQL_MEMORY, saying what to do instead; off means off', async () => {
+    const first = await startServer();
+    await first.post('/v1/entities/items', { item: { labels: { en: 'one' } } });
+    await first.close({ keepFiles: true });
+    const small = await startServer({ dbPath: first.dbPath, config: { sparql: 'full', sparqlMemoryBytes: 1000 } });
+    try {
+      let body: any;
+      for (let i = 0; i < 50; i++) {
+        body = await (await query(small, 'ASK {}')).json();
+        if (!/being filled/.test(body.message)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(body.code, 'sparql-unavailable');
+      assert.match(body.context.reason, /ENTIA_SPARQL_MEMORY/);
+      assert.match(body.context.reason, /ENTIA_SPARQL=truthy/);
+    } finally {
+      await small.close({ keepFiles: true });
+    }
+    const off = await startServer({ dbPath: first.dbPath, config: { sparql: 'off' } });
+    try {
+      const res = await query(off, 'ASK {}');
+      assert.equal(res.status, 503);
+      assert.match(((await res.json()) as any).message, /ENTIA_SPARQL is off/);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('holds only best-rank values, terms and sitelinks with ENTIA_SPARQL=truthy', async () => {
+    const truthy = await startServer({ config: { sparql: 'truthy' } });
+    try {
+      const p = (await truthy.post('/v1/entities/properties', { property: { data_type: 'string' } })).body.id;
+      const q = (await truthy.post('/v1/entities/items', { item: { labels: { en: 'x' }, statements: { [p]: [
+        { property: { id: p }, value: { type: 'value', content: 'kept' }, rank: 'preferred' },
+        { property: { id: p }, value: { type: 'value', content: 'dropped' } }] } } })).body.id;
+      const res = await fetch(`${truthy.url}/sparql?after=latest&format=csv&query=${encodeURIComponent(`SELECT ?p ?o WHERE { wd:${q} ?p ?o } ORDER BY ?p ?o`)}`);
+      const lines = (await res.text()).trim().split(/\r?\n/);
+      assert.ok(lines.includes(`http://www.wikidata.org/prop/direct/${p},kept`), lines.join('\n'));
+      assert.ok(!lines.some((l) => l.includes('dropped') || l.includes('/entity/statement/')), lines.join('\n'));
+    } finally {
+      await truthy.close();
+    }
+  });
+
+  it('restarts from its snapshot and follows the feed from the snapshot\'s cursor', async () => {
+    const snapshot = `${tmpdir()}/entia-sparql-${process.pid}-${Date.now()}.nq`;
+    const first = await startServer({ config: { sparql: 'full', sparqlSnapshot: snapshot } });
+    const id = (await first.post('/v1/entities/items', { item: { labels: { en: 'before the restart' } } })).body.id;
+    await waitForSparql(first);
+    await (await fetch(`${first.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
+    await first.close({ keepFiles: true });
+    assert.ok(existsSync(snapshot), 'the snapshot is written on shutdown');
+    // An edit while no engine runs: the next start applies it after loading the snapshot.
+    const between = await startServer({ dbPath: first.dbPath, config: { sparql: 'off' } });
+    await between.put(`/v1/entities/items/${id}/labels/en`, { label: 'while the engine was down' });
+    await between.close({ keepFiles: true });
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => { logged.push(args.join(' ')); };
+    const second = await startServer({ dbPath: first.dbPath, config: { sparql: 'full', sparqlSnapshot: snapshot } });
+    try {
+      await waitForSparql(second);
+      console.error = original;
+      assert.ok(logged.some((l) => l.includes(`loaded`) && l.includes(snapshot)), logged.join('\n'));
+      assert.ok(!logged.some((l) => l.includes('built from')), logged.join('\n'));
+      const res = await fetch(`${second.url}/sparql?after=latest&format=csv&query=${encodeURIComponent(`SELECT ?l WHERE { wd:${id} rdfs:label ?l }`)}`);
+      assert.equal((await res.text()).trim().split(/\r?\n/)[1], 'while the engine was down');
+      const metrics = await (await fetch(`${second.url}/metrics`)).text();
+      assert.match(metrics, /^entia_sparql_ready 1$/m);
+      assert.match(metrics, /^entia_sparql_triples [1-9]/m);
+    } finally {
+      console.error = original;
+      await second.close();
+      rmSync(snapshot, { force: true });
+    }
+  });
+});
