@@ -13,7 +13,7 @@ export interface Figure {
 }
 
 export interface Row {
-  section: 'load' | 'read' | 'search' | 'edit' | 'feed' | 'memory';
+  section: 'load' | 'read' | 'search' | 'edit' | 'feed' | 'sparql' | 'memory';
   name: string;
   unit: string;
   entia: Figure | null;

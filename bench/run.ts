@@ -3,7 +3,7 @@
 // See bench/README.md for what each baseline is and how to read the output.
 //
 //   npm run bench -- [--items 100000] [--seed 8] [--duration 10] [--warmup 2] [--connections 10] [--rounds 3]
-//                    [--only load,read,search,query,edit,feed] [--db FILE (reuse a loaded store)] [--keep] [--profile]
+//                    [--only load,read,search,query,edit,feed,sparql] [--db FILE (reuse a loaded store)] [--keep] [--profile]
 //                    [--stream (the load reads the generator's output as it is written; for sizes too large to keep)]
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,6 +25,7 @@ import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { flagReader, runOptions, type RunOptions } from './args.js';
 import { feedRows } from './feed.js';
 import { queryRows } from './queries.js';
+import { sparqlRows } from './sparql.js';
 
 interface Options extends RunOptions {
   rounds: number;
@@ -43,7 +44,7 @@ function parseOptions(argv: string[]): Options {
   return {
     ...common,
     rounds: num('rounds', 3),
-    only: new Set((value('only') ?? 'load,read,search,query,edit,feed').split(',')),
+    only: new Set((value('only') ?? 'load,read,search,query,edit,feed,sparql').split(',')),
     db: value('db') ?? null,
     keep: argv.includes('--keep'),
     profile: argv.includes('--profile'),
@@ -323,6 +324,14 @@ async function main(argv: string[]): Promise<void> {
     report.memory.finalMb = entia.memory();
   } finally {
     await entia.stop();
+  }
+  // SPARQL starts servers of its own (with the engine, without it, from its snapshot): after the shared one.
+  if (opts.only.has('sparql')) {
+    try {
+      report.rows.push(...await sparqlRows({ db, items: opts.items, duration: opts.duration, warmup: opts.warmup, connections: opts.connections }, log));
+    } catch (e) {
+      report.rows.push({ ...row('sparql', 'embedded SPARQL engine', '', null, null), note: (e as Error).message.slice(0, 300) });
+    }
   }
   const peak = (report.memory.finalMb as { hwmMb: number }).hwmMb;
   report.rows.push({

@@ -204,7 +204,8 @@ export async function startEntia(db: string, profileDir?: string, options: Entia
   const ready = workers > 1 ? (stderr: string) => (stderr.match(/ listening on /g)?.length ?? 0) >= workers : undefined;
   buildEntia();
   return startProcess(['dist/cli/main.js', 'serve'],
-    { ...options.env, PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url,
+    // SPARQL off unless a phase asks for it (bench/sparql.ts): the other phases measure what they always did.
+    { ENTIA_SPARQL: 'off', ...options.env, PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url,
       ENTIA_WORKERS: String(workers) },
     url, '/v1/property-data-types', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [], ready);
 }

@@ -65,12 +65,18 @@ type Namespaces = ReturnType<typeof namespaces>;
 // ---- N-Triples terms -------------------------------------------------------------------------------------
 
 /** An IRI term; characters an IRI may not hold are percent-encoded (a URL value can hold anything). */
+const IRI_UNSAFE = /[\u0000-\u0020<>"{}|^`\\]/;
+const IRI_UNSAFE_ALL = new RegExp(IRI_UNSAFE.source, 'g');
 export function iri(text: string): string {
-  return `<${text.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => encodeURIComponent(c))}>`;
+  // Most IRIs need nothing: tested first, since this runs for nearly every term of every entity.
+  if (!IRI_UNSAFE.test(text)) return `<${text}>`;
+  return `<${text.replace(IRI_UNSAFE_ALL, (c) => encodeURIComponent(c))}>`;
 }
 
 /** A literal's lexical form, ASCII only: `\"`, `\\`, `\n`, `\r`, `\t`, and `\uXXXX` / `\UXXXXXXXX` beyond. */
+const LITERAL_PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 function escapeLiteral(text: string): string {
+  if (LITERAL_PLAIN.test(text)) return text;
   let out = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;

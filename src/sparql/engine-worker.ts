@@ -20,7 +20,6 @@ export interface EngineWorkerData {
 const { vocabulary, sites, flavor } = workerData as EngineWorkerData;
 const layout = mirrorLayout(vocabulary);
 const store = new oxigraph.Store();
-const IS_PART_OF = 'http://schema.org/isPartOf';
 const OWL_SAME_AS = '<http://www.w3.org/2002/07/owl#sameAs>';
 const UNION = { use_default_graph_as_union: true } as const;
 
@@ -31,55 +30,56 @@ function linesOf(entity: MirrorEntity): string[] {
   return entityTriples(entity.dump, { vocabulary, sites, flavor, revision: entity.revision });
 }
 
-/** Shared nodes an entity's graph points at now: the candidates for removal once it changes. */
-function sharedObjects(graph: oxigraph.NamedNode): Set<string> {
-  const found = new Set<string>();
-  for (const quad of store.match(null, null, null, graph)) {
-    if (quad.object.termType !== 'NamedNode') continue;
-    // Values and references by their IRIs; a site's root page (its wikiGroup) by the sitelinks that name it.
-    if (layout.isSharedNode(quad.object.value) || quad.predicate.value === IS_PART_OF) found.add(quad.object.value);
+/**
+ * The shared nodes each entity uses (domain/rdf.ts names them by content hashes), space-separated: what an
+ * edit compares to know which nodes it may have orphaned, without reading the engine.
+ */
+const uses = new Map<string, string>();
+
+/** References first: a value node only a removed reference used is then unused too. */
+const referencesFirst = (a: string, b: string) => Number(layout.isReference(b)) - Number(layout.isReference(a));
+
+/** Removes the shared nodes nothing points at any more (a node other entities use stays). */
+function collect(candidates: string[]): void {
+  for (const node of candidates.sort(referencesFirst)) {
+    if (store.query(`ASK { ?s ?p <${node}> }`, UNION) === true) continue;
+    for (const quad of store.match(oxigraph.namedNode(node), null, null, oxigraph.defaultGraph())) store.delete(quad);
   }
-  return found;
 }
 
-/** Removes shared nodes nothing points at any more, and then what only they pointed at (a reference's values). */
-function collect(candidates: Iterable<string>): void {
-  const queue = [...candidates];
-  while (queue.length > 0) {
-    const node = queue.pop()!;
-    if (store.query(`ASK { ?s ?p <${node}> }`, UNION) === true) continue;
-    for (const quad of store.match(oxigraph.namedNode(node), null, null, oxigraph.defaultGraph())) {
-      store.delete(quad);
-      if (quad.object.termType === 'NamedNode' && layout.isSharedNode(quad.object.value)) queue.push(quad.object.value);
-    }
-  }
-}
+const LOAD = { format: 'application/n-quads', lenient: true } as const;
 
 /**
  * Writes entities. `fresh`: the engine holds none of them yet (a build), so nothing is dropped or collected and
- * the batch loads in one call; otherwise each replaces what the engine held for it.
+ * the batch loads in one call; otherwise each replaces what the engine held for it: its graph is dropped and
+ * written again, the shared nodes it uses newly are added, and those it no longer uses are collected.
  */
 function put(entities: readonly MirrorEntity[], fresh: boolean): void {
   if (fresh) {
-    let own = '';
-    let shared = '';
+    let text = '';
+    const written = new Set<string>();
     for (const entity of entities) {
-      const split = splitTriples(layout, entity.id, linesOf(entity));
-      own += split.own;
-      shared += split.shared;
+      const { own, shared } = splitTriples(layout, entity.id, linesOf(entity));
+      text += own;
+      for (const [node, lines] of shared) {
+        if (!written.has(node)) text += lines;
+        written.add(node);
+      }
+      if (shared.size > 0) uses.set(entity.id, [...shared.keys()].join(' '));
     }
-    store.load(own, { format: 'application/n-quads', lenient: true, no_transaction: true });
-    store.load(shared, { format: 'application/n-triples', lenient: true, no_transaction: true });
+    store.load(text, { ...LOAD, no_transaction: true });
     return;
   }
   for (const entity of entities) {
-    const graph = oxigraph.namedNode(layout.graphOf(entity.id));
-    const before = sharedObjects(graph);
-    store.update(`DROP SILENT GRAPH <${graph.value}>`);
-    const split = splitTriples(layout, entity.id, linesOf(entity));
-    store.load(split.own, { format: 'application/n-quads', lenient: true });
-    store.load(split.shared, { format: 'application/n-triples', lenient: true });
-    collect(before);
+    const before = new Set(uses.get(entity.id)?.split(' ') ?? []);
+    const { own, shared } = splitTriples(layout, entity.id, linesOf(entity));
+    store.update(`DROP SILENT GRAPH <${layout.graphOf(entity.id)}>`);
+    let text = own;
+    for (const [node, lines] of shared) if (!before.has(node)) text += lines;
+    store.load(text, LOAD);
+    if (shared.size > 0) uses.set(entity.id, [...shared.keys()].join(' '));
+    else uses.delete(entity.id);
+    collect([...before].filter((node) => !shared.has(node)));
   }
 }
 
@@ -97,9 +97,16 @@ async function save(path: string, header: string): Promise<void> {
     const triples = store.dump({ format: 'application/n-triples', from_graph_name: graph });
     await write(triples.replace(/ \.\n/g, ` <${graph.value}> .\n`));
   }
+  // What each entity uses, as comments the engine's parser skips and restore reads.
+  for (const [id, nodes] of uses) await write(`#u ${id} ${nodes}\n`);
   out.end();
   await once(out, 'finish');
   renameSync(partial, path);
+}
+
+function restoreChunk(text: string): void {
+  for (const m of text.matchAll(/^#u (\S+) (.*)$/gm)) uses.set(m[1], m[2]);
+  store.load(text, { ...LOAD, no_transaction: true });
 }
 
 /** Loads a file `save` wrote, in chunks of whole lines; returns its header line. */
@@ -115,10 +122,10 @@ async function restore(path: string): Promise<string> {
       text = text.slice(end + 1);
     }
     const cut = text.lastIndexOf('\n') + 1;
-    store.load(text.slice(0, cut), { format: 'application/n-quads', lenient: true, no_transaction: true });
+    restoreChunk(text.slice(0, cut));
     rest = text.slice(cut);
   }
-  if (rest) store.load(rest, { format: 'application/n-quads', lenient: true, no_transaction: true });
+  if (rest) restoreChunk(rest);
   return header ?? '';
 }
 
@@ -142,6 +149,7 @@ async function handle(request: EngineRequest): Promise<EngineReply> {
       return { id: request.id, ok: true, header: await restore(request.path), triples: store.size };
     case 'clear':
       store.update('CLEAR ALL');
+      uses.clear();
       return { id: request.id, ok: true, triples: 0 };
   }
 }

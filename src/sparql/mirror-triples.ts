@@ -13,8 +13,8 @@ export interface MirrorLayout {
   graphOf(id: string): string;
   /** Whether a triple's subject is a node entities share (it goes in the default graph). */
   isShared(line: string): boolean;
-  /** Whether an IRI names a shared node: the objects the garbage check follows. */
-  isSharedNode(iri: string): boolean;
+  /** Whether an IRI names a reference node (collected before the values it uses). */
+  isReference(iri: string): boolean;
 }
 
 const WIKI_GROUP = '<http://wikiba.se/ontology#wikiGroup>';
@@ -27,7 +27,7 @@ export function mirrorLayout(vocabulary: RdfVocabulary): MirrorLayout {
     genidBase: `${top}.well-known/genid/`,
     graphOf: (id) => `${vocabulary.conceptBase}${id}`,
     isShared: (line) => line.startsWith(`<${value}`) || line.startsWith(`<${reference}`) || line.includes(` ${WIKI_GROUP} `),
-    isSharedNode: (iri) => iri.startsWith(value) || iri.startsWith(reference),
+    isReference: (iri) => iri.startsWith(reference),
   };
 }
 
@@ -45,15 +45,28 @@ export function skolemize(layout: MirrorLayout, line: string): string {
     .replace(BLANK_OBJECT, (_, label) => ` <${layout.genidBase}${label}> .`);
 }
 
-/** An entity's triples split for the mirror: `own` as N-Quads in its graph, `shared` as N-Triples. */
-export function splitTriples(layout: MirrorLayout, id: string, triples: readonly string[]): { own: string; shared: string } {
+/**
+ * An entity's triples as the mirror writes them: `own`, N-Quads in its graph; `shared`, the N-Triples of each
+ * shared node it uses (values, references, site roots), by the node's IRI. A shared node is named by a hash of
+ * its content (or is a site's root), so its triples are the same whoever writes them.
+ */
+export interface MirrorTriples {
+  own: string;
+  shared: Map<string, string>;
+}
+
+export function splitTriples(layout: MirrorLayout, id: string, triples: readonly string[]): MirrorTriples {
   const graph = `<${layout.graphOf(id)}>`;
   let own = '';
-  let shared = '';
+  const shared = new Map<string, string>();
   for (const triple of triples) {
     const line = skolemize(layout, triple);
-    if (layout.isShared(line)) shared += `${line}\n`;
-    else own += `${line.slice(0, -1)}${graph} .\n`;
+    if (layout.isShared(line)) {
+      const subject = line.slice(1, line.indexOf('>'));
+      shared.set(subject, `${shared.get(subject) ?? ''}${line}\n`);
+    } else {
+      own += `${line.slice(0, -1)}${graph} .\n`;
+    }
   }
   return { own, shared };
 }

@@ -266,7 +266,10 @@ describe('the engine\'s bounds and lifetime', () => {
   it('restarts from its snapshot and follows the feed from the snapshot\'s cursor', async () => {
     const snapshot = `${tmpdir()}/entia-sparql-${process.pid}-${Date.now()}.nq`;
     const first = await startServer({ config: { sparql: 'full', sparqlSnapshot: snapshot } });
+    const p = (await first.post('/v1/entities/properties', { property: { data_type: 'quantity' } })).body.id;
     const id = (await first.post('/v1/entities/items', { item: { labels: { en: 'before the restart' } } })).body.id;
+    const valued = (await first.post('/v1/entities/items', { item: { labels: { en: 'not edited meanwhile' },
+      statements: { [p]: [{ property: { id: p }, value: { type: 'value', content: { amount: '+12', unit: '1' } } }] } } })).body.id;
     await waitForSparql(first);
     await (await fetch(`${first.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
     await first.close({ keepFiles: true });
@@ -286,6 +289,12 @@ describe('the engine\'s bounds and lifetime', () => {
       assert.ok(!logged.some((l) => l.includes('built from')), logged.join('\n'));
       const res = await fetch(`${second.url}/sparql?after=latest&format=csv&query=${encodeURIComponent(`SELECT ?l WHERE { wd:${id} rdfs:label ?l }`)}`);
       assert.equal((await res.text()).trim().split(/\r?\n/)[1], 'while the engine was down');
+      // What the loaded engine knew of each entity's value nodes came back with it: an edit still collects them.
+      const valueNodes = async () => ((await (await fetch(`${second.url}/sparql?after=latest&query=${encodeURIComponent(
+        'SELECT ?v WHERE { ?v wikibase:quantityAmount ?a }')}`)).json()) as any).results.bindings.length;
+      assert.equal(await valueNodes(), 1);
+      await second.patch(`/v1/entities/items/${valued}`, { patch: [{ op: 'remove', path: '/statements' }] });
+      assert.equal(await valueNodes(), 0);
       const metrics = await (await fetch(`${second.url}/metrics`)).text();
       assert.match(metrics, /^entia_sparql_ready 1$/m);
       assert.match(metrics, /^entia_sparql_triples [1-9]/m);

@@ -1,0 +1,196 @@
+// The SPARQL phase (issue #34): the embedded engine on the bench's store, each figure against a baseline from
+// the same run.
+// - Build: entities/s from `entia serve` start to /sparql answering, against the engine's own bulk load of the
+//   same store's N-Triples (`entia export --format nt`, loaded by Oxigraph in a bare process). Restart from the
+//   snapshot is timed too.
+// - Memory: the server's RSS with the engine filled less its RSS with SPARQL off, per entity, full and truthy.
+// - Queries: one entity's triples (`wd:Q… ?p ?o`, random items) and a 100-row label-service query, one client
+//   at a time, against GET of the same items by id on the same server.
+// - Sync: edits/s with the engine following the feed against edits/s with it off, and the lag of each edit
+//   (an edit, then a query with `after=latest`, while the load edits at its full rate).
+//
+//   node --import tsx bench/sparql.ts --db STORE --items N [--duration 10] [--warmup 2] [--connections 10]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request } from 'autocannon';
+import { flagReader } from './args.js';
+import { RESULTS_DIR } from './dataset.js';
+import { measure } from './http-load.js';
+import { row, type Row } from './report.js';
+import { startEntia, type ServerProcess } from './servers.js';
+
+export interface SparqlBenchOptions {
+  db: string;
+  items: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+}
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const randomItem = (items: number) => `Q${1 + Math.floor(Math.random() * items)}`;
+
+async function ready(server: ServerProcess, timeoutMs = 30 * 60_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const res = await fetch(`${server.url}/sparql?query=ASK%7B%7D`);
+    const body = await res.text();
+    if (res.status === 200) return (performance.now() - started) / 1000;
+    if (res.status !== 503 || /ENTIA_SPARQL_MEMORY|is off/.test(body) || performance.now() - started > timeoutMs) {
+      throw new Error(`SPARQL did not become ready: ${res.status} ${body}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function metric(server: ServerProcess, name: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+}
+
+/** Oxigraph's own load of an N-Triples file, in a process of its own: seconds and triples. */
+function engineLoad(file: string): { seconds: number; triples: number } {
+  const script = `
+    const ox = require('oxigraph'); const fs = require('fs');
+    const store = new ox.Store(); const started = performance.now();
+    let rest = '';
+    for (const chunk of (function* () { const fd = fs.openSync(${JSON.stringify(file)}, 'r'); const buf = Buffer.alloc(8 << 20);
+      for (;;) { const n = fs.readSync(fd, buf); if (n === 0) return; yield buf.toString('utf8', 0, n); } })()) {
+      const text = rest + chunk; const cut = text.lastIndexOf('\\n') + 1;
+      store.load(text.slice(0, cut), { format: 'application/n-triples', lenient: true, no_transaction: true }); rest = text.slice(cut);
+    }
+    if (rest) store.load(rest, { format: 'application/n-triples', lenient: true, no_transaction: true });
+    console.log(JSON.stringify({ seconds: (performance.now() - started) / 1000, triples: store.size }));`;
+  const out = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (out.status !== 0) throw new Error(out.stderr);
+  return JSON.parse(out.stdout.trim());
+}
+
+/** p50/p99 of one client's requests, in ms. */
+async function latencies(count: number, request: () => Promise<void>): Promise<{ p50: number; p99: number; rate: number }> {
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const t = performance.now();
+    await request();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(count * 0.5)], p99: times[Math.floor(count * 0.99)], rate: count / ((performance.now() - started) / 1000) };
+}
+
+export async function sparqlRows(o: SparqlBenchOptions, log: (m: string) => void): Promise<Row[]> {
+  const rows: Row[] = [];
+  const snapshot = join(RESULTS_DIR, `sparql-${process.pid}.nq`);
+  const env = (mode: string) => ({ env: { ENTIA_SPARQL: mode, ENTIA_SPARQL_SNAPSHOT: snapshot, ENTIA_SPARQL_MEMORY: String(20 * 1024) } });
+  const nt = join(RESULTS_DIR, `sparql-${process.pid}.nt`);
+  try {
+    // The baseline: the engine loading the same store's triples (what the build adds nothing to).
+    log('sparql: entia export --format nt, then Oxigraph\'s own load of it');
+    execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'export', '--format', 'nt', nt],
+      { env: { ...process.env, ENTIA_DB: o.db }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const load = engineLoad(nt);
+
+    const off = await startEntia(o.db, undefined, env('off'));
+    const offRss = off.memory().rssMb;
+    await off.stop();
+
+    log('sparql: build from the store (full)');
+    rmSync(snapshot, { force: true });
+    let server = await startEntia(o.db, undefined, env('full'));
+    const buildSeconds = await ready(server);
+    const triples = await metric(server, 'entia_sparql_triples');
+    const fullRss = server.memory().rssMb;
+    rows.push(row('sparql', 'build of the embedded engine (full)', 'triples/s', { rate: triples / buildSeconds },
+      { name: 'the engine\'s own load of the same N-Triples', rate: load.triples / load.seconds },
+      (_f, ratio) => ({ text: '≥ 80% of the engine\'s own load', met: (ratio ?? 0) >= 0.8 })));
+    rows.push({ ...row('sparql', `engine memory, full (${triples.toLocaleString('en-US')} triples)`, 'bytes/entity',
+      { rate: ((fullRss - offRss) * 2 ** 20) / o.items }, null), note: `${fullRss} MB RSS with the engine, ${offRss} MB without` });
+
+    log('sparql: queries, one client at a time');
+    const get = await latencies(1000, async () => { await (await fetch(`${server.url}/v1/entities/items/${randomItem(o.items)}`)).arrayBuffer(); });
+    const single = await latencies(1000, async () => {
+      const q = encodeURIComponent(`SELECT ?p ?o WHERE { wd:${randomItem(o.items)} ?p ?o }`);
+      await (await fetch(`${server.url}/sparql?query=${q}`)).arrayBuffer();
+    });
+    rows.push(row('sparql', 'single-entity query (wd:Q… ?p ?o)', 'queries/s', single, { name: 'GET item by id, same server', ...get },
+      (f) => ({ text: 'p99 < 10 ms', met: (f.p99 ?? Infinity) < 10 })));
+    const labelled = await latencies(200, async () => {
+      const start = 1 + Math.floor(Math.random() * Math.max(1, o.items - 100));
+      const values = Array.from({ length: 100 }, (_, i) => `wd:Q${start + i}`).join(' ');
+      const q = encodeURIComponent(`SELECT ?item ?itemLabel WHERE { VALUES ?item { ${values} } SERVICE wikibase:label { bd:serviceParam wikibase:language "en". } }`);
+      await (await fetch(`${server.url}/sparql?query=${q}`)).arrayBuffer();
+    });
+    rows.push(row('sparql', 'label-service query, 100 rows', 'queries/s', labelled, { name: 'GET item by id, same server', ...get },
+      (f) => ({ text: 'p99 < 50 ms', met: (f.p99 ?? Infinity) < 50 })));
+
+    log('sparql: edits with the engine following the feed, and their lag');
+    let counter = 0;
+    const edit: Request = {
+      method: 'PUT',
+      setupRequest: (req) => ({ ...req, path: `/v1/entities/items/${randomItem(o.items)}/labels/en`,
+        headers: { 'content-type': 'application/json' }, body: JSON.stringify({ label: `sparql bench ${++counter}` }) }),
+    };
+    const editLoad = { url: server.url, request: edit, duration: o.duration, warmup: o.warmup, connections: o.connections };
+    const lags: number[] = [];
+    let editing = true;
+    const prober = (async () => {
+      while (editing) {
+        const id = randomItem(o.items);
+        const res = await fetch(`${server.url}/v1/entities/items/${id}/labels/en`, { method: 'PUT', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ label: `lag probe ${++counter}` }) });
+        await res.arrayBuffer();
+        const t = performance.now();
+        await (await fetch(`${server.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
+        lags.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const withSync = await measure(editLoad);
+    editing = false;
+    await prober;
+    lags.sort((a, b) => a - b);
+    await server.stop();
+
+    log('sparql: restart from the snapshot');
+    server = await startEntia(o.db, undefined, env('full'));
+    const restartSeconds = await ready(server);
+    await server.stop();
+    rows.push({ ...row('sparql', 'restart from the snapshot until /sparql answers', 's', { rate: restartSeconds }, null,
+      (f) => ({ text: '< 60 s (100,000 items)', met: f.rate < 60 })), note: `build from the store took ${buildSeconds.toFixed(1)} s` });
+
+    const plain = await startEntia(o.db, undefined, env('off'));
+    const withoutSync = await measure({ ...editLoad, url: plain.url });
+    await plain.stop();
+    rows.push(row('sparql', 'edits with the engine in step (PUT label)', 'edits/s', { rate: withSync.rps, p50: withSync.p50, p99: withSync.p99 },
+      { name: 'the same edits, SPARQL off', rate: withoutSync.rps, p50: withoutSync.p50, p99: withoutSync.p99 },
+      (_f, ratio) => ({ text: '≥ 90% of the rate without', met: (ratio ?? 0) >= 0.9 })));
+    const lag = { rate: lags.length, p50: lags[Math.floor(lags.length * 0.5)], p99: lags[Math.floor(lags.length * 0.99)] };
+    rows.push(row('sparql', 'sync lag of an edit under full edit load (edit → after=latest answers)', 'probes', lag, null,
+      (f) => ({ text: 'p99 < 1 s', met: (f.p99 ?? Infinity) < 1000 })));
+
+    log('sparql: build (truthy)');
+    rmSync(snapshot, { force: true });
+    server = await startEntia(o.db, undefined, env('truthy'));
+    const truthySeconds = await ready(server);
+    const truthyTriples = await metric(server, 'entia_sparql_triples');
+    const truthyRss = server.memory().rssMb;
+    await server.stop();
+    rows.push({ ...row('sparql', `engine memory, truthy (${truthyTriples.toLocaleString('en-US')} triples)`, 'bytes/entity',
+      { rate: ((truthyRss - offRss) * 2 ** 20) / o.items }, null), note: `built in ${truthySeconds.toFixed(1)} s; ${truthyRss} MB RSS` });
+  } finally {
+    rmSync(snapshot, { force: true });
+    rmSync(nt, { force: true });
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { value, num } = flagReader(process.argv.slice(2));
+  const db = value('db');
+  if (!db) throw new Error('--db STORE is required (a store `npm run bench -- --keep` left)');
+  const rows = await sparqlRows({ db, items: num('items', 100_000), duration: num('duration', 10), warmup: num('warmup', 2),
+    connections: num('connections', 10) }, (m) => console.error(m));
+  console.log(JSON.stringify(rows));
+}
