@@ -1,11 +1,14 @@
 // The messages between the server and the SPARQL engine's thread (engine-worker.ts).
 
-/** One entity as the mirror writes it: its dump form, a redirect's target, or neither (it is gone). */
+/**
+ * One entity as the mirror writes it: its stored document (JSON text, parsed in the engine's thread, so that
+ * the server's thread only reads bytes) with its head, a redirect's target, or neither (it is gone).
+ */
 export interface MirrorEntity {
   id: string;
-  dump?: Record<string, unknown>;
+  json?: string;
+  head?: { revision: number; modified: number };
   redirect?: string;
-  revision?: { id: number; modified: string };
 }
 
 export type EngineRequest =

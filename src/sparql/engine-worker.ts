@@ -6,7 +6,9 @@ import { createReadStream, createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
+import type { Entity } from '../domain/entity.js';
 import { entityTriples, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
+import { toWikidata } from '../domain/wikidata-export.js';
 import type { SiteTable } from '../domain/sites.js';
 import { mirrorLayout, splitTriples } from './mirror-triples.js';
 import type { EngineReply, EngineRequest, MirrorEntity } from './engine-protocol.js';
@@ -26,8 +28,9 @@ const UNION = { use_default_graph_as_union: true } as const;
 /** The lines of one entity as the mirror holds it: its RDF, or a redirect's `owl:sameAs` (as the Query Service). */
 function linesOf(entity: MirrorEntity): string[] {
   if (entity.redirect) return [`<${vocabulary.conceptBase}${entity.id}> ${OWL_SAME_AS} <${vocabulary.conceptBase}${entity.redirect}> .`];
-  if (!entity.dump) return [];
-  return entityTriples(entity.dump, { vocabulary, sites, flavor, revision: entity.revision });
+  if (entity.json === undefined || !entity.head) return [];
+  const dump = toWikidata(JSON.parse(entity.json) as Entity, { id: entity.head.revision, modified: new Date(entity.head.modified) });
+  return entityTriples(dump, { vocabulary, sites, flavor, revision: { id: entity.head.revision, modified: String(dump.modified) } });
 }
 
 /**

@@ -7,7 +7,6 @@
 // few minutes while changes arrive, and on shutdown, so that a restart loads it and follows the feed from its
 // cursor instead of building again.
 import { existsSync } from 'node:fs';
-import { toWikidata } from '../domain/wikidata-export.js';
 import { compareCursors, InvalidCursor, type ChangeFeed, type EntityStore, type StoreStatistics } from '../store/store.js';
 import type { MirrorEntity } from './engine-protocol.js';
 import { EngineRestarted, type SparqlEngine } from './engine.js';
@@ -15,8 +14,9 @@ import { EngineRestarted, type SparqlEngine } from './engine.js';
 /** How often the feed is read while the mirror is in step, and how many changes one read takes. */
 const TICK_MS = 100;
 const PAGE = 500;
-/** Entities written to the engine per message during a build. */
+/** Entities written to the engine per message during a build, and while following the feed. */
 const BUILD_BATCH = 500;
+const SYNC_BATCH = 25;
 /** The least time between two snapshots while changes arrive. */
 const SNAPSHOT_EVERY_MS = 10 * 60_000;
 const SNAPSHOT_VERSION = 1;
@@ -190,21 +190,15 @@ export class SparqlMirror {
     }
   }
 
-  /** The entities as the engine writes them: at their current state, in the dump form. */
+  /** The entities as the engine writes them: their stored documents, read in one round trip. */
   private async readEntities(ids: readonly string[]): Promise<MirrorEntity[]> {
-    const out: MirrorEntity[] = [];
-    for (const id of ids) {
-      const read = await this.store.readEntity(id);
-      if (read.status === 'found') {
-        const dump = toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified });
-        out.push({ id, dump, revision: { id: read.head.revision, modified: String(dump.modified) } });
-      } else if (read.status === 'redirect') {
-        out.push({ id, redirect: read.target });
-      } else {
-        out.push({ id });
-      }
-    }
-    return out;
+    const documents = await this.store.readDocuments(ids);
+    return ids.map((id): MirrorEntity => {
+      const read = documents.get(id);
+      if (read?.status === 'found') return { id, json: read.json(), head: { revision: read.head.revision, modified: read.head.modified.getTime() } };
+      if (read?.status === 'redirect') return { id, redirect: read.target };
+      return { id };
+    });
   }
 
   private schedule(): void {
@@ -228,8 +222,11 @@ export class SparqlMirror {
         if (page.length === 0) break;
         this.lagSeconds = Math.max(0, (Date.now() - page[0].timestamp.getTime()) / 1000);
         const ids = [...new Set(page.map((c) => c.entity))];
-        const written = await this.engine.put(await this.readEntities(ids), false);
-        this.triples = written.triples ?? this.triples;
+        // A few entities per message: a query waits for one message's writes at most, never a whole page's.
+        for (let i = 0; i < ids.length; i += SYNC_BATCH) {
+          const written = await this.engine.put(await this.readEntities(ids.slice(i, i + SYNC_BATCH)), false);
+          this.triples = written.triples ?? this.triples;
+        }
         this.cursor = page[page.length - 1].cursor;
         this.changedSinceSnapshot = true;
         this.wake();
