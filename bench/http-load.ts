@@ -25,6 +25,8 @@ export interface LoadOptions {
   duration: number;
   warmup: number;
   connections: number;
+  /** At most this many requests per second over all connections (autocannon's overallRate); unset: as fast as it answers. */
+  rate?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function run(options: LoadOptions, length: { duration: number } | {
   let lastResponse = started;
   const instance = autocannon({
     url: options.url, connections: options.connections, pipelining: 1, requests, timeout: 30, ...length,
+    ...(options.rate ? { overallRate: options.rate } : {}),
   });
   instance.on('response', () => { lastResponse = performance.now(); });
   const result = await instance;

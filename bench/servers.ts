@@ -205,7 +205,8 @@ export async function startEntia(db: string, profileDir?: string, options: Entia
   buildEntia();
   return startProcess(['dist/cli/main.js', 'serve'],
     // SPARQL off unless a phase asks for it (bench/sparql.ts): the other phases measure what they always did.
-    { ENTIA_SPARQL: 'off', ...options.env, PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0', ENTIA_PUBLIC_URL: url,
+    // ENTIA_PUBLIC_URL is the server's own address unless a phase keeps one across restarts (its RDF names it).
+    { ENTIA_SPARQL: 'off', ENTIA_PUBLIC_URL: url, ...options.env, PORT: String(port), HOST: '127.0.0.1', ENTIA_DB: db, ENTIA_LOG: '0',
       ENTIA_WORKERS: String(workers) },
     url, '/v1/property-data-types', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [], ready);
 }

@@ -251,6 +251,19 @@ function sparqlMode(v: string | undefined): Config['sparql'] {
   throw new Error(`ENTIA_SPARQL must be full, truthy or off, got '${v}'`);
 }
 
+/** The embedded engine's memory is WebAssembly's, which holds at most 4 GiB; some of it is the engine's own. */
+const SPARQL_MEMORY_MAX_MB = 3584;
+
+function sparqlMemory(v: string | undefined): number {
+  const bytes = megabytes('ENTIA_SPARQL_MEMORY', v);
+  if (bytes === undefined) return DEFAULTS.sparqlMemoryBytes;
+  if (bytes > SPARQL_MEMORY_MAX_MB * 2 ** 20) {
+    throw new Error(`ENTIA_SPARQL_MEMORY can be at most ${SPARQL_MEMORY_MAX_MB} (MB): the embedded engine runs in WebAssembly, `
+      + `which holds 4 GB at most; for a larger store use ENTIA_SPARQL=truthy or an external engine (README, "SPARQL"), got '${v}'`);
+  }
+  return bytes;
+}
+
 function megabytes(name: string, v: string | undefined): number | undefined {
   const n = positive(name, v);
   return n === undefined ? undefined : n * 2 ** 20;
@@ -297,7 +310,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     localIdsFrom: localIdsFrom(env.ENTIA_LOCAL_IDS_FROM),
     sparql: sparqlMode(env.ENTIA_SPARQL),
     sparqlTimeoutSeconds: positive('ENTIA_SPARQL_TIMEOUT', env.ENTIA_SPARQL_TIMEOUT) ?? DEFAULTS.sparqlTimeoutSeconds,
-    sparqlMemoryBytes: megabytes('ENTIA_SPARQL_MEMORY', env.ENTIA_SPARQL_MEMORY) ?? DEFAULTS.sparqlMemoryBytes,
+    sparqlMemoryBytes: sparqlMemory(env.ENTIA_SPARQL_MEMORY),
     sparqlQueue: positive('ENTIA_SPARQL_QUEUE', env.ENTIA_SPARQL_QUEUE) ?? DEFAULTS.sparqlQueue,
     sparqlMaxResultBytes: megabytes('ENTIA_SPARQL_MAX_RESULT', env.ENTIA_SPARQL_MAX_RESULT) ?? DEFAULTS.sparqlMaxResultBytes,
     sparqlSnapshot: env.ENTIA_SPARQL_SNAPSHOT || null,

@@ -1,8 +1,20 @@
-// The messages between the server and the SPARQL engine's thread (engine-worker.ts).
+// The messages between the server and the SPARQL engine's two threads: the RDF writer (rdf-worker.ts), which
+// turns stored documents into the mirror's triples, and the engine (engine-worker.ts), which holds them and
+// answers queries. Writes go server → writer → engine, each writer message one engine message, in order;
+// everything else goes server → engine. The engine replies to the server for both.
+import type { RdfFlavor, RdfVocabulary } from '../domain/rdf.js';
+import type { SiteTable } from '../domain/sites.js';
+
+/** What both threads are started with. */
+export interface EngineSetup {
+  vocabulary: RdfVocabulary;
+  sites: SiteTable;
+  flavor: RdfFlavor;
+}
 
 /**
- * One entity as the mirror writes it: its stored document (JSON text, parsed in the engine's thread, so that
- * the server's thread only reads bytes) with its head, a redirect's target, or neither (it is gone).
+ * One entity as the mirror writes it: its stored document (JSON text, parsed by the writer, so that the
+ * server's thread only reads bytes) with its head, a redirect's target, or neither (it is gone).
  */
 export interface MirrorEntity {
   id: string;
@@ -11,8 +23,18 @@ export interface MirrorEntity {
   redirect?: string;
 }
 
+/** One entity's triples as the engine loads them (mirror-triples.ts): its own N-Quads, the shared nodes' N-Triples. */
+export interface PreparedEntity {
+  id: string;
+  own: string;
+  shared: Map<string, string>;
+}
+
+/** To the writer. */
+export interface WriterRequest { id: number; entities: MirrorEntity[]; fresh: boolean }
+
 export type EngineRequest =
-  | { id: number; op: 'put'; entities: MirrorEntity[]; fresh: boolean }
+  | { id: number; op: 'put'; entities: PreparedEntity[]; fresh: boolean }
   | { id: number; op: 'query'; query: string; format: string }
   | { id: number; op: 'save'; path: string; header: string }
   | { id: number; op: 'restore'; path: string }

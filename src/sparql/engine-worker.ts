@@ -1,37 +1,18 @@
 // The SPARQL engine's thread: an Oxigraph store (Rust compiled to WebAssembly, in memory) holding the mirror of
-// the entity store (mirror-triples.ts), its entities written here from their dump form, and queries run here, so
-// that neither a long query nor a large build ever blocks the server's event loop. Messages in, replies out
-// (engine.ts is the other side); one message at a time, in order.
+// the entity store (mirror-triples.ts), and the queries, run here so that neither a long query nor a large build
+// ever blocks the server's event loop. Entities arrive as triples from the RDF writer's thread (rdf-worker.ts),
+// everything else from the server (engine.ts); one message at a time, in the order they come.
 import { createReadStream, createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
-import type { Entity } from '../domain/entity.js';
-import { entityTriples, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
-import { toWikidata } from '../domain/wikidata-export.js';
-import type { SiteTable } from '../domain/sites.js';
-import { mirrorLayout, splitTriples } from './mirror-triples.js';
-import type { EngineReply, EngineRequest, MirrorEntity } from './engine-protocol.js';
+import { mirrorLayout } from './mirror-triples.js';
+import type { EngineReply, EngineRequest, EngineSetup, PreparedEntity } from './engine-protocol.js';
 
-export interface EngineWorkerData {
-  vocabulary: RdfVocabulary;
-  sites: SiteTable;
-  flavor: RdfFlavor;
-}
-
-const { vocabulary, sites, flavor } = workerData as EngineWorkerData;
-const layout = mirrorLayout(vocabulary);
+const { setup, writer } = workerData as { setup: EngineSetup; writer: MessagePort };
+const layout = mirrorLayout(setup.vocabulary);
 const store = new oxigraph.Store();
-const OWL_SAME_AS = '<http://www.w3.org/2002/07/owl#sameAs>';
 const UNION = { use_default_graph_as_union: true } as const;
-
-/** The lines of one entity as the mirror holds it: its RDF, or a redirect's `owl:sameAs` (as the Query Service). */
-function linesOf(entity: MirrorEntity): string[] {
-  if (entity.redirect) return [`<${vocabulary.conceptBase}${entity.id}> ${OWL_SAME_AS} <${vocabulary.conceptBase}${entity.redirect}> .`];
-  if (entity.json === undefined || !entity.head) return [];
-  const dump = toWikidata(JSON.parse(entity.json) as Entity, { id: entity.head.revision, modified: new Date(entity.head.modified) });
-  return entityTriples(dump, { vocabulary, sites, flavor, revision: { id: entity.head.revision, modified: String(dump.modified) } });
-}
 
 /**
  * The shared nodes each entity uses (domain/rdf.ts names them by content hashes), space-separated: what an
@@ -57,51 +38,61 @@ const LOAD = { format: 'application/n-quads', lenient: true } as const;
  * the batch loads in one call; otherwise each replaces what the engine held for it: its graph is dropped and
  * written again, the shared nodes it uses newly are added, and those it no longer uses are collected.
  */
-function put(entities: readonly MirrorEntity[], fresh: boolean): void {
+function put(entities: readonly PreparedEntity[], fresh: boolean): void {
   if (fresh) {
     let text = '';
     const written = new Set<string>();
-    for (const entity of entities) {
-      const { own, shared } = splitTriples(layout, entity.id, linesOf(entity));
+    for (const { id, own, shared } of entities) {
       text += own;
       for (const [node, lines] of shared) {
         if (!written.has(node)) text += lines;
         written.add(node);
       }
-      if (shared.size > 0) uses.set(entity.id, [...shared.keys()].join(' '));
+      if (shared.size > 0) uses.set(id, [...shared.keys()].join(' '));
     }
     store.load(text, { ...LOAD, no_transaction: true });
     return;
   }
-  for (const entity of entities) {
-    const before = new Set(uses.get(entity.id)?.split(' ') ?? []);
-    const { own, shared } = splitTriples(layout, entity.id, linesOf(entity));
-    store.update(`DROP SILENT GRAPH <${layout.graphOf(entity.id)}>`);
+  for (const { id, own, shared } of entities) {
+    const before = new Set(uses.get(id)?.split(' ') ?? []);
+    store.update(`DROP SILENT GRAPH <${layout.graphOf(id)}>`);
     let text = own;
     for (const [node, lines] of shared) if (!before.has(node)) text += lines;
     store.load(text, LOAD);
-    if (shared.size > 0) uses.set(entity.id, [...shared.keys()].join(' '));
-    else uses.delete(entity.id);
+    if (shared.size > 0) uses.set(id, [...shared.keys()].join(' '));
+    else uses.delete(id);
     collect([...before].filter((node) => !shared.has(node)));
   }
 }
 
-/** The engine's whole content as N-Quads, written beside `path` and renamed into place: never half a file. */
+/** Whether a save is under way: queries may run between its steps, since it only reads. */
+let saving = false;
+
+/**
+ * The engine's whole content as N-Quads, written beside `path` and renamed into place: never half a file. It
+ * yields between graphs, and queries that arrive meanwhile run then; writes wait for it (they go in order).
+ */
 async function save(path: string, header: string): Promise<void> {
   // Named by process: several server processes (ENTIA_WORKERS) may save the same snapshot; the last rename wins whole.
   const partial = `${path}.${process.pid}.partial`;
   const out = createWriteStream(partial);
   const write = async (text: string) => { if (!out.write(text)) await once(out, 'drain'); };
-  await write(`# ${header}\n`);
-  await write(store.dump({ format: 'application/n-quads', from_graph_name: oxigraph.defaultGraph() }));
-  const graphs = store.query('SELECT DISTINCT ?g WHERE { GRAPH ?g { } }') as Map<string, oxigraph.Term>[];
-  for (const row of graphs) {
-    const graph = row.get('g') as oxigraph.NamedNode;
-    const triples = store.dump({ format: 'application/n-triples', from_graph_name: graph });
-    await write(triples.replace(/ \.\n/g, ` <${graph.value}> .\n`));
+  saving = true;
+  try {
+    await write(`# ${header}\n`);
+    await write(store.dump({ format: 'application/n-quads', from_graph_name: oxigraph.defaultGraph() }));
+    const graphs = store.query('SELECT DISTINCT ?g WHERE { GRAPH ?g { } }') as Map<string, oxigraph.Term>[];
+    for (const [i, row] of graphs.entries()) {
+      const graph = row.get('g') as oxigraph.NamedNode;
+      const triples = store.dump({ format: 'application/n-triples', from_graph_name: graph });
+      await write(triples.replace(/ \.\n/g, ` <${graph.value}> .\n`));
+      if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+    }
+    // What each entity uses, as comments the engine's parser skips and restore reads.
+    for (const [id, nodes] of uses) await write(`#u ${id} ${nodes}\n`);
+  } finally {
+    saving = false;
   }
-  // What each entity uses, as comments the engine's parser skips and restore reads.
-  for (const [id, nodes] of uses) await write(`#u ${id} ${nodes}\n`);
   out.end();
   await once(out, 'finish');
   renameSync(partial, path);
@@ -157,16 +148,23 @@ async function handle(request: EngineRequest): Promise<EngineReply> {
   }
 }
 
-// One at a time: a query never sees an entity half written, and replies come back in request order.
+// One at a time, whichever thread sent it: a query never sees an entity half written.
 let chain = Promise.resolve();
-parentPort!.on('message', (request: EngineRequest) => {
-  chain = chain.then(async () => {
-    let reply: EngineReply;
-    try {
-      reply = await handle(request);
-    } catch (e) {
-      reply = { id: request.id, ok: false, error: e instanceof Error ? e.message : String(e) };
-    }
-    parentPort!.postMessage(reply);
-  });
-});
+async function answer(request: EngineRequest): Promise<void> {
+  let reply: EngineReply;
+  try {
+    reply = await handle(request);
+  } catch (e) {
+    reply = { id: request.id, ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  parentPort!.postMessage(reply);
+}
+function enqueue(request: EngineRequest): void {
+  if (request.op === 'query' && saving) {
+    void answer(request);
+    return;
+  }
+  chain = chain.then(() => answer(request));
+}
+parentPort!.on('message', enqueue);
+writer.on('message', enqueue);

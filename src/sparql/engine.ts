@@ -1,11 +1,10 @@
-// The server's side of the SPARQL engine's thread (engine-worker.ts): requests with replies matched by id, and
-// the one way to stop a query that runs too long. WebAssembly cannot be interrupted, so a query past its
-// timeout ends its thread: the engine is started again and the mirror reloads it (mirror.ts), while the rest
-// of the server answers as before.
+// The server's side of the SPARQL engine's threads (engine-protocol.ts): the RDF writer and the engine, joined by
+// a channel of their own; requests with replies matched by id, and the one way to stop a query that runs too
+// long. WebAssembly cannot be interrupted, so a query past its timeout ends the threads: they are started again
+// and the mirror reloads the engine (mirror.ts), while the rest of the server answers as before.
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
-import type { EngineReply, EngineRequest, MirrorEntity } from './engine-protocol.js';
-import type { EngineWorkerData } from './engine-worker.js';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { EngineReply, EngineRequest, EngineSetup, MirrorEntity, WriterRequest } from './engine-protocol.js';
 
 /** Distributes Omit over a union, so each request keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -25,17 +24,23 @@ export class EngineError extends Error {}
 
 export class SparqlEngine extends EventEmitter {
   private worker: Worker;
+  private writer: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
 
-  constructor(private readonly data: EngineWorkerData) {
+  constructor(private readonly setup: EngineSetup) {
     super();
-    this.worker = this.spawn();
+    [this.worker, this.writer] = this.spawn();
   }
 
+  /** Writes entities, through the RDF writer's thread. */
   put(entities: MirrorEntity[], fresh: boolean): Promise<Done> {
-    return this.request({ op: 'put', entities, fresh });
+    const id = this.nextId++;
+    return new Promise<Done>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.writer.postMessage({ id, entities, fresh } satisfies WriterRequest);
+    });
   }
 
   save(path: string, header: string): Promise<Done> {
@@ -75,7 +80,7 @@ export class SparqlEngine extends EventEmitter {
   async close(): Promise<void> {
     this.closed = true;
     this.failAll(new EngineRestarted('the SPARQL engine stopped'));
-    await this.worker.terminate();
+    await Promise.all([this.worker.terminate(), this.writer.terminate()]);
   }
 
   private request(message: WithoutId<EngineRequest>, started?: () => void): Promise<Done> {
@@ -86,14 +91,15 @@ export class SparqlEngine extends EventEmitter {
     });
   }
 
-  /** Ends the engine's thread and starts an empty one; `restarted` tells the mirror to fill it again. */
+  /** Ends both threads and starts empty ones; `restarted` tells the mirror to fill the engine again. */
   private restart(): void {
-    const old = this.worker;
-    old.removeAllListeners();
-    void old.terminate();
+    for (const old of [this.worker, this.writer]) {
+      old.removeAllListeners();
+      void old.terminate();
+    }
     this.failAll(new EngineRestarted('the SPARQL engine restarted'));
     if (this.closed) return;
-    this.worker = this.spawn();
+    [this.worker, this.writer] = this.spawn();
     this.emit('restarted');
   }
 
@@ -102,29 +108,34 @@ export class SparqlEngine extends EventEmitter {
     this.pending.clear();
   }
 
-  private spawn(): Worker {
-    const worker = startEngineWorker(this.data);
-    worker.on('message', (reply: EngineReply) => {
+  private spawn(): [Worker, Worker] {
+    const channel = new MessageChannel();
+    const engine = startThread('engine-worker', { setup: this.setup, writer: channel.port1 }, [channel.port1]);
+    const writer = startThread('rdf-worker', { setup: this.setup, engine: channel.port2 }, [channel.port2]);
+    const answer = (reply: EngineReply) => {
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       if ('started' in reply) return waiter.started?.();
       this.pending.delete(reply.id);
       if (reply.ok) waiter.resolve(reply);
       else waiter.reject(new EngineError(reply.error));
-    });
-    // Out of memory, or a fault in the engine: what was asked fails, and a new engine starts.
-    worker.on('error', () => this.restart());
-    worker.on('exit', () => { if (!this.closed) this.restart(); });
-    return worker;
+    };
+    for (const worker of [engine, writer]) {
+      worker.on('message', answer);
+      // Out of memory, or a fault in the engine: what was asked fails, and new threads start.
+      worker.on('error', () => this.restart());
+      worker.on('exit', () => { if (!this.closed) this.restart(); });
+    }
+    return [engine, writer];
   }
 }
 
-/** As the import thread: built, the worker is engine-worker.js; from the sources, it registers tsx first. */
-function startEngineWorker(data: EngineWorkerData): Worker {
+/** As the import thread: built, a thread runs NAME.js; from the sources, it registers tsx first. */
+function startThread(name: string, workerData: unknown, transferList: MessagePort[]): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './engine-worker.ts' : './engine-worker.js', import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: data });
+  const entry = new URL(fromSource ? `./${name}.ts` : `./${name}.js`, import.meta.url);
+  if (!fromSource) return new Worker(entry, { workerData, transferList });
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
-    { eval: true, workerData: data });
+    { eval: true, workerData, transferList });
 }

@@ -7,6 +7,10 @@
 // few minutes while changes arrive, and on shutdown, so that a restart loads it and follows the feed from its
 // cursor instead of building again.
 import { existsSync } from 'node:fs';
+import type { Entity } from '../domain/entity.js';
+import { entityTriples, type RdfVocabulary } from '../domain/rdf.js';
+import type { SiteTable } from '../domain/sites.js';
+import { toWikidata } from '../domain/wikidata-export.js';
 import { compareCursors, InvalidCursor, type ChangeFeed, type EntityStore, type StoreStatistics } from '../store/store.js';
 import type { MirrorEntity } from './engine-protocol.js';
 import { EngineRestarted, type SparqlEngine } from './engine.js';
@@ -15,7 +19,7 @@ import { EngineRestarted, type SparqlEngine } from './engine.js';
 const TICK_MS = 100;
 const PAGE = 500;
 /** Entities written to the engine per message during a build, and while following the feed. */
-const BUILD_BATCH = 500;
+const BUILD_BATCH = 200;
 const SYNC_BATCH = 25;
 /** The least time between two snapshots while changes arrive. */
 const SNAPSHOT_EVERY_MS = 10 * 60_000;
@@ -38,10 +42,13 @@ export type MirrorState =
   | { status: 'ready' }
   | { status: 'refused'; reason: string };
 
-/** Bytes the engine takes per triple, measured on the Wikidata samples (docs/adr/0013). */
-export const BYTES_PER_TRIPLE = 220;
-/** Triples per entity assumed before any is counted: the samples' median item, full flavour. */
-const TRIPLES_PER_ENTITY = { full: 250, truthy: 60 };
+/**
+ * Bytes the engine takes per triple: the server's resident memory with the engine filled, less without, over
+ * the triples, on bench stores of Wikidata-sized items (docs/adr/0013-sparql-engine.md).
+ */
+export const BYTES_PER_TRIPLE = 700;
+/** Entities whose triples are counted to estimate the engine's size before it is built. */
+const SAMPLE = 200;
 
 export class SparqlMirror {
   state: MirrorState = { status: 'building', done: 0, total: 0 };
@@ -59,7 +66,7 @@ export class SparqlMirror {
   private readonly waiters = new Set<{ cursor: string; resolve: () => void }>();
 
   constructor(private readonly store: MirrorStore, private readonly engine: SparqlEngine, private readonly options: MirrorOptions,
-    private readonly vocabularyKey: string) {
+    private readonly rdf: { vocabulary: RdfVocabulary; sites: SiteTable }) {
     engine.on('restarted', () => { if (!this.stopped) void this.start(); });
   }
 
@@ -68,10 +75,15 @@ export class SparqlMirror {
     this.stopTimer();
     this.state = { status: 'building', done: 0, total: 0 };
     try {
-      if (!(await this.loadSnapshot()) && !(await this.build())) return;
+      const loaded = await this.loadSnapshot();
+      if (!loaded && !(await this.build())) return;
       this.state = { status: 'ready' };
       this.wake();
       this.schedule();
+      // A fresh build is saved once it answers (queries run while it is written).
+      if (!loaded && this.options.snapshotPath) {
+        await this.snapshot().catch((e) => this.options.log(`SPARQL: the snapshot could not be written: ${(e as Error).message}`));
+      }
     } catch (e) {
       if (e instanceof EngineRestarted) return; // a newer start is under way
       this.state = { status: 'refused', reason: `the SPARQL engine could not be filled: ${(e as Error).message}` };
@@ -102,7 +114,7 @@ export class SparqlMirror {
   }
 
   private header(): string {
-    return JSON.stringify({ entia_sparql: SNAPSHOT_VERSION, cursor: this.cursor, flavor: this.options.flavor, vocabulary: this.vocabularyKey });
+    return JSON.stringify({ entia_sparql: SNAPSHOT_VERSION, cursor: this.cursor, flavor: this.options.flavor, vocabulary: JSON.stringify(this.rdf.vocabulary) });
   }
 
   /** Loads the snapshot when it was written for this store's feed, flavour and vocabulary; false: build instead. */
@@ -115,7 +127,7 @@ export class SparqlMirror {
     try { header = JSON.parse(loaded.header ?? ''); } catch { /* not ours: rebuilt below */ }
     const head = await this.store.changesHead();
     const usable = header.entia_sparql === SNAPSHOT_VERSION && header.flavor === this.options.flavor
-      && header.vocabulary === this.vocabularyKey && typeof header.cursor === 'string' && /^[0-9.]+$/.test(header.cursor)
+      && header.vocabulary === JSON.stringify(this.rdf.vocabulary) && typeof header.cursor === 'string' && /^[0-9.]+$/.test(header.cursor)
       && compareCursors(header.cursor, head) <= 0 && (await this.validCursor(header.cursor));
     if (!usable) {
       this.options.log(`SPARQL: the snapshot ${path} does not match this store; building again`);
@@ -147,7 +159,7 @@ export class SparqlMirror {
     const head = await this.store.changesHead();
     const stats = await this.store.statistics();
     const total = stats.entities.item + stats.entities.property;
-    const estimate = total * TRIPLES_PER_ENTITY[this.options.flavor] * BYTES_PER_TRIPLE;
+    const estimate = total * (await this.triplesPerEntity()) * BYTES_PER_TRIPLE;
     if (estimate > this.options.memoryLimit) {
       const gb = (n: number) => `${(n / 2 ** 30).toFixed(1)} GB`;
       this.state = { status: 'refused', reason: `SPARQL is off: the ${this.options.flavor} RDF of ${total} entities would take about `
@@ -157,25 +169,40 @@ export class SparqlMirror {
       return false;
     }
     this.state = { status: 'building', done: 0, total };
-    let batch: MirrorEntity[] = [];
     let after: string | null = null;
     let done = 0;
+    // Two batches in flight: the writer's thread makes one's triples while the engine loads the other.
+    const inFlight: Promise<void>[] = [];
     for (;;) {
       const ids = await this.store.entityIds(after, BUILD_BATCH);
       if (ids.length === 0) break;
       after = ids[ids.length - 1];
-      batch = await this.readEntities(ids);
-      this.triples = (await this.engine.put(batch, true)).triples ?? this.triples;
-      done += ids.length;
-      this.state = { status: 'building', done, total };
+      const batch = await this.readEntities(ids);
+      if (inFlight.length >= 2) await inFlight.shift();
+      inFlight.push(this.engine.put(batch, true).then((written) => {
+        this.triples = written.triples ?? this.triples;
+        done += ids.length;
+        this.state = { status: 'building', done, total };
+      }));
     }
+    await Promise.all(inFlight);
     // Redirects are not among entityIds: the feed names them.
     if (stats.redirects.item + stats.redirects.property > 0) await this.addRedirects(head);
     this.cursor = head;
-    const saved = this.options.snapshotPath ? await this.snapshot() : null;
-    this.triples = saved?.triples ?? this.triples;
     this.options.log(`SPARQL: built from ${total} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return true;
+  }
+
+  /** The mean triples of the store's first entities, written as the engine would hold them. */
+  private async triplesPerEntity(): Promise<number> {
+    const sample = await this.readEntities(await this.store.entityIds(null, SAMPLE));
+    let triples = 0;
+    for (const { json, head } of sample) {
+      if (json === undefined || !head) continue;
+      const dump = toWikidata(JSON.parse(json) as Entity, { id: head.revision, modified: new Date(head.modified) });
+      triples += entityTriples(dump, { ...this.rdf, flavor: this.options.flavor }).length;
+    }
+    return sample.length ? triples / sample.length : 0;
   }
 
   private async addRedirects(head: string): Promise<void> {
@@ -250,11 +277,14 @@ export class SparqlMirror {
     }
   }
 
-  private async snapshot() {
-    const path = this.options.snapshotPath!;
-    const saved = await this.engine.save(path, this.header());
+  /**
+   * Saves the engine with the cursor it includes at least: a change applied while it is written may be in it
+   * too, and is applied again after a restart, which writes the same state.
+   */
+  private async snapshot(): Promise<void> {
+    const cursor = this.cursor;
+    await this.engine.save(this.options.snapshotPath!, this.header());
     this.lastSnapshot = Date.now();
-    this.changedSinceSnapshot = false;
-    return saved;
+    this.changedSinceSnapshot = this.cursor !== cursor;
   }
 }

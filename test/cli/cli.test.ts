@@ -87,6 +87,13 @@ describe('switches: one parser for every setting', () => {
     const proxy = await entia(['serve'], { ENTIA_TRUST_PROXY: 'sometimes' });
     assert.equal(proxy.code, 1);
     assert.match(proxy.stderr, /^entia: ENTIA_TRUST_PROXY must be on, off, or proxy addresses/);
+    const sparql = await entia(['serve'], { ENTIA_SPARQL: 'some' });
+    assert.equal(sparql.code, 1);
+    assert.match(sparql.stderr, /^entia: ENTIA_SPARQL must be full, truthy or off, got 'some'/);
+    // The embedded engine's memory is WebAssembly's: more than it can hold is refused with what to do instead.
+    const memory = await entia(['serve'], { ENTIA_SPARQL_MEMORY: '8000' });
+    assert.equal(memory.code, 1);
+    assert.match(memory.stderr, /^entia: ENTIA_SPARQL_MEMORY can be at most 3584 \(MB\).*ENTIA_SPARQL=truthy or an external engine/);
   });
 
   it('takes off, no, false and 0 (any case) as off: the metrics and the web interface go away', async () => {

@@ -53,7 +53,7 @@ export function registerSparql(app: FastifyInstance, store: Store, services: Ser
     snapshotPath: sparqlSnapshotPath(config),
     memoryLimit: config.sparqlMemoryBytes,
     log: (message) => console.error(`entia: ${message}`),
-  }, JSON.stringify(vocabulary)) : null;
+  }, { vocabulary, sites: services.sites }) : null;
   if (mirror) {
     services.metrics.watchSparql(() => ({ ready: mirror.state.status === 'ready', triples: mirror.triples, lagSeconds: mirror.lagSeconds,
       queued: engine!.queued }));
