@@ -157,6 +157,20 @@ export async function sparqlRows(o: SparqlBenchOptions, log: (m: string) => void
     };
     const full = await editsWithLag(0);
     const withSync = full.figures;
+    // The backlog the full rate left: how fast the engine applies changes when it has them waiting (SQLite's
+    // cursors are revision ids, so their difference counts changes).
+    const cursorNow = async (after?: string) => {
+      const res = await fetch(`${server.url}/sparql?query=ASK%7B%7D${after ? `&after=${after}` : ''}`);
+      await res.arrayBuffer();
+      return res.status === 200 ? Number(res.headers.get('x-entia-sparql-cursor')) : null;
+    };
+    const drainStart = performance.now();
+    const behind = (await cursorNow())!;
+    let caughtUp: number | null = null;
+    while (caughtUp === null) caughtUp = await cursorNow('latest');
+    const drainSeconds = (performance.now() - drainStart) / 1000;
+    rows.push({ ...row('sparql', 'changes applied per second while catching up', 'changes/s',
+      { rate: (caughtUp - behind) / drainSeconds }, null), note: `${caughtUp - behind} changes behind after the full-rate edits, caught up in ${drainSeconds.toFixed(1)} s` });
     const moderate = await editsWithLag(100);
     await server.stop();
 

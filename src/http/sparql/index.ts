@@ -34,7 +34,7 @@ function requestParams(req: FastifyRequest): Params {
   const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type === 'application/sparql-query') return { ...query, query: req.body };
   if (type === 'application/sparql-update') fail('sparql-update-refused');
-  return { ...query, ...(req.body as Params) };
+  return { ...query, ...(req.body as Params | undefined) };
 }
 
 function text(params: Params, name: string): string | undefined {
@@ -123,8 +123,10 @@ export function registerSparql(app: FastifyInstance, store: Store, services: Ser
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
     scope.addContentTypeParser(['application/sparql-query', 'application/sparql-update'], { parseAs: 'string', bodyLimit: QUERY_BODY_LIMIT },
       (_req, body, done) => done(null, body));
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: QUERY_BODY_LIMIT }, (req, _body, done) =>
-      done(new EntiaError('rest-unsupported-content-type', undefined, { type: String(req.headers['content-type']).slice(0, 100) })));
+    // An empty body of any type is no body: WikibaseIntegrator POSTs `multipart/form-data` with the query in the URL.
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: QUERY_BODY_LIMIT }, (req, body, done) =>
+      (body.length === 0 ? done(null, undefined)
+        : done(new EntiaError('rest-unsupported-content-type', undefined, { type: String(req.headers['content-type']).slice(0, 100) }))));
     scope.setErrorHandler((error, _req, reply) => sendError(reply, error instanceof EntiaError ? error
       : (error as { statusCode?: number }).statusCode === 413 ? new EntiaError('request-body-too-large', { limit: QUERY_BODY_LIMIT })
         : new EntiaError('unexpected-error', undefined)));
