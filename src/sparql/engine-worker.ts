@@ -53,16 +53,22 @@ function put(entities: readonly PreparedEntity[], fresh: boolean): void {
     store.load(text, { ...LOAD, no_transaction: true });
     return;
   }
+  if (entities.length === 0) return;
+  // The whole batch at once (one update, one load, then the collection): per call, the engine's fixed costs
+  // were most of an entity's. Each entity appears once in a batch.
+  store.update(entities.map(({ id }) => `DROP SILENT GRAPH <${layout.graphOf(id)}>`).join(' ;\n'));
+  let text = '';
+  const dropped: string[] = [];
   for (const { id, own, shared } of entities) {
     const before = new Set(uses.get(id)?.split(' ') ?? []);
-    store.update(`DROP SILENT GRAPH <${layout.graphOf(id)}>`);
-    let text = own;
+    text += own;
     for (const [node, lines] of shared) if (!before.has(node)) text += lines;
-    store.load(text, LOAD);
     if (shared.size > 0) uses.set(id, [...shared.keys()].join(' '));
     else uses.delete(id);
-    collect([...before].filter((node) => !shared.has(node)));
+    for (const node of before) if (!shared.has(node)) dropped.push(node);
   }
+  store.load(text, LOAD);
+  collect([...new Set(dropped)]);
 }
 
 /** Whether a save is under way: queries may run between its steps, since it only reads. */

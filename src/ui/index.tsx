@@ -18,6 +18,8 @@ import { HistoryPage, type Revision } from './pages/history.js';
 import { ErrorPage, HomePage } from './pages/home.js';
 import { SearchPage, type Hit } from './pages/search.js';
 import { DocsPage } from './pages/docs.js';
+import type { Labels } from './values.js';
+import { entityOf, QUERY_EXAMPLES, QueryPage, type Binding, type QueryView } from './pages/query.js';
 
 /**
  * Pages may load scripts, styles, images and API answers from this server only; nothing inline, no frames,
@@ -34,6 +36,8 @@ const ENTITY = '(^[QP][1-9][0-9]{0,9}$)';
 const HISTORY_PAGE = 50;
 const SEARCH_PAGE = 20;
 const CHANGES_PAGE = 50;
+/** Rows of a query result shown on the page; the downloads have every row. */
+const QUERY_ROWS = 1000;
 
 interface Rendered {
   title: string;
@@ -67,6 +71,7 @@ export function registerUi(app: FastifyInstance): string[] {
     '/docs': async () => ({ title: 'API reference', content: <DocsPage />, csp: DOCS_CSP }),
     '/search': (req, reply, language) => searchPage(api, req, reply, language),
     '/recent-changes': (req, _reply, language) => changesPage(api, req, language),
+    '/query': (req, _reply, language) => queryPage(api, req, language),
     [`/:id${ENTITY}`]: (req, reply, language) => entityPage(api, req, reply, language),
     [`/:id${ENTITY}/history`]: (req, _reply, language) => historyPage(api, req, language),
     [`/:id${ENTITY}/revisions/:revision`]: (req, _reply, language) => revisionPage(api, req, language),
@@ -173,6 +178,24 @@ async function changesPage(api: PageApi, req: FastifyRequest, language: string):
   const page = expectOk(await api.get<{ changes: ChangeRow[]; next: string | null }>(req, `/v1/changes?${query}`));
   const labels = await fetchLabels(api, req, page.changes.map((c) => c.entity), language);
   return { title: 'Recent changes', content: <ChangesPage changes={page.changes} next={page.next} labels={labels} /> };
+}
+
+/** The query page: runs the query through /sparql, as a script would, and shows its rows or its error. */
+async function queryPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const query = queryParam(req, 'query');
+  const content = (view: QueryView, labels: Labels = { language, label: () => null }) =>
+    ({ title: 'Query', content: <QueryPage view={view} labels={labels} /> });
+  if (query === undefined || query.trim() === '') return content({ query: QUERY_EXAMPLES[0].query });
+  const answer = await api.get<{ head?: { vars?: string[] }; results?: { bindings: Record<string, Binding>[] }; boolean?: boolean; message?: string }>(req,
+    `/sparql?${new URLSearchParams({ query, format: 'json', uselang: language })}`);
+  if (answer.status !== 200) return content({ query, error: answer.body?.message ?? `The query failed (${answer.status}).` });
+  const body = answer.body;
+  if (typeof body.boolean === 'boolean') return content({ query, result: { boolean: body.boolean } });
+  if (!body.results) return content({ query, error: 'This page shows SELECT and ASK results; download CONSTRUCT and DESCRIBE results from /sparql.' });
+  const rows = body.results.bindings.slice(0, QUERY_ROWS);
+  const ids = rows.flatMap((row) => Object.values(row).map(entityOf).filter((id): id is string => id !== null));
+  const labels = await fetchLabels(api, req, ids, language);
+  return content({ query, result: { vars: body.head?.vars ?? [], rows, truncated: body.results.bindings.length > QUERY_ROWS } }, labels);
 }
 
 async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply, language: string): Promise<Rendered | null> {

@@ -63,7 +63,7 @@ async function createItem(label: string, statements: unknown[] = []): Promise<st
 
 describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => {
   before(async () => {
-    s = await startSecureServer({ editMode: 'token' });
+    s = await startSecureServer({ editMode: 'token', sparql: 'full' });
     auth = await addUser(s.store, 'Editor');
     token = auth.authorization.slice('Bearer '.length);
     if (!noQ31) {
@@ -288,7 +288,10 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     // axe is injected as a script of the test's own, so this context alone lets it past the page's CSP.
     const page = await (await browser.newContext({ bypassCSP: true })).newPage();
     const samplePages = noQ31 ? [] : [`/search?q=belgium`, '/Q31'];
-    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, '/recent-changes']) {
+    // The query page with a result table: the engine has applied the item once `after=latest` answers.
+    await (await fetch(`${s.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
+    const queryPage = `/query?${new URLSearchParams({ query: `SELECT ?item ?itemLabel WHERE { BIND(wd:${id} AS ?item) SERVICE wikibase:label { bd:serviceParam wikibase:language "en". } }` })}`;
+    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, '/recent-changes', queryPage]) {
       await page.goto(`${s.url}${path}`);
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {

@@ -12,6 +12,7 @@ export function HomePage() {
       </form>
       <ul class="home-links">
         <li><a href="/recent-changes">Recent changes</a>: what was edited lately.</li>
+        <li><a href="/query">Query</a>: SPARQL over everything, as on the Wikidata Query Service.</li>
         <li><a href="/docs">API reference</a>: every route, tried from this page.</li>
       </ul>
     </section>
