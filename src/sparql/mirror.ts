@@ -21,6 +21,7 @@ const PAGE = 500;
 /** Entities written to the engine per message during a build, and while following the feed. */
 const BUILD_BATCH = 200;
 const SYNC_BATCH = 25;
+const SYNC_BATCH_BEHIND = 100;
 /** The least time between two snapshots while changes arrive. */
 const SNAPSHOT_EVERY_MS = 10 * 60_000;
 const SNAPSHOT_VERSION = 1;
@@ -179,11 +180,11 @@ export class SparqlMirror {
       after = ids[ids.length - 1];
       const batch = await this.readEntities(ids);
       if (inFlight.length >= 2) await inFlight.shift();
-      inFlight.push(this.engine.put(batch, true).then((written) => {
+      inFlight.push(handled(this.engine.put(batch, true).then((written) => {
         this.triples = written.triples ?? this.triples;
         done += ids.length;
         this.state = { status: 'building', done, total };
-      }));
+      })));
     }
     await Promise.all(inFlight);
     // Redirects are not among entityIds: the feed names them.
@@ -249,11 +250,17 @@ export class SparqlMirror {
         if (page.length === 0) break;
         this.lagSeconds = Math.max(0, (Date.now() - page[0].timestamp.getTime()) / 1000);
         const ids = [...new Set(page.map((c) => c.entity))];
-        // A few entities per message: a query waits for one message's writes at most, never a whole page's.
-        for (let i = 0; i < ids.length; i += SYNC_BATCH) {
-          const written = await this.engine.put(await this.readEntities(ids.slice(i, i + SYNC_BATCH)), false);
-          this.triples = written.triples ?? this.triples;
+        // A few entities per message: a query waits for one message's writes at most, never a whole page's. Two
+        // in flight, so that the writer's thread makes one batch's triples while the engine loads the other.
+        const inFlight: Promise<void>[] = [];
+        // Behind (a full page), larger batches: the engine's cost per call is then spread over more changes.
+        const size = page.length < PAGE ? SYNC_BATCH : SYNC_BATCH_BEHIND;
+        for (let i = 0; i < ids.length; i += size) {
+          const batch = await this.readEntities(ids.slice(i, i + size));
+          if (inFlight.length >= 2) await inFlight.shift();
+          inFlight.push(handled(this.engine.put(batch, false).then((written) => { this.triples = written.triples ?? this.triples; })));
         }
+        await Promise.all(inFlight);
         this.cursor = page[page.length - 1].cursor;
         this.changedSinceSnapshot = true;
         this.wake();
@@ -287,4 +294,13 @@ export class SparqlMirror {
     this.lastSnapshot = Date.now();
     this.changedSinceSnapshot = this.cursor !== cursor;
   }
+}
+
+/**
+ * A promise awaited later, marked handled now: if an earlier one fails first, this one's failure is not an
+ * unhandled rejection (which would stop the process); whoever awaits it still gets the error.
+ */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }
