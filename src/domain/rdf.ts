@@ -10,15 +10,20 @@ import { sitelinkUrl } from './sites.js';
 
 type Json = Record<string, any>;
 
-const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
-const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const SCHEMA = 'http://schema.org/';
-const SKOS = 'http://www.w3.org/2004/02/skos/core#';
-const WIKIBASE = 'http://wikiba.se/ontology#';
-const PROV = 'http://www.w3.org/ns/prov#';
-const GEO = 'http://www.opengis.net/ont/geosparql#';
-const CC = 'http://creativecommons.org/ns#';
+/** The fixed vocabularies of Wikibase's RDF, under the prefixes the Query Service gives them. */
+export const VOCABULARIES = {
+  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+  xsd: 'http://www.w3.org/2001/XMLSchema#',
+  owl: 'http://www.w3.org/2002/07/owl#',
+  schema: 'http://schema.org/',
+  skos: 'http://www.w3.org/2004/02/skos/core#',
+  wikibase: 'http://wikiba.se/ontology#',
+  prov: 'http://www.w3.org/ns/prov#',
+  geo: 'http://www.opengis.net/ont/geosparql#',
+  cc: 'http://creativecommons.org/ns#',
+} as const;
+const { rdf: RDF, rdfs: RDFS, xsd: XSD, owl: OWL, schema: SCHEMA, skos: SKOS, wikibase: WIKIBASE, prov: PROV, geo: GEO, cc: CC } = VOCABULARIES;
 const CC0 = 'http://creativecommons.org/publicdomain/zero/1.0/';
 const COMMONS_FILE = 'http://commons.wikimedia.org/wiki/Special:FilePath/';
 const COMMONS_DATA = 'http://commons.wikimedia.org/data/main/';
@@ -61,6 +66,19 @@ function namespaces(v: RdfVocabulary) {
   };
 }
 type Namespaces = ReturnType<typeof namespaces>;
+
+/** The Query Service's prefixes of an instance's own nodes (`wd:`, `wdt:`, `p:`, `ps:`, …), as namespaces() writes them. */
+export function instancePrefixes(v: RdfVocabulary): Record<string, string> {
+  const ns = namespaces(v);
+  const prop = (namespace: string) => ns.prop(namespace, '');
+  return {
+    wd: ns.entity(''), wds: ns.statement(''), wdv: ns.value(''), wdref: ns.reference(''), wdata: ns.data(''),
+    p: prop(''), wdt: prop('direct'), wdtn: prop('direct-normalized'), wdno: prop('novalue'),
+    ps: prop('statement'), psv: prop('statement/value'), psn: prop('statement/value-normalized'),
+    pq: prop('qualifier'), pqv: prop('qualifier/value'), pqn: prop('qualifier/value-normalized'),
+    pr: prop('reference'), prv: prop('reference/value'), prn: prop('reference/value-normalized'),
+  };
+}
 
 // ---- N-Triples terms -------------------------------------------------------------------------------------
 
@@ -274,7 +292,6 @@ export function propertyComponents(vocabulary: RdfVocabulary, pid: string, dataT
   const graph = new Graph();
   const property = iri(ns.entity(pid));
   const a = iri(`${RDF}type`);
-  const OWL = 'http://www.w3.org/2002/07/owl#';
   const simpleKind = iri(OWL + (IRI_TYPES.has(dataType) ? 'ObjectProperty' : 'DatatypeProperty'));
   graph.add(property, iri(`${WIKIBASE}propertyType`), iri(WIKIBASE + ontologyType(dataType)));
   const roles: [string, string, string][] = [

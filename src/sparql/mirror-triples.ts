@@ -4,7 +4,7 @@
 // (values and references, named by their hashes, and the sites' root pages) go in the default graph once,
 // and are removed when nothing points at them any more. Queries read the union of all graphs, which has each
 // triple once. Pure.
-import type { RdfVocabulary } from '../domain/rdf.js';
+import { instancePrefixes, type RdfVocabulary } from '../domain/rdf.js';
 
 export interface MirrorLayout {
   /** The IRI a blank node becomes (the Query Service's skolem IRIs: `…/.well-known/genid/<label>`). */
@@ -20,9 +20,8 @@ export interface MirrorLayout {
 const WIKI_GROUP = '<http://wikiba.se/ontology#wikiGroup>';
 
 export function mirrorLayout(vocabulary: RdfVocabulary): MirrorLayout {
+  const { wdv: value, wdref: reference } = instancePrefixes(vocabulary);
   const top = vocabulary.conceptBase.replace(/entity\/$/, '');
-  const value = `${top}value/`;
-  const reference = `${top}reference/`;
   return {
     genidBase: `${top}.well-known/genid/`,
     graphOf: (id) => `${vocabulary.conceptBase}${id}`,

@@ -4,7 +4,7 @@
 // patterns that compute the same thing from the entities' own `rdfs:label`, `schema:description` and
 // `skos:altLabel` triples. Parsing uses sparqljs; a query without the service goes to the engine as written.
 import sparqljs from 'sparqljs';
-import type { RdfVocabulary } from '../domain/rdf.js';
+import { instancePrefixes, VOCABULARIES, type RdfVocabulary } from '../domain/rdf.js';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
@@ -23,29 +23,20 @@ export class QueryRefused extends Error {
 
 /** The Query Service's predeclared prefixes, with the instance's own namespaces for the Wikibase ones. */
 export function queryServicePrefixes(vocabulary: RdfVocabulary): Record<string, string> {
-  const top = vocabulary.conceptBase.replace(/entity\/$/, '');
   return {
-    wd: vocabulary.conceptBase, wds: `${vocabulary.conceptBase}statement/`, wdv: `${top}value/`, wdref: `${top}reference/`,
-    wdt: `${top}prop/direct/`, wdtn: `${top}prop/direct-normalized/`, p: `${top}prop/`, ps: `${top}prop/statement/`,
-    psv: `${top}prop/statement/value/`, psn: `${top}prop/statement/value-normalized/`, pq: `${top}prop/qualifier/`,
-    pqv: `${top}prop/qualifier/value/`, pqn: `${top}prop/qualifier/value-normalized/`, pr: `${top}prop/reference/`,
-    prv: `${top}prop/reference/value/`, prn: `${top}prop/reference/value-normalized/`, wdno: `${top}prop/novalue/`,
-    wdata: vocabulary.dataBase,
-    wikibase: 'http://wikiba.se/ontology#', rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
-    rdfs: 'http://www.w3.org/2000/01/rdf-schema#', owl: 'http://www.w3.org/2002/07/owl#', xsd: 'http://www.w3.org/2001/XMLSchema#',
-    schema: 'http://schema.org/', skos: 'http://www.w3.org/2004/02/skos/core#', prov: 'http://www.w3.org/ns/prov#',
-    geo: 'http://www.opengis.net/ont/geosparql#', geof: 'http://www.opengis.net/def/geosparql/function/',
-    bd: 'http://www.bigdata.com/rdf#', cc: 'http://creativecommons.org/ns#', ontolex: 'http://www.w3.org/ns/lemon/ontolex#',
-    dct: 'http://purl.org/dc/terms/', hint: 'http://www.bigdata.com/queryHints#', mwapi: 'https://www.mediawiki.org/ontology#API/',
+    ...instancePrefixes(vocabulary), ...VOCABULARIES,
+    geof: 'http://www.opengis.net/def/geosparql/function/', bd: 'http://www.bigdata.com/rdf#',
+    ontolex: 'http://www.w3.org/ns/lemon/ontolex#', dct: 'http://purl.org/dc/terms/',
+    hint: 'http://www.bigdata.com/queryHints#', mwapi: 'https://www.mediawiki.org/ontology#API/',
   };
 }
 
-const WIKIBASE_LABEL = 'http://wikiba.se/ontology#label';
+const WIKIBASE_LABEL = `${VOCABULARIES.wikibase}label`;
 const SERVICE_PARAM = 'http://www.bigdata.com/rdf#serviceParam';
-const LANGUAGE = 'http://wikiba.se/ontology#language';
-const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-const DESCRIPTION = 'http://schema.org/description';
-const ALT_LABEL = 'http://www.w3.org/2004/02/skos/core#altLabel';
+const LANGUAGE = `${VOCABULARIES.wikibase}language`;
+const RDFS_LABEL = `${VOCABULARIES.rdfs}label`;
+const DESCRIPTION = `${VOCABULARIES.schema}description`;
+const ALT_LABEL = `${VOCABULARIES.skos}altLabel`;
 /** What each output of the service reads, by the suffix of its automatic variable. */
 const SUFFIXES: [string, string][] = [['AltLabel', ALT_LABEL], ['Label', RDFS_LABEL], ['Description', DESCRIPTION]];
 
