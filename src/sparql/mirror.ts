@@ -22,6 +22,7 @@ const PAGE = 500;
 const BUILD_BATCH = 200;
 const SYNC_BATCH = 25;
 const SYNC_BATCH_BEHIND = 100;
+const SYNC_IN_FLIGHT = 1;
 /** The least time between two snapshots while changes arrive. */
 const SNAPSHOT_EVERY_MS = 10 * 60_000;
 const SNAPSHOT_VERSION = 1;
@@ -250,14 +251,15 @@ export class SparqlMirror {
         if (page.length === 0) break;
         this.lagSeconds = Math.max(0, (Date.now() - page[0].timestamp.getTime()) / 1000);
         const ids = [...new Set(page.map((c) => c.entity))];
-        // A few entities per message: a query waits for one message's writes at most, never a whole page's. Two
-        // in flight, so that the writer's thread makes one batch's triples while the engine loads the other.
-        const inFlight: Promise<void>[] = [];
+        // A few entities per message: a query waits for one message's writes at most, never a whole page's.
         // Behind (a full page), larger batches: the engine's cost per call is then spread over more changes.
+        // One batch at a time (a build has two in flight): the server's own requests keep the other core
+        // (docs/adr/0013-sparql-engine.md, "Sync and the edit rate").
+        const inFlight: Promise<void>[] = [];
         const size = page.length < PAGE ? SYNC_BATCH : SYNC_BATCH_BEHIND;
         for (let i = 0; i < ids.length; i += size) {
           const batch = await this.readEntities(ids.slice(i, i + size));
-          if (inFlight.length >= 2) await inFlight.shift();
+          if (inFlight.length >= SYNC_IN_FLIGHT) await inFlight.shift();
           inFlight.push(handled(this.engine.put(batch, false).then((written) => { this.triples = written.triples ?? this.triples; })));
         }
         await Promise.all(inFlight);
