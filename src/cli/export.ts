@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { SiteTable } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
-import { dumpHeader, entityTriples, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
+import { dumpHeader, entityTriples, redirectTriple, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
 import { renderEntity } from '../http/render.js';
 import { InvalidCursor, type EntityStore, type ChangeFeed } from '../store/store.js';
 import { CliError } from './errors.js';
@@ -100,6 +100,16 @@ async function* allIds(store: EntityStore): AsyncGenerator<string> {
   }
 }
 
+async function* allRedirects(store: EntityStore): AsyncGenerator<{ id: string; target: string }> {
+  let after: string | null = null;
+  for (;;) {
+    const page = await store.redirects(after, PAGE);
+    if (page.length === 0) return;
+    yield* page;
+    after = page[page.length - 1].id;
+  }
+}
+
 export async function exportStore(store: EntityStore & ChangeFeed, out: Writable, sites: SiteTable, options: ExportOptions): Promise<ExportSummary> {
   const changed = options.since !== undefined ? await changedIds(store, options.since) : null;
   const ids = changed ? changed.ids : allIds(store);
@@ -109,7 +119,9 @@ export async function exportStore(store: EntityStore & ChangeFeed, out: Writable
   for await (const id of ids) {
     if (options.ids && !options.ids.has(id)) continue;
     const read = await store.readEntity(id);
-    if (read.status !== 'found') continue; // removed or made a redirect meanwhile
+    // A redirect is one triple in an RDF dump (as in Wikibase's); the JSON dumps leave redirects out.
+    if (read.status === 'redirect' && isRdf(options.format)) await write(out, `${redirectTriple(options.rdf!.vocabulary, id, read.target)}\n`);
+    if (read.status !== 'found') continue;
     if (isRdf(options.format)) {
       const dump = toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified });
       const triples = entityTriples(dump, { ...options.rdf!, sites, revision: { id: read.head.revision, modified: String(dump.modified) } });
@@ -126,6 +138,12 @@ export async function exportStore(store: EntityStore & ChangeFeed, out: Writable
     if (written % 1000 === 0) options.onProgress?.(written);
   }
   if (options.format === 'wikidata') await write(out, written > 0 ? '\n]\n' : ']\n');
+  // The whole store's redirects, which the entity ids leave out (an export --since met its own above).
+  if (isRdf(options.format) && !changed) {
+    for await (const { id, target } of allRedirects(store)) {
+      if (!options.ids || options.ids.has(id)) await write(out, `${redirectTriple(options.rdf!.vocabulary, id, target)}\n`);
+    }
+  }
   return { entities: written, next: changed ? changed.next : null };
 }
 

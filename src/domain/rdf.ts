@@ -398,6 +398,12 @@ function addStatement(graph: Graph, ns: Namespaces, entity: string, claim: Json,
   }
 }
 
+/** A redirect as Wikibase's dumps and the Query Service hold it: `wd:Q1 owl:sameAs wd:Q2`. */
+export function redirectTriple(vocabulary: RdfVocabulary, id: string, target: string): string {
+  const ns = namespaces(vocabulary);
+  return `${iri(ns.entity(id))} ${iri(`${OWL}sameAs`)} ${iri(ns.entity(target))} .`;
+}
+
 /** The triples a whole dump starts with (Wikibase's dump header): what it is, its licence, format and time. */
 export function dumpHeader(modified: string): string[] {
   const dump = iri(`${WIKIBASE}Dump`);

@@ -25,14 +25,29 @@ export const ENTITY_DATA_PATH = '/wiki/Special:EntityData/:file';
 export const CONCEPT_PATH = '/entity/:id';
 
 /** What the concept URI answers for each media type a client may ask for (JSON when it asks for none of them). */
-const CONCEPT_FORMATS = new negotiator.Negotiator({ supportedValues: ['application/json', 'text/turtle', 'application/n-triples', 'text/html'] });
-const CONCEPT_EXTENSIONS: Record<string, string> = { 'application/json': 'json', 'text/turtle': 'ttl', 'application/n-triples': 'nt' };
+const CONCEPT_FORMATS = new negotiator.Negotiator({ supportedValues: ['application/json', 'text/turtle', 'application/n-triples',
+  'application/rdf+xml', 'application/ld+json', 'text/html'] });
+const CONCEPT_EXTENSIONS: Record<string, string> = { 'application/json': 'json', 'text/turtle': 'ttl', 'application/n-triples': 'nt',
+  'application/rdf+xml': 'rdf', 'application/ld+json': 'jsonld' };
 export const INDEX_PHP_PATH = '/w/index.php';
 
-const FILE = /^Special:EntityData\/([^/.]+)\.(json|nt|ttl)$/;
+const FILE = /^Special:EntityData\/([^/.]+)\.(json|nt|ttl|rdf|jsonld)$/;
 
-/** The RDF formats: N-Triples, and Turtle (written as N-Triples, which is Turtle too). */
-const RDF_TYPES: Record<string, string> = { nt: 'application/n-triples; charset=utf-8', ttl: 'text/turtle; charset=utf-8' };
+/**
+ * The RDF formats: N-Triples, and Turtle (written as N-Triples, which is Turtle too), as written; RDF/XML and
+ * JSON-LD (expanded, without a context) by Oxigraph's serialisers from the same triples.
+ */
+const RDF_TYPES: Record<string, string> = { nt: 'application/n-triples; charset=utf-8', ttl: 'text/turtle; charset=utf-8',
+  rdf: 'application/rdf+xml; charset=utf-8', jsonld: 'application/ld+json; charset=utf-8' };
+const SERIALISED: Record<string, string> = { rdf: 'application/rdf+xml', jsonld: 'application/ld+json' };
+
+/** The triples in a format Oxigraph writes; the module is loaded on first use (it compiles WebAssembly). */
+async function serialise(text: string, format: string): Promise<string> {
+  const oxigraph = (await import('oxigraph')).default;
+  const store = new oxigraph.Store();
+  store.load(text, { format: 'application/n-triples', lenient: true });
+  return store.dump({ format, from_graph_name: oxigraph.defaultGraph() });
+}
 
 /** Wikibase's flavours: `simple` is the entity, its terms, sitelinks and best-rank values; the others all of it. */
 function parseFlavor(raw: unknown): RdfFlavor {
@@ -73,7 +88,8 @@ async function entityData(store: EntityStore, services: Services, reply: Fastify
   const triples = entityTriples(dump, { flavor, sites: services.sites,
     vocabulary: conceptVocabulary(services.config),
     revision: { id: found.head.revision, modified: String(dump.modified) } });
-  return sendBody(reply, Buffer.from(`${triples.join('\n')}\n`), RDF_TYPES[format]);
+  const text = `${triples.join('\n')}\n`;
+  return sendBody(reply, Buffer.from(format in SERIALISED ? await serialise(text, SERIALISED[format]) : text), RDF_TYPES[format]);
 }
 
 export function registerEntityData(app: FastifyInstance, store: Store, services: Services): string[] {

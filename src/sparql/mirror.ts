@@ -188,8 +188,8 @@ export class SparqlMirror {
       })));
     }
     await Promise.all(inFlight);
-    // Redirects are not among entityIds: the feed names them.
-    if (stats.redirects.item + stats.redirects.property > 0) await this.addRedirects(head);
+    // Redirects are not among entityIds.
+    await this.addRedirects();
     this.cursor = head;
     this.options.log(`SPARQL: built from ${total} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return true;
@@ -207,15 +207,13 @@ export class SparqlMirror {
     return sample.length ? triples / sample.length : 0;
   }
 
-  private async addRedirects(head: string): Promise<void> {
-    let since: string | null = null;
+  private async addRedirects(): Promise<void> {
+    let after: string | null = null;
     for (;;) {
-      const page = await this.store.changes({ since, limit: 1000 });
-      const within = page.filter((c) => compareCursors(c.cursor, head) <= 0);
-      const redirects = [...new Set(within.filter((c) => c.type === 'redirect').map((c) => c.entity))];
-      if (redirects.length) await this.engine.put(await this.readEntities(redirects), false);
-      if (within.length < page.length || page.length === 0) return;
-      since = page[page.length - 1].cursor;
+      const page = await this.store.redirects(after, BUILD_BATCH);
+      if (page.length === 0) return;
+      await this.engine.put(page.map(({ id, target }) => ({ id, redirect: target })), false);
+      after = page[page.length - 1].id;
     }
   }
 

@@ -4,7 +4,7 @@
 // engine's own loading speed (docs/adr/0013).
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Entity } from '../domain/entity.js';
-import { entityTriples } from '../domain/rdf.js';
+import { entityTriples, redirectTriple } from '../domain/rdf.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import { mirrorLayout, splitTriples } from './mirror-triples.js';
 import type { EngineReply, EngineRequest, EngineSetup, MirrorEntity, PreparedEntity, WriterRequest } from './engine-protocol.js';
@@ -12,11 +12,10 @@ import type { EngineReply, EngineRequest, EngineSetup, MirrorEntity, PreparedEnt
 const { setup, engine } = workerData as { setup: EngineSetup; engine: MessagePort };
 const { vocabulary, sites, flavor } = setup;
 const layout = mirrorLayout(vocabulary);
-const OWL_SAME_AS = '<http://www.w3.org/2002/07/owl#sameAs>';
 
 /** The lines of one entity as the mirror holds it: its RDF, or a redirect's `owl:sameAs` (as the Query Service). */
 function linesOf(entity: MirrorEntity): string[] {
-  if (entity.redirect) return [`<${vocabulary.conceptBase}${entity.id}> ${OWL_SAME_AS} <${vocabulary.conceptBase}${entity.redirect}> .`];
+  if (entity.redirect) return [redirectTriple(vocabulary, entity.id, entity.redirect)];
   if (entity.json === undefined || !entity.head) return [];
   const dump = toWikidata(JSON.parse(entity.json) as Entity, { id: entity.head.revision, modified: new Date(entity.head.modified) });
   return entityTriples(dump, { vocabulary, sites, flavor, revision: { id: entity.head.revision, modified: String(dump.modified) } });

@@ -225,6 +225,8 @@ export interface EntityStore {
   revisions(entityId: string, limit: number, before?: number): Promise<RevisionRecord[]>;
   /** Ids of the entities the store holds (redirects left out), in id order after `after`: for exports. */
   entityIds(after: string | null, limit: number): Promise<string[]>;
+  /** The redirects the store holds, as source and target, in source id order after `after`: for exports. */
+  redirects(after: string | null, limit: number): Promise<{ id: string; target: string }[]>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */
   allocateId(kind: KindName): Promise<string>;
   /**

@@ -62,9 +62,29 @@ describe('Special:EntityData', () => {
     assert.match(await old.text(), /"entity data"@en/);
   });
 
+  it('serves the same triples as RDF/XML and JSON-LD', async () => {
+    const nt = (await (await fetch(`${s.url}/wiki/Special:EntityData/${id}.nt`)).text()).trim().split('\n');
+    const xml = await fetch(`${s.url}/wiki/Special:EntityData/${id}.rdf`);
+    assert.match(xml.headers.get('content-type')!, /^application\/rdf\+xml/);
+    const xmlText = await xml.text();
+    assert.match(xmlText, /^<\?xml version="1.0"/);
+    assert.match(xmlText, /entity data, edited/);
+    const jsonld = await fetch(`${s.url}/wiki/Special:EntityData/${id}.jsonld`);
+    assert.match(jsonld.headers.get('content-type')!, /^application\/ld\+json/);
+    const nodes = JSON.parse(await jsonld.text()) as { '@id': string; [predicate: string]: unknown }[];
+    // Expanded JSON-LD: one object per subject, one key per predicate; as many (subject, predicate, object) as lines.
+    const count = nodes.reduce((n, node) => n + Object.entries(node).filter(([k]) => k !== '@id')
+      .reduce((m, [k, v]) => m + (k === '@type' ? (v as unknown[]).length : (v as unknown[]).length), 0), 0);
+    assert.equal(count, new Set(nt).size);
+    const labels = nodes.filter((n) => n['@id'] === `http://www.wikidata.org/entity/${id}`)
+      .flatMap((n) => (n['http://www.w3.org/2000/01/rdf-schema#label'] ?? []) as unknown[]);
+    assert.deepEqual(labels, [{ '@value': 'entity data, edited', '@language': 'en' }]);
+  });
+
   it('answers the concept URI /entity/{id} with 303 to the document the Accept header asks for', async () => {
     const cases: [string | undefined, string][] = [[undefined, `.json`], ['application/json', '.json'], ['text/turtle', '.ttl'],
-      ['application/n-triples', '.nt'], ['text/turtle;q=0.5, application/json;q=0.9', '.json']];
+      ['application/n-triples', '.nt'], ['application/rdf+xml', '.rdf'], ['application/ld+json', '.jsonld'],
+      ['text/turtle;q=0.5, application/json;q=0.9', '.json']];
     for (const [accept, ext] of cases) {
       const res = await fetch(`${s.url}/entity/${id}`, { redirect: 'manual', headers: accept ? { accept } : {} });
       assert.equal(res.status, 303, String(accept));
@@ -96,7 +116,7 @@ describe('Special:EntityData', () => {
       ['/wiki/Special:EntityData/Q999999999.json', 404, 'item-not-found'],
       ['/wiki/Special:EntityData/P999999999.json', 404, 'property-not-found'],
       ['/wiki/Special:EntityData/X1.json', 404, 'rest-no-match'],
-      ['/wiki/Special:EntityData/Q1.rdf', 404, 'rest-no-match'],
+      ['/wiki/Special:EntityData/Q1.owl', 404, 'rest-no-match'],
       [`/wiki/Special:EntityData/${id}.json?revision=abc`, 400, 'invalid-query-parameter'],
       [`/wiki/Special:EntityData/${id}.json?revision=999999999`, 404, 'revision-not-found'],
       ['/w/index.php?title=Main_Page', 404, 'rest-no-match'],

@@ -101,6 +101,17 @@ describe('entia export', () => {
     const truthy = await entia(db, ['export', '-', '--format', 'nt', '--flavor', 'truthy']);
     assert.ok(!truthy.stdout.includes('/entity/statement/'), 'no statement nodes in the truthy flavour');
     assert.equal((await entia(db, ['export', '-', '--flavor', 'truthy'])).code, 2, '--flavor goes with nt or ttl');
+    // A redirect is the one triple `owl:sameAs`, as in Wikibase's dumps, in a whole export and in --since.
+    const items = (await ids(db)).filter((id) => id.startsWith('Q'));
+    const cursor = (await s.get('/v1/changes?since=0&limit=1000')).body.next;
+    const redirected = await entia(db, ['redirect', items[0], items[1]]);
+    assert.equal(redirected.code, 0, redirected.stderr);
+    const sameAs = `<http://www.wikidata.org/entity/${items[0]}> <http://www.w3.org/2002/07/owl#sameAs> <http://www.wikidata.org/entity/${items[1]}> .`;
+    for (const args of [[], ['--since', cursor]]) {
+      const dump = (await entia(db, ['export', '-', '--format', 'nt', ...args])).stdout.trim().split('\n');
+      assert.ok(dump.includes(sameAs), args.join(' '));
+      assert.deepEqual(dump.filter((l) => l.startsWith(`<http://www.wikidata.org/entity/${items[0]}> `)), [sameAs], args.join(' '));
+    }
   });
 
   it('--since exports what changed after a cursor and names the cursor to go on from; jsonl and rest layouts', async () => {

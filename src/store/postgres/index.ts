@@ -358,6 +358,10 @@ export class PostgresStore extends StoreParts implements Store {
     return (await changeQueries.entityIds(this.pool, after ?? '', limit)).map((r) => r.id);
   }
 
+  async redirects(after: string | null, limit: number): Promise<{ id: string; target: string }[]> {
+    return changeQueries.redirects(this.pool, after ?? '', limit);
+  }
+
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
     // A revision the replica has not replayed yet is looked for on the primary.
     const row = await q.revisionOf(this.reader, entityId, revision) ?? (this.reader === this.pool ? undefined : await q.revisionOf(this.pool, entityId, revision));

@@ -416,6 +416,9 @@ export const changeQueries = {
   entityIds: (db: Db, after: string, limit: number) => rows<{ id: string }>(db, `
     SELECT id FROM entities WHERE id COLLATE "C" > $1 AND head_rev IS NOT NULL AND redirect_to IS NULL
     ORDER BY id COLLATE "C" LIMIT $2`, [after, limit]),
+  redirects: (db: Db, after: string, limit: number) => rows<{ id: string; target: string }>(db, `
+    SELECT id, redirect_to AS target FROM entities WHERE id COLLATE "C" > $1 AND redirect_to IS NOT NULL
+    ORDER BY id COLLATE "C" LIMIT $2`, [after, limit]),
   head: (db: Db) => first<{ xid: string; rev_id: string }>(db, `
     SELECT xid::text AS xid, rev_id FROM revisions WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
     ORDER BY xid DESC, rev_id DESC LIMIT 1`),

@@ -332,6 +332,11 @@ export class SqliteStore extends StoreParts implements Store {
       WHERE id > ? AND head_rev IS NOT NULL AND redirect_to IS NULL ORDER BY id LIMIT ?`).all(after ?? '', limit).map((r) => r.id);
   }
 
+  async redirects(after: string | null, limit: number): Promise<{ id: string; target: string }[]> {
+    return this.db.prepare<[string, number], { id: string; target: string }>(`SELECT id, redirect_to AS target FROM entities
+      WHERE id > ? AND redirect_to IS NOT NULL ORDER BY id LIMIT ?`).all(after ?? '', limit);
+  }
+
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
     const row = this.q.revisionOf.get(entityId, revision);
     return row ? revisionContent(decodeDocument(row.content), toHead(row.rev_id, row.timestamp)) : null;

@@ -141,6 +141,10 @@ export function entitiesContract(open: () => Promise<Store>): void {
       const probe = { ...emptyEntity('Q0', 'item'), sitelinks: { dewiki: { title: 'Merged', badges: [] } } };
       assert.equal(await store.findViolation(probe, { sitelinkSites: ['dewiki'] }), null);
       await assert.rejects(store.redirectEntity('Q424242', 'Q99999999', META));
+      // Exports list redirects apart from entities: the source is in one list, not the other.
+      assert.deepEqual(await store.redirects(null, 10), [{ id: source.id, target: target.id }]);
+      assert.deepEqual(await store.redirects(source.id, 10), []);
+      assert.ok(!(await store.entityIds(null, 100)).includes(source.id));
       await store.close();
     });
 
