@@ -3,7 +3,7 @@
 // See bench/README.md for what each baseline is and how to read the output.
 //
 //   npm run bench -- [--items 100000] [--seed 8] [--duration 10] [--warmup 2] [--connections 10] [--rounds 3]
-//                    [--only load,read,search,query,edit,feed,sparql] [--db FILE (reuse a loaded store)] [--keep] [--profile]
+//                    [--only load,read,search,query,edit,feed,rdf,sparql] [--db FILE (reuse a loaded store)] [--keep] [--profile]
 //                    [--stream (the load reads the generator's output as it is written; for sizes too large to keep)]
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
@@ -26,6 +26,7 @@ import { flagReader, runOptions, type RunOptions } from './args.js';
 import { feedRows } from './feed.js';
 import { queryRows } from './queries.js';
 import { sparqlRows } from './sparql.js';
+import { rdfRows } from './rdf.js';
 
 interface Options extends RunOptions {
   rounds: number;
@@ -44,7 +45,7 @@ function parseOptions(argv: string[]): Options {
   return {
     ...common,
     rounds: num('rounds', 3),
-    only: new Set((value('only') ?? 'load,read,search,query,edit,feed,sparql').split(',')),
+    only: new Set((value('only') ?? 'load,read,search,query,edit,feed,rdf,sparql').split(',')),
     db: value('db') ?? null,
     keep: argv.includes('--keep'),
     profile: argv.includes('--profile'),
@@ -320,6 +321,10 @@ async function main(argv: string[]): Promise<void> {
       log('history, change feed, and edits with 200 stream followers (bench/feed.ts)');
       report.rows.push(...await feedRows(entia, { items: opts.items, followers: 200, duration: opts.duration,
         warmup: opts.warmup, connections: opts.connections, item: typical.id }));
+    }
+    if (opts.only.has('rdf')) {
+      report.rows.push(...await rdfRows(entia, { db, items: opts.items, duration: opts.duration, warmup: opts.warmup,
+        connections: opts.connections, rounds: opts.rounds, typical: typical.id }, log));
     }
     report.memory.finalMb = entia.memory();
   } finally {

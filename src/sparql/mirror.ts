@@ -103,9 +103,9 @@ export class SparqlMirror {
     });
   }
 
-  /** The change feed's head now: what `after=latest` waits for. */
-  head(): Promise<string> {
-    return this.store.changesHead();
+  /** The newest change committed now: what `after=latest` waits for (the caller's own writes are before it). */
+  committed(): Promise<string> {
+    return this.store.changesCommitted();
   }
 
   async stop(): Promise<void> {
@@ -166,7 +166,7 @@ export class SparqlMirror {
       const gb = (n: number) => `${(n / 2 ** 30).toFixed(1)} GB`;
       this.state = { status: 'refused', reason: `SPARQL is off: the ${this.options.flavor} RDF of ${total} entities would take about `
         + `${gb(estimate)}, over ENTIA_SPARQL_MEMORY (${gb(this.options.memoryLimit)}); set ENTIA_SPARQL=truthy for the smaller `
-        + 'flavour, or ENTIA_SPARQL_URL for an external engine (README, "SPARQL")' };
+        + 'flavour, or load an external engine from entia export --format nt (README, "SPARQL")' };
       this.options.log(this.state.reason);
       return false;
     }

@@ -31,6 +31,7 @@ export abstract class StoreParts {
 
   changes(query: ChangeQuery): Promise<Change[]> { return this.feed.changes(query); }
   changesHead(): Promise<string> { return this.feed.changesHead(); }
+  changesCommitted(): Promise<string> { return this.feed.changesCommitted(); }
 
   // Counters
 

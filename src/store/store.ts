@@ -262,6 +262,12 @@ export interface ChangeFeed {
   changes(query: ChangeQuery): Promise<Change[]>;
   /** The cursor after the last change committed so far (`0` for an empty store): where "from now on" starts. */
   changesHead(): Promise<string>;
+  /**
+   * The cursor of the newest change committed so far, which `changes` may not hand out yet (PostgreSQL hands a
+   * change out once every transaction that began before it has ended): a follower that has passed it has seen
+   * every write committed before this call, the caller's own included.
+   */
+  changesCommitted(): Promise<string>;
 }
 
 /** Search and suggest over labels and aliases (ADR 0003); lookup by statement value is `statementValues`. */

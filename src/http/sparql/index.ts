@@ -88,7 +88,7 @@ export function registerSparql(app: FastifyInstance, store: Store, services: Ser
     }
     // A client that names a change waits for it, a build included, up to the bound.
     if (after !== undefined) {
-      const target = after === 'latest' ? await mirror.head() : after;
+      const target = after === 'latest' ? await mirror.committed() : after;
       await mirror.waitFor(target, AFTER_WAIT_MS).catch(() => {
         reply.header('retry-after', '1');
         fail('sparql-behind', { after: target, applied: mirror.cursor });

@@ -27,4 +27,9 @@ export class PostgresChangeFeed implements ChangeFeed {
     const last = await changeQueries.head(this.pool);
     return last ? `${last.xid}.${last.rev_id}` : '0';
   }
+
+  async changesCommitted(): Promise<string> {
+    const last = await changeQueries.committed(this.pool);
+    return last ? `${last.xid}.${last.rev_id}` : '0';
+  }
 }

@@ -419,6 +419,9 @@ export const changeQueries = {
   redirects: (db: Db, after: string, limit: number) => rows<{ id: string; target: string }>(db, `
     SELECT id, redirect_to AS target FROM entities WHERE id COLLATE "C" > $1 AND redirect_to IS NOT NULL
     ORDER BY id COLLATE "C" LIMIT $2`, [after, limit]),
+  /** The newest committed revision, whether or not an older transaction still runs (head waits for those). */
+  committed: (db: Db) => first<{ xid: string; rev_id: string }>(db, `
+    SELECT xid::text AS xid, rev_id FROM revisions ORDER BY xid DESC, rev_id DESC LIMIT 1`),
   head: (db: Db) => first<{ xid: string; rev_id: string }>(db, `
     SELECT xid::text AS xid, rev_id FROM revisions WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
     ORDER BY xid DESC, rev_id DESC LIMIT 1`),

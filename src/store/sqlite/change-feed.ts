@@ -26,6 +26,11 @@ export class SqliteChangeFeed implements ChangeFeed {
     return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
   }
 
+  /** One writer commits in revision order, so the newest committed change is the head. */
+  changesCommitted(): Promise<string> {
+    return this.changesHead();
+  }
+
   async changesHead(): Promise<string> {
     return String(this.db.prepare<[], { last: number | null }>('SELECT max(rev_id) AS last FROM revisions').get()!.last ?? 0);
   }

@@ -132,6 +132,23 @@ export function entitiesContract(open: () => Promise<Store>): void {
       await store.close();
     });
 
+    it('names the newest committed change, which the feed hands out once nothing older is running', async () => {
+      const store = await open();
+      const item = await create(store, emptyEntity('', 'item'));
+      const committed = await store.changesCommitted();
+      // Nothing else writes to this store, so the change is its last; PostgreSQL hands it out once the
+      // transactions of other tests on the same server that began before it have ended.
+      let all = await store.changes({ since: null, limit: 10_000 });
+      for (let i = 0; i < 100 && all.at(-1)?.cursor !== committed; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        all = await store.changes({ since: null, limit: 10_000 });
+      }
+      assert.equal(all.at(-1)!.cursor, committed);
+      assert.equal(all.at(-1)!.entity, item.id);
+      assert.deepEqual(await store.changes({ since: committed, limit: 10 }), []);
+      await store.close();
+    });
+
     it('turns an item into a redirect that frees its sitelinks and statement ids', async () => {
       const store = await open();
       const target = await create(store, emptyEntity('', 'item'));
