@@ -71,6 +71,13 @@ async function entityData(store: EntityStore, services: Services, reply: Fastify
   const flavor = format === 'json' ? null : parseFlavor(query.flavor);
   const redirect = (target: string) =>
     reply.code(303).header('location', `${services.config.publicUrl}/wiki/Special:EntityData/${target}.${format}`).send();
+  // A document of a revision never changes: the latest one's rendering is kept, as GET's JSON is.
+  const cacheKey = `${id}.${format}.${flavor ?? ''}`;
+  if (revision === null) {
+    const head = await store.readDocument(id);
+    const cached = head.status === 'found' ? services.rdfDocuments.get(cacheKey, head.head.revision) : undefined;
+    if (cached) return sendBody(reply, cached, flavor === null ? 'application/json' : RDF_TYPES[format]);
+  }
   let found: { entity: Entity; head: Head };
   if (revision !== null) {
     const content = await store.readRevision(id, revision)
@@ -83,13 +90,19 @@ async function entityData(store: EntityStore, services: Services, reply: Fastify
     if (read.status === 'missing') return fail(kind.codes.notFound, undefined, { id });
     found = read;
   }
+  const bytes = await render(found, id, format, flavor, services);
+  if (revision === null) services.rdfDocuments.put(cacheKey, found.head.revision, bytes, bytes.length);
+  return sendBody(reply, bytes, flavor === null ? 'application/json' : RDF_TYPES[format]);
+}
+
+/** The document of one revision: the dump form as JSON, or its RDF in the format and flavour asked for. */
+async function render(found: { entity: Entity; head: Head }, id: string, format: string, flavor: RdfFlavor | null, services: Services): Promise<Buffer> {
   const dump = toWikidata(found.entity, { id: found.head.revision, modified: found.head.modified });
-  if (flavor === null) return sendBody(reply, jsonBuffer({ entities: { [id]: dump } }), 'application/json');
-  const triples = entityTriples(dump, { flavor, sites: services.sites,
-    vocabulary: conceptVocabulary(services.config),
+  if (flavor === null) return jsonBuffer({ entities: { [id]: dump } });
+  const triples = entityTriples(dump, { flavor, sites: services.sites, vocabulary: conceptVocabulary(services.config),
     revision: { id: found.head.revision, modified: String(dump.modified) } });
   const text = `${triples.join('\n')}\n`;
-  return sendBody(reply, Buffer.from(format in SERIALISED ? await serialise(text, SERIALISED[format]) : text), RDF_TYPES[format]);
+  return Buffer.from(format in SERIALISED ? await serialise(text, SERIALISED[format]) : text);
 }
 
 export function registerEntityData(app: FastifyInstance, store: Store, services: Services): string[] {

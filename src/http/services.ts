@@ -61,6 +61,8 @@ export interface Services {
   guard: EditGuard;
   /** GET responses of whole entities, as bytes, by (id, revision). */
   documents: RevisionCache<Buffer>;
+  /** Special:EntityData documents of latest revisions, as bytes, by (id.format.flavour, revision). */
+  rdfDocuments: RevisionCache<Buffer>;
   /** Counters and histograms served at /metrics. */
   metrics: Metrics;
 }
@@ -70,6 +72,8 @@ export interface Services {
  * times its JSON length of heap): 8 MB holds some 800 typical items, the hot set of most workloads.
  */
 const DOCUMENT_CACHE_BYTES = 8 * 2 ** 20;
+/** Special:EntityData's rendered documents (RDF is some three times an entity's JSON): linked-data tools' hot set. */
+const RDF_CACHE_BYTES = 8 * 2 ** 20;
 
 export function buildServices(config: Config, sitesOverride?: unknown, guard: EditGuard = OPEN_GUARD): Services {
   return {
@@ -79,6 +83,7 @@ export function buildServices(config: Config, sitesOverride?: unknown, guard: Ed
     tags: new Set(config.allowedTags),
     guard,
     documents: new RevisionCache<Buffer>(DOCUMENT_CACHE_BYTES),
+    rdfDocuments: new RevisionCache<Buffer>(RDF_CACHE_BYTES),
     metrics: new Metrics(),
   };
 }
