@@ -19,11 +19,15 @@ export interface MirrorLayout {
 
 const WIKI_GROUP = '<http://wikiba.se/ontology#wikiGroup>';
 
+/** Where blank nodes become IRIs, beside the instance's `entity/` (Wikidata: `…/.well-known/genid/`). */
+export function genidBase(vocabulary: RdfVocabulary): string {
+  return `${vocabulary.conceptBase.replace(/entity\/$/, '')}.well-known/genid/`;
+}
+
 export function mirrorLayout(vocabulary: RdfVocabulary): MirrorLayout {
   const { wdv: value, wdref: reference } = instancePrefixes(vocabulary);
-  const top = vocabulary.conceptBase.replace(/entity\/$/, '');
   return {
-    genidBase: `${top}.well-known/genid/`,
+    genidBase: genidBase(vocabulary),
     graphOf: (id) => `${vocabulary.conceptBase}${id}`,
     isShared: (line) => line.startsWith(`<${value}`) || line.startsWith(`<${reference}`) || line.includes(` ${WIKI_GROUP} `),
     isReference: (iri) => iri.startsWith(reference),

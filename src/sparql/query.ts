@@ -5,6 +5,7 @@
 // `skos:altLabel` triples. Parsing uses sparqljs; a query without the service goes to the engine as written.
 import sparqljs from 'sparqljs';
 import { instancePrefixes, VOCABULARIES, type RdfVocabulary } from '../domain/rdf.js';
+import { genidBase } from './mirror-triples.js';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
@@ -27,11 +28,13 @@ export function queryServicePrefixes(vocabulary: RdfVocabulary): Record<string, 
     ...instancePrefixes(vocabulary), ...VOCABULARIES,
     geof: 'http://www.opengis.net/def/geosparql/function/', bd: 'http://www.bigdata.com/rdf#',
     ontolex: 'http://www.w3.org/ns/lemon/ontolex#', dct: 'http://purl.org/dc/terms/',
-    hint: 'http://www.bigdata.com/queryHints#', mwapi: 'https://www.mediawiki.org/ontology#API/',
+    hint: HINT, mwapi: 'https://www.mediawiki.org/ontology#API/',
   };
 }
 
 const WIKIBASE_LABEL = `${VOCABULARIES.wikibase}label`;
+const IS_SOME_VALUE = `${VOCABULARIES.wikibase}isSomeValue`;
+const HINT = 'http://www.bigdata.com/queryHints#';
 const SERVICE_PARAM = 'http://www.bigdata.com/rdf#serviceParam';
 const LANGUAGE = `${VOCABULARIES.wikibase}language`;
 const RDFS_LABEL = `${VOCABULARIES.rdfs}label`;
@@ -56,14 +59,45 @@ export function prepareQuery(text: string, vocabulary: RdfVocabulary, language: 
   }
   if (parsed.type === 'update') throw new QueryRefused('this endpoint is read only: SPARQL Update is not accepted here', true);
   const form = parsed.queryType as QueryForm;
-  if (!JSON.stringify(parsed.where ?? []).includes(WIKIBASE_LABEL)) {
+  const written = JSON.stringify(parsed.where ?? []);
+  if (![WIKIBASE_LABEL, HINT, IS_SOME_VALUE].some((iri) => written.includes(iri))) {
     // As written, after the prefixes it may use without declaring; its own declarations come later and win.
     const declared = Object.entries(prefixes).map(([p, iri]) => `PREFIX ${p}: <${iri}>`).join('\n');
     return { form, text: `${declared}\n${text}` };
   }
   const context = { vocabulary, language, variables: variablesOf(parsed), bound: boundVariables(parsed), counter: 0 };
   rewriteGroups(parsed, context);
+  dropHints(parsed);
+  rewriteSomeValue(parsed, genidBase(vocabulary));
   return { form, text: new sparqljs.Generator({ prefixes: {} }).stringify(parsed as sparqljs.SparqlQuery) };
+}
+
+/**
+ * Blazegraph's query hints (`hint:Query hint:optimizer "None"`), which the Query Service's examples carry, are
+ * directions to its optimiser, not data: as triple patterns they would match nothing, so they are left out.
+ */
+function dropHints(query: Node): void {
+  const isHint = (term: Node) => term.termType === 'NamedNode' && String(term.value).startsWith(HINT);
+  walk(query.where, (n) => {
+    if (n.type === 'bgp') n.triples = (n.triples as Node[]).filter((t) => !isHint(t.subject) && !isHint(t.predicate));
+  });
+}
+
+/**
+ * The Query Service's `wikibase:isSomeValue(?x)`: whether a value is a somevalue node, which the engine holds as
+ * a skolem IRI (mirror-triples.ts), as the Query Service does: `STRSTARTS(STR(?x), "…/.well-known/genid/")`.
+ */
+function rewriteSomeValue(query: Node, genid: string): void {
+  walk(query, (n) => {
+    if (n.type !== 'functionCall' || n.function?.value !== IS_SOME_VALUE) return;
+    const argument = n.args[0];
+    for (const key of Object.keys(n)) delete n[key];
+    Object.assign(n, { type: 'operation', operator: 'strstarts', args: [
+      { type: 'operation', operator: 'str', args: [argument] },
+      { termType: 'Literal', value: genid, language: '', datatype: { termType: 'NamedNode', value: `${VOCABULARIES.xsd}string` } },
+    ] });
+    return false;
+  });
 }
 
 function firstLine(message: string): string {
