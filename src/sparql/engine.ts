@@ -16,6 +16,10 @@ interface Pending {
   started?: () => void;
 }
 
+/** Failures of the engine's threads within CRASH_WINDOW_MS after which it is not started again. */
+const CRASH_LIMIT = 3;
+const CRASH_WINDOW_MS = 10 * 60_000;
+
 export class QueryTimeout extends Error {}
 /** The engine's thread ended (a timeout, or a crash) before this request was answered. */
 export class EngineRestarted extends Error {}
@@ -28,6 +32,8 @@ export class SparqlEngine extends EventEmitter {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
+  /** When the threads failed lately (crashed). */
+  private crashes: number[] = [];
 
   constructor(private readonly setup: EngineSetup) {
     super();
@@ -36,6 +42,7 @@ export class SparqlEngine extends EventEmitter {
 
   /** Writes entities, through the RDF writer's thread. */
   put(entities: MirrorEntity[], fresh: boolean): Promise<Done> {
+    if (this.closed) return Promise.reject(new EngineRestarted('the SPARQL engine is stopped'));
     const id = this.nextId++;
     return new Promise<Done>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -84,11 +91,29 @@ export class SparqlEngine extends EventEmitter {
   }
 
   private request(message: WithoutId<EngineRequest>, started?: () => void): Promise<Done> {
+    if (this.closed) return Promise.reject(new EngineRestarted('the SPARQL engine is stopped'));
     const id = this.nextId++;
     return new Promise<Done>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, started });
       this.worker.postMessage({ ...message, id } as EngineRequest);
     });
+  }
+
+  /**
+   * A thread that failed (out of memory, a fault in the engine): restarted like a timeout, unless it has failed
+   * CRASH_LIMIT times within CRASH_WINDOW_MS, when it would only fail again on the same data: then `failed`.
+   */
+  private crashed(error: Error | null): void {
+    const now = Date.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
+    if (this.crashes.length < CRASH_LIMIT) return this.restart();
+    this.closed = true;
+    for (const worker of [this.worker, this.writer]) {
+      worker.removeAllListeners();
+      void worker.terminate();
+    }
+    this.failAll(new EngineRestarted('the SPARQL engine stopped'));
+    this.emit('failed', error ?? new Error('its thread exited'));
   }
 
   /** Ends both threads and starts empty ones; `restarted` tells the mirror to fill the engine again. */
@@ -123,8 +148,8 @@ export class SparqlEngine extends EventEmitter {
     for (const worker of [engine, writer]) {
       worker.on('message', answer);
       // Out of memory, or a fault in the engine: what was asked fails, and new threads start.
-      worker.on('error', () => this.restart());
-      worker.on('exit', () => { if (!this.closed) this.restart(); });
+      worker.on('error', (error) => this.crashed(error));
+      worker.on('exit', () => { if (!this.closed) this.crashed(null); });
     }
     return [engine, writer];
   }

@@ -70,6 +70,12 @@ export class SparqlMirror {
   constructor(private readonly store: MirrorStore, private readonly engine: SparqlEngine, private readonly options: MirrorOptions,
     private readonly rdf: { vocabulary: RdfVocabulary; sites: SiteTable }) {
     engine.on('restarted', () => { if (!this.stopped) void this.start(); });
+    engine.on('failed', (error: Error) => {
+      this.stopTimer();
+      this.state = { status: 'refused', reason: `the SPARQL engine failed repeatedly and was stopped (${error.message}); `
+        + 'restart the server to try again, or set ENTIA_SPARQL=truthy or a lower ENTIA_SPARQL_MEMORY' };
+      this.options.log(this.state.reason);
+    });
   }
 
   /** Loads the snapshot or builds, then follows the feed. Resolves when the engine is ready or refused. */
