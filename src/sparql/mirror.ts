@@ -78,11 +78,15 @@ export class SparqlMirror {
     });
   }
 
-  /** Loads the snapshot or builds, then follows the feed. Resolves when the engine is ready or refused. */
+  /**
+   * Empties the engine, loads the snapshot or builds, then follows the feed. Resolves when the engine is ready or
+   * refused. (A restarted engine is empty already; emptying it again costs nothing and makes start safe to repeat.)
+   */
   async start(): Promise<void> {
     this.stopTimer();
     this.state = { status: 'building', done: 0, total: 0 };
     try {
+      await this.engine.clear();
       const loaded = await this.loadSnapshot();
       if (!loaded && !(await this.build())) return;
       this.state = { status: 'ready' };
@@ -234,9 +238,11 @@ export class SparqlMirror {
     });
   }
 
+  /** The next read of the feed, unless one is already due: a restart while the feed is read makes no second loop. */
   private schedule(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.timer) return;
     this.timer = setTimeout(() => {
+      this.timer = null;
       this.following = this.follow().finally(() => this.schedule());
     }, TICK_MS);
   }
