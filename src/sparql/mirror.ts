@@ -8,6 +8,7 @@
 // cursor instead of building again.
 import { existsSync } from 'node:fs';
 import type { Entity } from '../domain/entity.js';
+import { KINDS } from '../domain/kinds.js';
 import { entityTriples, type RdfVocabulary } from '../domain/rdf.js';
 import type { SiteTable } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
@@ -49,8 +50,8 @@ export type MirrorState =
  * the triples, on bench stores of Wikidata-sized items (docs/adr/0013-sparql-engine.md).
  */
 export const BYTES_PER_TRIPLE = 700;
-/** Entities whose triples are counted to estimate the engine's size before it is built. */
-const SAMPLE = 200;
+/** Entities of each kind whose triples are counted to estimate the engine's size before it is built. */
+const SAMPLE = 100;
 
 export class SparqlMirror {
   state: MirrorState = { status: 'building', done: 0, total: 0 };
@@ -171,7 +172,7 @@ export class SparqlMirror {
     const head = await this.store.changesHead();
     const stats = await this.store.statistics();
     const total = stats.entities.item + stats.entities.property;
-    const estimate = total * (await this.triplesPerEntity()) * BYTES_PER_TRIPLE;
+    const estimate = (await this.estimateTriples(stats.entities)) * BYTES_PER_TRIPLE;
     if (estimate > this.options.memoryLimit) {
       const gb = (n: number) => `${(n / 2 ** 30).toFixed(1)} GB`;
       this.state = { status: 'refused', reason: `SPARQL is off: the ${this.options.flavor} RDF of ${total} entities would take about `
@@ -206,15 +207,24 @@ export class SparqlMirror {
   }
 
   /** The mean triples of the store's first entities, written as the engine would hold them. */
-  private async triplesPerEntity(): Promise<number> {
-    const sample = await this.readEntities(await this.store.entityIds(null, SAMPLE));
+  /**
+   * The engine's size in triples, estimated from the first entities of each kind (ids sort properties before
+   * items, and a property has a tenth of an item's triples), weighted by how many of each the store holds.
+   */
+  private async estimateTriples(counts: StoreStatistics['entities']): Promise<number> {
     let triples = 0;
-    for (const { json, head } of sample) {
-      if (json === undefined || !head) continue;
-      const dump = toWikidata(JSON.parse(json) as Entity, { id: head.revision, modified: new Date(head.modified) });
-      triples += entityTriples(dump, { ...this.rdf, flavor: this.options.flavor }).length;
+    for (const kind of KINDS) {
+      if (counts[kind.name] === 0) continue;
+      const ids = (await this.store.entityIds(kind.prefix, SAMPLE)).filter((id) => id.startsWith(kind.prefix));
+      let sampled = 0;
+      for (const { json, head } of await this.readEntities(ids)) {
+        if (json === undefined || !head) continue;
+        const dump = toWikidata(JSON.parse(json) as Entity, { id: head.revision, modified: new Date(head.modified) });
+        sampled += entityTriples(dump, { ...this.rdf, flavor: this.options.flavor }).length;
+      }
+      if (ids.length) triples += (sampled / ids.length) * counts[kind.name];
     }
-    return sample.length ? triples / sample.length : 0;
+    return triples;
   }
 
   private async addRedirects(): Promise<void> {
