@@ -60,6 +60,7 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
         {view.dataType ? <p class="data-type">Data type: <code>{view.dataType}</code></p> : null}
         <p class="entity-meta">
           <a href={`/${entity.id}/history`}>History</a> ·{' '}
+          <a href={`/query?${new URLSearchParams({ query: linksHereQuery(entity.id) })}`}>What links here</a> ·{' '}
           <a href={`/v1/entities/${segment}/${entity.id}${old ? `/revisions/${revision}` : ''}`}>JSON</a> ·{' '}
           Revision {revision}
         </p>
@@ -190,4 +191,14 @@ function Sitelinks({ sitelinks, labels }: { sitelinks: Record<string, { title: s
       </table>
     </section>
   );
+}
+
+/** The items and properties whose statements name this entity, with the property that does: a SPARQL query. */
+function linksHereQuery(id: string): string {
+  return `SELECT ?entity ?entityLabel ?property ?propertyLabel WHERE {
+  ?entity ?direct wd:${id} .
+  ?property wikibase:directClaim ?direct .
+  SERVICE wikibase:label { bd:serviceParam wikibase:language "[AUTO_LANGUAGE],en". }
+}
+LIMIT 500`;
 }
