@@ -179,6 +179,9 @@ export class SparqlMirror {
         + `${gb(estimate)}, over ENTIA_SPARQL_MEMORY (${gb(this.options.memoryLimit)}); set ENTIA_SPARQL=truthy for the smaller `
         + 'flavour, or load an external engine from entia export --format nt (README, "SPARQL")' };
       this.options.log(this.state.reason);
+      // Nothing will run on the engine's threads: their memory goes back to the server (a large store's default).
+      this.stopped = true;
+      await this.engine.close();
       return false;
     }
     this.state = { status: 'building', done: 0, total };
