@@ -13,7 +13,7 @@ import type { SiteTable } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import { dumpHeader, entityTriples, redirectTriple, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
 import { renderEntity } from '../http/render.js';
-import { InvalidCursor, type EntityStore, type ChangeFeed } from '../store/store.js';
+import { InvalidCursor, pagesById, type EntityStore, type ChangeFeed } from '../store/store.js';
 import { CliError } from './errors.js';
 
 export const EXPORT_FORMATS = ['wikidata', 'jsonl', 'rest', 'nt', 'ttl'] as const;
@@ -91,23 +91,7 @@ async function changedIds(store: ChangeFeed, since: string): Promise<{ ids: stri
 }
 
 async function* allIds(store: EntityStore): AsyncGenerator<string> {
-  let after: string | null = null;
-  for (;;) {
-    const page = await store.entityIds(after, PAGE);
-    if (page.length === 0) return;
-    yield* page;
-    after = page[page.length - 1];
-  }
-}
-
-async function* allRedirects(store: EntityStore): AsyncGenerator<{ id: string; target: string }> {
-  let after: string | null = null;
-  for (;;) {
-    const page = await store.redirects(after, PAGE);
-    if (page.length === 0) return;
-    yield* page;
-    after = page[page.length - 1].id;
-  }
+  for await (const page of pagesById((after, limit) => store.entityIds(after, limit), (id) => id, PAGE)) yield* page;
 }
 
 export async function exportStore(store: EntityStore & ChangeFeed, out: Writable, sites: SiteTable, options: ExportOptions): Promise<ExportSummary> {
@@ -140,8 +124,10 @@ export async function exportStore(store: EntityStore & ChangeFeed, out: Writable
   if (options.format === 'wikidata') await write(out, written > 0 ? '\n]\n' : ']\n');
   // The whole store's redirects, which the entity ids leave out (an export --since met its own above).
   if (isRdf(options.format) && !changed) {
-    for await (const { id, target } of allRedirects(store)) {
-      if (!options.ids || options.ids.has(id)) await write(out, `${redirectTriple(options.rdf!.vocabulary, id, target)}\n`);
+    for await (const page of pagesById((after, limit) => store.redirects(after, limit), (r) => r.id, PAGE)) {
+      for (const { id, target } of page) {
+        if (!options.ids || options.ids.has(id)) await write(out, `${redirectTriple(options.rdf!.vocabulary, id, target)}\n`);
+      }
     }
   }
   return { entities: written, next: changed ? changed.next : null };

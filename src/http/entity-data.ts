@@ -71,28 +71,22 @@ async function entityData(store: EntityStore, services: Services, reply: Fastify
   const flavor = format === 'json' ? null : parseFlavor(query.flavor);
   const redirect = (target: string) =>
     reply.code(303).header('location', `${services.config.publicUrl}/wiki/Special:EntityData/${target}.${format}`).send();
-  // A document of a revision never changes: the latest one's rendering is kept, as GET's JSON is.
-  const cacheKey = `${id}.${format}.${flavor ?? ''}`;
-  if (revision === null) {
-    const head = await store.readDocument(id);
-    const cached = head.status === 'found' ? services.rdfDocuments.get(cacheKey, head.head.revision) : undefined;
-    if (cached) return sendBody(reply, cached, flavor === null ? 'application/json' : RDF_TYPES[format]);
-  }
-  let found: { entity: Entity; head: Head };
+  const type = flavor === null ? 'application/json' : RDF_TYPES[format];
   if (revision !== null) {
     const content = await store.readRevision(id, revision)
       ?? fail('revision-not-found', undefined, { id: String(revision), entity: id });
     if (content.kind === 'redirect') return redirect(content.target);
-    found = content;
-  } else {
-    const read = await store.readEntity(id);
-    if (read.status === 'redirect') return redirect(read.target);
-    if (read.status === 'missing') return fail(kind.codes.notFound, undefined, { id });
-    found = read;
+    return sendBody(reply, await render(content, id, format, flavor, services), type);
   }
-  const bytes = await render(found, id, format, flavor, services);
-  if (revision === null) services.rdfDocuments.put(cacheKey, found.head.revision, bytes, bytes.length);
-  return sendBody(reply, bytes, flavor === null ? 'application/json' : RDF_TYPES[format]);
+  // The latest revision: its head is read, and its document rendered once per revision, as GET's JSON is.
+  const read = await store.readDocument(id);
+  if (read.status === 'redirect') return redirect(read.target);
+  if (read.status === 'missing') return fail(kind.codes.notFound, undefined, { id });
+  const key = `${id}.${format}.${flavor ?? ''}`;
+  const cached = services.entityDataDocuments.get(key, read.head.revision);
+  if (cached) return sendBody(reply, cached, type);
+  const bytes = await render({ entity: JSON.parse(read.json()) as Entity, head: read.head }, id, format, flavor, services);
+  return sendBody(reply, services.entityDataDocuments.put(key, read.head.revision, bytes, bytes.length), type);
 }
 
 /** The document of one revision: the dump form as JSON, or its RDF in the format and flavour asked for. */

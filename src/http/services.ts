@@ -62,7 +62,7 @@ export interface Services {
   /** GET responses of whole entities, as bytes, by (id, revision). */
   documents: RevisionCache<Buffer>;
   /** Special:EntityData documents of latest revisions, as bytes, by (id.format.flavour, revision). */
-  rdfDocuments: RevisionCache<Buffer>;
+  entityDataDocuments: RevisionCache<Buffer>;
   /** Counters and histograms served at /metrics. */
   metrics: Metrics;
 }
@@ -73,7 +73,7 @@ export interface Services {
  */
 const DOCUMENT_CACHE_BYTES = 8 * 2 ** 20;
 /** Special:EntityData's rendered documents (RDF is some three times an entity's JSON): linked-data tools' hot set. */
-const RDF_CACHE_BYTES = 8 * 2 ** 20;
+const ENTITY_DATA_CACHE_BYTES = 8 * 2 ** 20;
 
 export function buildServices(config: Config, sitesOverride?: unknown, guard: EditGuard = OPEN_GUARD): Services {
   return {
@@ -83,7 +83,7 @@ export function buildServices(config: Config, sitesOverride?: unknown, guard: Ed
     tags: new Set(config.allowedTags),
     guard,
     documents: new RevisionCache<Buffer>(DOCUMENT_CACHE_BYTES),
-    rdfDocuments: new RevisionCache<Buffer>(RDF_CACHE_BYTES),
+    entityDataDocuments: new RevisionCache<Buffer>(ENTITY_DATA_CACHE_BYTES),
     metrics: new Metrics(),
   };
 }

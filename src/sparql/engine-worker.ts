@@ -34,41 +34,31 @@ function collect(candidates: string[]): void {
 const LOAD = { format: 'application/n-quads', lenient: true } as const;
 
 /**
- * Writes entities. `fresh`: the engine holds none of them yet (a build), so nothing is dropped or collected and
- * the batch loads in one call; otherwise each replaces what the engine held for it: its graph is dropped and
- * written again, the shared nodes it uses newly are added, and those it no longer uses are collected.
+ * Writes entities: each replaces what the engine held for it. Its graph is dropped and written again, the shared
+ * nodes it uses newly are added, and those it no longer uses are collected. The whole batch goes at once (one
+ * update, one load, one collection): per call, the engine's fixed costs were most of an entity's. `fresh`: the
+ * engine holds none of them yet (a build), so there is nothing to drop or collect and the load skips the
+ * engine's transaction. Each entity appears once in a batch.
  */
 function put(entities: readonly PreparedEntity[], fresh: boolean): void {
-  if (fresh) {
-    let text = '';
-    const written = new Set<string>();
-    for (const { id, own, shared } of entities) {
-      text += own;
-      for (const [node, lines] of shared) {
-        if (!written.has(node)) text += lines;
-        written.add(node);
-      }
-      if (shared.size > 0) uses.set(id, [...shared.keys()].join(' '));
-    }
-    store.load(text, { ...LOAD, no_transaction: true });
-    return;
-  }
   if (entities.length === 0) return;
-  // The whole batch at once (one update, one load, then the collection): per call, the engine's fixed costs
-  // were most of an entity's. Each entity appears once in a batch.
-  store.update(entities.map(({ id }) => `DROP SILENT GRAPH <${layout.graphOf(id)}>`).join(' ;\n'));
+  if (!fresh) store.update(entities.map(({ id }) => `DROP SILENT GRAPH <${layout.graphOf(id)}>`).join(' ;\n'));
   let text = '';
-  const dropped: string[] = [];
+  const written = new Set<string>();
+  const unused = new Set<string>();
   for (const { id, own, shared } of entities) {
     const before = new Set(uses.get(id)?.split(' ') ?? []);
     text += own;
-    for (const [node, lines] of shared) if (!before.has(node)) text += lines;
+    for (const [node, lines] of shared) {
+      if (!before.has(node) && !written.has(node)) text += lines;
+      written.add(node);
+    }
     if (shared.size > 0) uses.set(id, [...shared.keys()].join(' '));
     else uses.delete(id);
-    for (const node of before) if (!shared.has(node)) dropped.push(node);
+    for (const node of before) if (!shared.has(node)) unused.add(node);
   }
-  store.load(text, LOAD);
-  collect([...new Set(dropped)]);
+  store.load(text, fresh ? { ...LOAD, no_transaction: true } : LOAD);
+  collect([...unused]);
 }
 
 /** Whether a save is under way: queries may run between its steps, since it only reads. */

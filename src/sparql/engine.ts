@@ -32,6 +32,8 @@ export class SparqlEngine extends EventEmitter {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
+  /** Queries sent and not yet answered. */
+  private queries = 0;
   /** When the threads failed lately (crashed). */
   private crashes: number[] = [];
 
@@ -40,14 +42,9 @@ export class SparqlEngine extends EventEmitter {
     [this.worker, this.writer] = this.spawn();
   }
 
-  /** Writes entities, through the RDF writer's thread. */
+  /** Writes entities, through the RDF writer's thread (the engine's thread answers). */
   put(entities: MirrorEntity[], fresh: boolean): Promise<Done> {
-    if (this.closed) return Promise.reject(new EngineRestarted('the SPARQL engine is stopped'));
-    const id = this.nextId++;
-    return new Promise<Done>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.writer.postMessage({ id, entities, fresh } satisfies WriterRequest);
-    });
+    return this.send(this.writer, (id) => ({ id, entities, fresh }) satisfies WriterRequest);
   }
 
   save(path: string, header: string): Promise<Done> {
@@ -69,6 +66,7 @@ export class SparqlEngine extends EventEmitter {
     const started = () => {
       timer = setTimeout(() => { timedOut = true; this.restart(); }, timeoutMs);
     };
+    this.queries++;
     try {
       return (await this.request({ op: 'query', query, format }, started)).result!;
     } catch (e) {
@@ -76,12 +74,13 @@ export class SparqlEngine extends EventEmitter {
       throw e;
     } finally {
       clearTimeout(timer);
+      this.queries--;
     }
   }
 
-  /** Requests sent and not yet answered: queries waiting their turn included. */
+  /** Queries sent and not yet answered: the one running and those waiting their turn (the mirror's writes not). */
   get queued(): number {
-    return this.pending.size;
+    return this.queries;
   }
 
   async close(): Promise<void> {
@@ -91,11 +90,16 @@ export class SparqlEngine extends EventEmitter {
   }
 
   private request(message: WithoutId<EngineRequest>, started?: () => void): Promise<Done> {
+    return this.send(this.worker, (id) => ({ ...message, id }) as EngineRequest, started);
+  }
+
+  /** Posts a message with a new id to one of the threads; the engine's thread answers it. */
+  private send(thread: Worker, message: (id: number) => EngineRequest | WriterRequest, started?: () => void): Promise<Done> {
     if (this.closed) return Promise.reject(new EngineRestarted('the SPARQL engine is stopped'));
     const id = this.nextId++;
     return new Promise<Done>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, started });
-      this.worker.postMessage({ ...message, id } as EngineRequest);
+      thread.postMessage(message(id));
     });
   }
 
@@ -108,24 +112,26 @@ export class SparqlEngine extends EventEmitter {
     this.crashes = [...this.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
     if (this.crashes.length < CRASH_LIMIT) return this.restart();
     this.closed = true;
-    for (const worker of [this.worker, this.writer]) {
-      worker.removeAllListeners();
-      void worker.terminate();
-    }
+    this.endThreads();
     this.failAll(new EngineRestarted('the SPARQL engine stopped'));
     this.emit('failed', error ?? new Error('its thread exited'));
   }
 
   /** Ends both threads and starts empty ones; `restarted` tells the mirror to fill the engine again. */
   private restart(): void {
-    for (const old of [this.worker, this.writer]) {
-      old.removeAllListeners();
-      void old.terminate();
-    }
+    this.endThreads();
     this.failAll(new EngineRestarted('the SPARQL engine restarted'));
     if (this.closed) return;
     [this.worker, this.writer] = this.spawn();
     this.emit('restarted');
+  }
+
+  /** Ends both threads, no longer listening to them (their exit is not a crash). */
+  private endThreads(): void {
+    for (const thread of [this.worker, this.writer]) {
+      thread.removeAllListeners();
+      void thread.terminate();
+    }
   }
 
   private failAll(e: Error): void {

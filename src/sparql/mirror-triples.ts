@@ -4,7 +4,10 @@
 // (values and references, named by their hashes, and the sites' root pages) go in the default graph once,
 // and are removed when nothing points at them any more. Queries read the union of all graphs, which has each
 // triple once. Pure.
-import { instancePrefixes, type RdfVocabulary } from '../domain/rdf.js';
+import type { Entity } from '../domain/entity.js';
+import { entityTriples, instancePrefixes, redirectTriple, type RdfVocabulary } from '../domain/rdf.js';
+import { toWikidata } from '../domain/wikidata-export.js';
+import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
 
 export interface MirrorLayout {
   /** The IRI a blank node becomes (the Query Service's skolem IRIs: `…/.well-known/genid/<label>`). */
@@ -72,4 +75,16 @@ export function splitTriples(layout: MirrorLayout, id: string, triples: readonly
     }
   }
   return { own, shared };
+}
+
+/**
+ * The triples of one entity as the mirror holds it: the RDF of its stored document, a redirect's `owl:sameAs`
+ * (as the Query Service holds it), or none (it is gone). The RDF writer writes these; the mirror counts them to
+ * estimate the engine's size.
+ */
+export function mirrorLines(entity: MirrorEntity, setup: EngineSetup): string[] {
+  if (entity.redirect) return [redirectTriple(setup.vocabulary, entity.id, entity.redirect)];
+  if (entity.json === undefined || !entity.head) return [];
+  const dump = toWikidata(JSON.parse(entity.json) as Entity, { id: entity.head.revision, modified: new Date(entity.head.modified) });
+  return entityTriples(dump, { ...setup, revision: { id: entity.head.revision, modified: String(dump.modified) } });
 }

@@ -7,13 +7,10 @@
 // few minutes while changes arrive, and on shutdown, so that a restart loads it and follows the feed from its
 // cursor instead of building again.
 import { existsSync } from 'node:fs';
-import type { Entity } from '../domain/entity.js';
 import { KINDS } from '../domain/kinds.js';
-import { entityTriples, type RdfVocabulary } from '../domain/rdf.js';
-import type { SiteTable } from '../domain/sites.js';
-import { toWikidata } from '../domain/wikidata-export.js';
-import { compareCursors, InvalidCursor, type ChangeFeed, type EntityStore, type StoreStatistics } from '../store/store.js';
-import type { MirrorEntity } from './engine-protocol.js';
+import { compareCursors, InvalidCursor, pagesById, type ChangeFeed, type EntityStore, type StoreStatistics } from '../store/store.js';
+import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
+import { mirrorLines } from './mirror-triples.js';
 import { EngineRestarted, type SparqlEngine } from './engine.js';
 
 /** How often the feed is read while the mirror is in step, and how many changes one read takes. */
@@ -31,7 +28,6 @@ const SNAPSHOT_VERSION = 1;
 export type MirrorStore = EntityStore & ChangeFeed & { statistics(): Promise<StoreStatistics> };
 
 export interface MirrorOptions {
-  flavor: 'full' | 'truthy';
   /** Where the snapshot lives; null: none (every start builds). */
   snapshotPath: string | null;
   /** The most bytes the engine may take; a store estimated larger is not built. */
@@ -68,8 +64,8 @@ export class SparqlMirror {
   private changedSinceSnapshot = false;
   private readonly waiters = new Set<{ cursor: string; resolve: () => void }>();
 
-  constructor(private readonly store: MirrorStore, private readonly engine: SparqlEngine, private readonly options: MirrorOptions,
-    private readonly rdf: { vocabulary: RdfVocabulary; sites: SiteTable }) {
+  constructor(private readonly store: MirrorStore, private readonly engine: SparqlEngine, private readonly setup: EngineSetup,
+    private readonly options: MirrorOptions) {
     engine.on('restarted', () => { if (!this.stopped) void this.start(); });
     engine.on('failed', (error: Error) => {
       this.stopTimer();
@@ -127,7 +123,7 @@ export class SparqlMirror {
   }
 
   private header(): string {
-    return JSON.stringify({ entia_sparql: SNAPSHOT_VERSION, cursor: this.cursor, flavor: this.options.flavor, vocabulary: JSON.stringify(this.rdf.vocabulary) });
+    return JSON.stringify({ entia_sparql: SNAPSHOT_VERSION, cursor: this.cursor, flavor: this.setup.flavor, vocabulary: this.setup.vocabulary });
   }
 
   /** Loads the snapshot when it was written for this store's feed, flavour and vocabulary; false: build instead. */
@@ -136,11 +132,11 @@ export class SparqlMirror {
     if (!path || !existsSync(path)) return false;
     const started = Date.now();
     const loaded = await this.engine.restore(path);
-    let header: { entia_sparql?: number; cursor?: string; flavor?: string; vocabulary?: string } = {};
+    let header: { entia_sparql?: number; cursor?: string; flavor?: string; vocabulary?: unknown } = {};
     try { header = JSON.parse(loaded.header ?? ''); } catch { /* not ours: rebuilt below */ }
     const head = await this.store.changesHead();
-    const usable = header.entia_sparql === SNAPSHOT_VERSION && header.flavor === this.options.flavor
-      && header.vocabulary === JSON.stringify(this.rdf.vocabulary) && typeof header.cursor === 'string' && /^[0-9.]+$/.test(header.cursor)
+    const usable = header.entia_sparql === SNAPSHOT_VERSION && header.flavor === this.setup.flavor
+      && JSON.stringify(header.vocabulary) === JSON.stringify(this.setup.vocabulary) && typeof header.cursor === 'string' && /^[0-9.]+$/.test(header.cursor)
       && compareCursors(header.cursor, head) <= 0 && (await this.validCursor(header.cursor));
     if (!usable) {
       this.options.log(`SPARQL: the snapshot ${path} does not match this store; building again`);
@@ -175,7 +171,7 @@ export class SparqlMirror {
     const estimate = (await this.estimateTriples(stats.entities)) * BYTES_PER_TRIPLE;
     if (estimate > this.options.memoryLimit) {
       const gb = (n: number) => `${(n / 2 ** 30).toFixed(1)} GB`;
-      this.state = { status: 'refused', reason: `SPARQL is off: the ${this.options.flavor} RDF of ${total} entities would take about `
+      this.state = { status: 'refused', reason: `SPARQL is off: the ${this.setup.flavor} RDF of ${total} entities would take about `
         + `${gb(estimate)}, over ENTIA_SPARQL_MEMORY (${gb(this.options.memoryLimit)}); set ENTIA_SPARQL=truthy for the smaller `
         + 'flavour, or load an external engine from entia export --format nt (README, "SPARQL")' };
       this.options.log(this.state.reason);
@@ -185,31 +181,20 @@ export class SparqlMirror {
       return false;
     }
     this.state = { status: 'building', done: 0, total };
-    let after: string | null = null;
     let done = 0;
     // Two batches in flight: the writer's thread makes one's triples while the engine loads the other.
-    const inFlight: Promise<void>[] = [];
-    for (;;) {
-      const ids = await this.store.entityIds(after, BUILD_BATCH);
-      if (ids.length === 0) break;
-      after = ids[ids.length - 1];
-      const batch = await this.readEntities(ids);
-      if (inFlight.length >= 2) await inFlight.shift();
-      inFlight.push(handled(this.engine.put(batch, true).then((written) => {
-        this.triples = written.triples ?? this.triples;
-        done += ids.length;
-        this.state = { status: 'building', done, total };
-      })));
-    }
-    await Promise.all(inFlight);
-    // Redirects are not among entityIds.
-    await this.addRedirects();
+    await this.write(pagesById((after, limit) => this.store.entityIds(after, limit), (id) => id, BUILD_BATCH), true, 2, (ids) => {
+      done += ids.length;
+      this.state = { status: 'building', done, total };
+    });
+    // Redirects are not among entityIds: each is read as what it is, and written as its owl:sameAs.
+    const redirects = pagesById((after, limit) => this.store.redirects(after, limit), (r) => r.id, BUILD_BATCH);
+    await this.write(mapPages(redirects, (r) => r.id), false, 1);
     this.cursor = head;
     this.options.log(`SPARQL: built from ${total} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return true;
   }
 
-  /** The mean triples of the store's first entities, written as the engine would hold them. */
   /**
    * The engine's size in triples, estimated from the first entities of each kind (ids sort properties before
    * items, and a property has a tenth of an item's triples), weighted by how many of each the store holds.
@@ -219,25 +204,28 @@ export class SparqlMirror {
     for (const kind of KINDS) {
       if (counts[kind.name] === 0) continue;
       const ids = (await this.store.entityIds(kind.prefix, SAMPLE)).filter((id) => id.startsWith(kind.prefix));
-      let sampled = 0;
-      for (const { json, head } of await this.readEntities(ids)) {
-        if (json === undefined || !head) continue;
-        const dump = toWikidata(JSON.parse(json) as Entity, { id: head.revision, modified: new Date(head.modified) });
-        sampled += entityTriples(dump, { ...this.rdf, flavor: this.options.flavor }).length;
-      }
+      const sampled = (await this.readEntities(ids)).reduce((n, entity) => n + mirrorLines(entity, this.setup).length, 0);
       if (ids.length) triples += (sampled / ids.length) * counts[kind.name];
     }
     return triples;
   }
 
-  private async addRedirects(): Promise<void> {
-    let after: string | null = null;
-    for (;;) {
-      const page = await this.store.redirects(after, BUILD_BATCH);
-      if (page.length === 0) return;
-      await this.engine.put(page.map(({ id, target }) => ({ id, redirect: target })), false);
-      after = page[page.length - 1].id;
+  /**
+   * Writes the entities of each batch of ids, with at most `inFlight` batches sent and not yet applied (the next
+   * is read from the store meanwhile); resolves when every batch is applied.
+   */
+  private async write(batches: AsyncIterable<string[]> | Iterable<string[]>, fresh: boolean, inFlight: number,
+    written?: (ids: string[]) => void): Promise<void> {
+    const sent: Promise<void>[] = [];
+    for await (const ids of batches) {
+      const entities = await this.readEntities(ids);
+      if (sent.length >= inFlight) await sent.shift();
+      sent.push(handled(this.engine.put(entities, fresh).then((reply) => {
+        this.triples = reply.triples ?? this.triples;
+        written?.(ids);
+      })));
     }
+    await Promise.all(sent);
   }
 
   /** The entities as the engine writes them: their stored documents, read in one round trip. */
@@ -278,14 +266,9 @@ export class SparqlMirror {
         // Behind (a full page), larger batches: the engine's cost per call is then spread over more changes.
         // One batch at a time (a build has two in flight): the server's own requests keep the other core
         // (docs/adr/0013-sparql-engine.md, "Sync and the edit rate").
-        const inFlight: Promise<void>[] = [];
         const size = page.length < PAGE ? SYNC_BATCH : SYNC_BATCH_BEHIND;
-        for (let i = 0; i < ids.length; i += size) {
-          const batch = await this.readEntities(ids.slice(i, i + size));
-          if (inFlight.length >= SYNC_IN_FLIGHT) await inFlight.shift();
-          inFlight.push(handled(this.engine.put(batch, false).then((written) => { this.triples = written.triples ?? this.triples; })));
-        }
-        await Promise.all(inFlight);
+        const batches = Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, (i + 1) * size));
+        await this.write(batches, false, SYNC_IN_FLIGHT);
         this.cursor = page[page.length - 1].cursor;
         this.changedSinceSnapshot = true;
         this.wake();
@@ -328,4 +311,8 @@ export class SparqlMirror {
 function handled<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
   return promise;
+}
+
+async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (row: T) => U): AsyncGenerator<U[]> {
+  for await (const page of pages) yield page.map(map);
 }

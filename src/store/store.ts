@@ -410,3 +410,18 @@ export function compareCursors(a: string, b: string): number {
   }
   return 0;
 }
+
+/**
+ * Every row of a listing that pages by id (entityIds, redirects), a page at a time: each page is read when the
+ * one before has been taken, so a whole store is walked in constant memory.
+ */
+export async function* pagesById<T>(read: (after: string | null, limit: number) => Promise<T[]>, idOf: (row: T) => string,
+  limit: number): AsyncGenerator<T[]> {
+  let after: string | null = null;
+  for (;;) {
+    const page = await read(after, limit);
+    if (page.length === 0) return;
+    yield page;
+    after = idOf(page[page.length - 1]);
+  }
+}

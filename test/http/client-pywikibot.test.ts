@@ -4,19 +4,18 @@
 // `user-password.py` holds a BotPassword whose password is an Entia token. Then a bot script does what bots do,
 // and every result is read back through the REST API. Skips with its reason where Python or the clients are absent.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { PYTHON_CLIENTS, pythonClientSkip } from '../helpers/python-clients.js';
 import { promisify } from 'node:util';
 import type { TestServer } from '../helpers/server.js';
 import { addUser, startSecureServer } from '../helpers/secure.js';
 
 const run = promisify(execFile);
-const CLIENTS = process.env.ENTIA_PYTHON_CLIENTS ?? join(import.meta.dirname, '../../../shared/clients/python');
-const python = (() => { try { execFileSync('python3', ['--version']); return true; } catch { return false; } })();
-const skip = !python ? 'python3 is not installed' : !existsSync(join(CLIENTS, 'pywikibot')) ? `no Pywikibot at ${CLIENTS}` : false;
+const skip = pythonClientSkip('pywikibot', 'Pywikibot');
 
 let s: TestServer;
 let dir: string;
@@ -25,7 +24,7 @@ let auth: Record<string, string>;
 
 async function pywikibot(args: string[], env: Record<string, string> = {}) {
   return run('python3', args, { cwd: dir, timeout: 120_000,
-    env: { ...process.env, PYTHONPATH: CLIENTS, PYWIKIBOT_DIR: dir, ...env } });
+    env: { ...process.env, PYTHONPATH: PYTHON_CLIENTS, PYWIKIBOT_DIR: dir, ...env } });
 }
 
 describe('Pywikibot against Entia', { skip }, () => {

@@ -3,18 +3,15 @@
 // with an empty multipart body and reads the JSON results; the label service fills labels as on Wikidata.
 // Skips with its reason where Python or the clients are absent.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { PYTHON_CLIENTS, pythonClientSkip } from '../helpers/python-clients.js';
 import { promisify } from 'node:util';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { waitForSparql } from '../helpers/sparql.js';
 
 const run = promisify(execFile);
-const CLIENTS = process.env.ENTIA_PYTHON_CLIENTS ?? join(import.meta.dirname, '../../../shared/clients/python');
-const python = (() => { try { execFileSync('python3', ['--version']); return true; } catch { return false; } })();
-const skip = !python ? 'python3 is not installed' : !existsSync(join(CLIENTS, 'wikibaseintegrator')) ? `no WikibaseIntegrator at ${CLIENTS}` : false;
+const skip = pythonClientSkip('wikibaseintegrator', 'WikibaseIntegrator');
 
 let s: TestServer;
 let human: string;
@@ -48,7 +45,7 @@ describe('WikibaseIntegrator\'s execute_sparql_query against Entia', { skip }, (
       'result = execute_sparql_query(query, max_retries=3, retry_after=1)',
       "print(json.dumps([[b['item']['value'], b['itemLabel']['value']] for b in result['results']['bindings']]))",
     ].join('\n');
-    const { stdout } = await run('python3', ['-c', script], { timeout: 60_000, env: { ...process.env, PYTHONPATH: CLIENTS } });
+    const { stdout } = await run('python3', ['-c', script], { timeout: 60_000, env: { ...process.env, PYTHONPATH: PYTHON_CLIENTS } });
     assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), [
       [`http://www.wikidata.org/entity/${people[0]}`, 'Ada Lovelace'],
       [`http://www.wikidata.org/entity/${people[1]}`, 'Douglas Adams'],

@@ -267,6 +267,21 @@ describe('the engine\'s bounds and lifetime', () => {
     }
   });
 
+  it('builds the redirects the store already holds as owl:sameAs', async () => {
+    const first = await startServer();
+    const target = (await first.post('/v1/entities/items', { item: { labels: { en: 'target' } } })).body.id;
+    const source = (await first.post('/v1/entities/items', { item: { labels: { en: 'merged away' } } })).body.id;
+    await first.store.redirectEntity(source, target, { user: 'test', comment: null, tags: [], bot: false });
+    await first.close({ keepFiles: true });
+    const built = await startServer({ dbPath: first.dbPath, config: { sparql: 'full' } });
+    try {
+      const res = await fetch(`${built.url}/sparql?after=latest&format=csv&query=${encodeURIComponent(`SELECT ?p ?o WHERE { wd:${source} ?p ?o }`)}`);
+      assert.equal((await res.text()).trim(), `p,o\r\nhttp://www.w3.org/2002/07/owl#sameAs,http://www.wikidata.org/entity/${target}`);
+    } finally {
+      await built.close();
+    }
+  });
+
   it('holds only best-rank values, terms and sitelinks with ENTIA_SPARQL=truthy', async () => {
     const truthy = await startServer({ config: { sparql: 'truthy' } });
     try {

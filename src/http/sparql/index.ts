@@ -117,13 +117,13 @@ interface Started {
 function startEngine(app: FastifyInstance, store: Store, services: Services, vocabulary: RdfVocabulary): Started | null {
   const { config } = services;
   if (config.sparql === 'off') return null;
-  const engine = new SparqlEngine({ vocabulary, sites: services.sites, flavor: config.sparql });
-  const mirror = new SparqlMirror(store, engine, {
-    flavor: config.sparql,
+  const setup = { vocabulary, sites: services.sites, flavor: config.sparql };
+  const engine = new SparqlEngine(setup);
+  const mirror = new SparqlMirror(store, engine, setup, {
     snapshotPath: sparqlSnapshotPath(config),
     memoryLimit: config.sparqlMemoryBytes,
     log: (message) => console.error(`entia: ${message}`),
-  }, { vocabulary, sites: services.sites });
+  });
   services.metrics.watchSparql(() => ({ ready: mirror.state.status === 'ready', triples: mirror.triples, lagSeconds: mirror.lagSeconds,
     queued: engine.queued }));
   // Built in the background: the server answers everything else meanwhile, and /sparql says how far it is.
