@@ -85,7 +85,6 @@ async function importCommand(config: Config, path: string, values: Record<string
   const options = importOptions(values);
   const report = typeof values.report === 'string' ? reportFile(values.report) : null;
   const store = await openStore(config, IMPORT_TUNING, 'create');
-  console.error(`entia: importing ${path === '-' ? 'standard input' : path} into ${describeStore(config.db)} (mode ${options.mode})`);
   const bar = process.stderr.isTTY ? importProgressBar() : null;
   let last: ImportSummary | null = null;
   // Ctrl-C: each batch is one transaction with its checkpoint, so what is written is whole; say where the import
@@ -96,7 +95,9 @@ async function importCommand(config: Config, path: string, values: Record<string
       + 'written is kept. Run the same command again to go on after the last batch written (--restart starts over).');
     process.exit(130);
   };
+  // Listen before saying the import started: whoever reads that line may press Ctrl-C at once.
   process.once('SIGINT', interrupted);
+  console.error(`entia: importing ${path === '-' ? 'standard input' : path} into ${describeStore(config.db)} (mode ${options.mode})`);
   try {
     const summary = await importDump(store, path, loadSites(config), { user: 'import', comment: importComment(path), tags: [], bot: true }, {
       ...options,
