@@ -95,6 +95,12 @@ export interface Config {
   sparqlMaxResultBytes: number;
   /** The engine's snapshot file (ENTIA_SPARQL_SNAPSHOT); null: beside a SQLite store, none for PostgreSQL. */
   sparqlSnapshot: string | null;
+  /** An external SPARQL engine's query endpoint (ENTIA_SPARQL_URL); null: the embedded engine. */
+  sparqlUrl: string | null;
+  /** Where `entia sparql-sync` sends SPARQL Update (ENTIA_SPARQL_UPDATE_URL); the query endpoint by default. */
+  sparqlUpdateUrl: string | null;
+  /** The Authorization header sent with those updates (ENTIA_SPARQL_UPDATE_AUTH), never logged. */
+  sparqlUpdateAuth: string | null;
 }
 
 export const DEFAULTS: Config = {
@@ -140,6 +146,9 @@ export const DEFAULTS: Config = {
   sparqlQueue: 8,
   sparqlMaxResultBytes: 64 * 2 ** 20,
   sparqlSnapshot: null,
+  sparqlUrl: null,
+  sparqlUpdateUrl: null,
+  sparqlUpdateAuth: null,
 };
 
 /** `Q1000000000` or `Q1000000000,P1000000000`: a kind not named keeps its default. */
@@ -264,6 +273,20 @@ function sparqlMemory(v: string | undefined): number {
   return bytes;
 }
 
+/** An http(s) URL without credentials in it (they would be logged with it: ENTIA_SPARQL_UPDATE_AUTH carries them). */
+function httpUrl(name: string, v: string | undefined): string | null {
+  if (v === undefined || v === '') return null;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL such as http://127.0.0.1:8890/sparql, got '${v}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got '${v}'`);
+  if (url.username || url.password) throw new Error(`${name} must not hold credentials: set ENTIA_SPARQL_UPDATE_AUTH instead`);
+  return url.toString();
+}
+
 function megabytes(name: string, v: string | undefined): number | undefined {
   const n = positive(name, v);
   return n === undefined ? undefined : n * 2 ** 20;
@@ -314,6 +337,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     sparqlQueue: positive('ENTIA_SPARQL_QUEUE', env.ENTIA_SPARQL_QUEUE) ?? DEFAULTS.sparqlQueue,
     sparqlMaxResultBytes: megabytes('ENTIA_SPARQL_MAX_RESULT', env.ENTIA_SPARQL_MAX_RESULT) ?? DEFAULTS.sparqlMaxResultBytes,
     sparqlSnapshot: env.ENTIA_SPARQL_SNAPSHOT || null,
+    sparqlUrl: httpUrl('ENTIA_SPARQL_URL', env.ENTIA_SPARQL_URL),
+    sparqlUpdateUrl: httpUrl('ENTIA_SPARQL_UPDATE_URL', env.ENTIA_SPARQL_UPDATE_URL) ?? httpUrl('ENTIA_SPARQL_URL', env.ENTIA_SPARQL_URL),
+    sparqlUpdateAuth: env.ENTIA_SPARQL_UPDATE_AUTH || null,
   };
 }
 

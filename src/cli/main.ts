@@ -26,6 +26,7 @@ import { CliError } from './errors.js';
 import { superviseWorkers } from './workers.js';
 import { EXPORT_FORMATS, exportStore, exportTarget, readIdsFile, type ExportFormat } from './export.js';
 import { kindNamed } from '../domain/kinds.js';
+import { SPARQL_SYNC_HELP, sparqlSyncCommand } from './sparql-sync.js';
 
 /**
  * Where rate-limit budgets live: Redis when ENTIA_REDIS is set; otherwise the store's shared counters when
@@ -316,6 +317,11 @@ after the last batch it wrote.
   --ids FILE          only the ids listed in FILE (whitespace-separated)
   --since CURSOR      only the entities changed after CURSOR of GET /v1/changes; prints the cursor to go on from`,
     run: (config, [path], values) => exportCommand(config, path, values),
+  },
+  'sparql-sync': {
+    args: '[--once]', summary: 'load an external SPARQL engine from the store and keep it in step with every change',
+    positionals: [0, 0], options: { once: { type: 'boolean' } }, help: SPARQL_SYNC_HELP,
+    run: (config, _, values) => sparqlSyncCommand(config, loadSites(config), values),
   },
   redirect: {
     args: 'FROM_ITEM TO_ITEM', summary: 'make an item a redirect to another (as after a merge)', positionals: [2, 2],

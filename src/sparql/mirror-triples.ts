@@ -63,7 +63,13 @@ export interface MirrorTriples {
 
 export function splitTriples(layout: MirrorLayout, id: string, triples: readonly string[]): MirrorTriples {
   const graph = `<${layout.graphOf(id)}>`;
-  let own = '';
+  const { own, shared } = groupTriples(layout, triples);
+  return { own: own.map((line) => `${line.slice(0, -1)}${graph} .\n`).join(''), shared };
+}
+
+/** An entity's triples, skolemised: its own N-Triples lines, and each shared node's N-Triples by the node's IRI. */
+export function groupTriples(layout: MirrorLayout, triples: readonly string[]): { own: string[]; shared: Map<string, string> } {
+  const own: string[] = [];
   const shared = new Map<string, string>();
   for (const triple of triples) {
     const line = skolemize(layout, triple);
@@ -71,7 +77,7 @@ export function splitTriples(layout: MirrorLayout, id: string, triples: readonly
       const subject = line.slice(1, line.indexOf('>'));
       shared.set(subject, `${shared.get(subject) ?? ''}${line}\n`);
     } else {
-      own += `${line.slice(0, -1)}${graph} .\n`;
+      own.push(line);
     }
   }
   return { own, shared };

@@ -228,15 +228,8 @@ export class SparqlMirror {
     await Promise.all(sent);
   }
 
-  /** The entities as the engine writes them: their stored documents, read in one round trip. */
-  private async readEntities(ids: readonly string[]): Promise<MirrorEntity[]> {
-    const documents = await this.store.readDocuments(ids);
-    return ids.map((id): MirrorEntity => {
-      const read = documents.get(id);
-      if (read?.status === 'found') return { id, json: read.json(), head: { revision: read.head.revision, modified: read.head.modified.getTime() } };
-      if (read?.status === 'redirect') return { id, redirect: read.target };
-      return { id };
-    });
+  private readEntities(ids: readonly string[]): Promise<MirrorEntity[]> {
+    return readMirrorEntities(this.store, ids);
   }
 
   /** The next read of the feed, unless one is already due: a restart while the feed is read makes no second loop. */
@@ -302,6 +295,17 @@ export class SparqlMirror {
     this.lastSnapshot = Date.now();
     this.changedSinceSnapshot = this.cursor !== cursor;
   }
+}
+
+/** The entities as an engine writes them: their stored documents, read in one round trip. */
+export async function readMirrorEntities(store: EntityStore, ids: readonly string[]): Promise<MirrorEntity[]> {
+  const documents = await store.readDocuments(ids);
+  return ids.map((id): MirrorEntity => {
+    const read = documents.get(id);
+    if (read?.status === 'found') return { id, json: read.json(), head: { revision: read.head.revision, modified: read.head.modified.getTime() } };
+    if (read?.status === 'redirect') return { id, redirect: read.target };
+    return { id };
+  });
 }
 
 /**

@@ -416,8 +416,8 @@ export function compareCursors(a: string, b: string): number {
  * one before has been taken, so a whole store is walked in constant memory.
  */
 export async function* pagesById<T>(read: (after: string | null, limit: number) => Promise<T[]>, idOf: (row: T) => string,
-  limit: number): AsyncGenerator<T[]> {
-  let after: string | null = null;
+  limit: number, from: string | null = null): AsyncGenerator<T[]> {
+  let after = from;
   for (;;) {
     const page = await read(after, limit);
     if (page.length === 0) return;

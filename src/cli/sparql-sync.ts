@@ -1,0 +1,52 @@
+// `entia sparql-sync`: loads an external SPARQL engine (ENTIA_SPARQL_URL) from the store and keeps it in step
+// with the change feed (sparql/remote-sync.ts). Ctrl-C or SIGTERM stops it between two requests; a kill at any
+// moment is safe too: the engine holds where the sync stands, and the next run goes on from there.
+import type { Config } from '../config.js';
+import { conceptVocabulary } from '../http/entity-data.js';
+import type { SiteTable } from '../domain/sites.js';
+import { RemoteEndpoint, RemoteRefused, RemoteTimeout, RemoteUnavailable } from '../sparql/remote-endpoint.js';
+import { RemoteSync, SyncMismatch } from '../sparql/remote-sync.js';
+import { describeStore, openStore } from './open-store.js';
+import { CliError } from './errors.js';
+
+export const SPARQL_SYNC_HELP = `Needs ENTIA_SPARQL_URL (the engine's query endpoint); updates go to ENTIA_SPARQL_UPDATE_URL (the
+same by default) with ENTIA_SPARQL_UPDATE_AUTH as their Authorization header. ENTIA_SPARQL=full|truthy
+chooses the triples. The first run loads every entity; later runs, and a run after any interruption, go on
+from what the engine holds (README, "SPARQL on an external engine").
+
+  --once              apply what the feed holds now, then exit (for cron, or to check)`;
+
+export function remoteEndpoint(config: Config): RemoteEndpoint {
+  if (!config.sparqlUrl) throw new CliError('ENTIA_SPARQL_URL is not set: point it at the engine\'s SPARQL endpoint (README, "SPARQL on an external engine")', 2);
+  return new RemoteEndpoint({ queryUrl: config.sparqlUrl, updateUrl: config.sparqlUpdateUrl ?? config.sparqlUrl, updateAuth: config.sparqlUpdateAuth });
+}
+
+export async function sparqlSyncCommand(config: Config, sites: SiteTable, values: Record<string, unknown>): Promise<void> {
+  const endpoint = remoteEndpoint(config);
+  if (config.sparql === 'off') throw new CliError('ENTIA_SPARQL is off: set it to full or truthy to choose what the engine holds', 2);
+  const store = await openStore(config, {}, 'existing');
+  console.error(`entia: syncing ${describeStore(config.db)} into the SPARQL engine at ${new URL(config.sparqlUrl!).host} (${config.sparql})`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    console.error('entia: stopping after the request under way (again to stop at once; the engine stays consistent either way)');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const sync = new RemoteSync(store, endpoint, { vocabulary: conceptVocabulary(config), sites, flavor: config.sparql },
+    { log: (message) => console.error(`entia: ${message}`), stopped: () => stopping });
+  try {
+    await sync.run(values.once === true);
+  } catch (e) {
+    if (e instanceof RemoteRefused || e instanceof RemoteUnavailable || e instanceof RemoteTimeout) {
+      throw new CliError(`the SPARQL engine: ${e.message}`);
+    }
+    if (e instanceof SyncMismatch) throw new CliError(e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await store.close();
+  }
+}
