@@ -11,19 +11,19 @@ import { SparqlMirror } from '../../sparql/mirror.js';
 import { prepareQuery, QueryRefused, type PreparedQuery } from '../../sparql/query.js';
 import type { RdfVocabulary } from '../../domain/rdf.js';
 import type { Store } from '../../store/store.js';
-import { sparqlSnapshotPath, type Config } from '../../config.js';
+import { sparqlSnapshotPath } from '../../config.js';
 import { sendBody } from '../compression.js';
 import { sendError, toEntiaError } from '../reply-error.js';
 import { chargeRead, type Services } from '../services.js';
-import { resultFormat, type ResultFormat } from './formats.js';
+import { resultFormat } from './formats.js';
+import { remoteBackend } from './remote.js';
+import { AFTER_WAIT_MS, type SparqlBackend } from './backend.js';
 
 export const SPARQL_PATHS = ['/sparql', '/bigdata/namespace/wdq/sparql'];
 /** The header saying which change of the feed a result includes. */
 export const CURSOR_HEADER = 'x-entia-sparql-cursor';
 /** Largest query accepted in a POST body. */
 const QUERY_BODY_LIMIT = 1 << 20;
-/** How long `after=` waits for the engine to apply a change. */
-const AFTER_WAIT_MS = 10_000;
 const LANGUAGE = /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/;
 /** A cursor of either backend's change feed (SQLite `rev`, PostgreSQL `xid.rev`). */
 const CURSOR = /^[0-9]{1,20}(\.[0-9]{1,16})?$/;
@@ -65,56 +65,8 @@ function parseRequest(req: FastifyRequest, vocabulary: RdfVocabulary) {
   return { prepared, after, format: resultFormat(prepared.form, params.format, req.headers.accept) };
 }
 
-/** Waits until the engine can answer with what the client asked to include; 503s with Retry-After otherwise. */
-async function awaitEngine(started: Started | null, after: string | undefined, reply: FastifyReply): Promise<Started> {
-  if (!started) return fail('sparql-unavailable', { reason: 'ENTIA_SPARQL is off on this server' });
-  const { mirror } = started;
-  const state = mirror.state;
-  if (state.status === 'refused') return fail('sparql-unavailable', { reason: state.reason });
-  if (after === undefined) {
-    if (state.status !== 'building') return started;
-    reply.header('retry-after', '5');
-    return fail('sparql-unavailable', { reason: `the engine is being filled from the store (${state.done} of ${state.total} entities)` });
-  }
-  // A client that names a change waits for it, a build included, up to the bound.
-  const target = after === 'latest' ? await mirror.committed() : after;
-  await mirror.waitFor(target, AFTER_WAIT_MS).catch(() => {
-    reply.header('retry-after', '1');
-    fail('sparql-behind', { after: target, applied: mirror.cursor });
-  });
-  return started;
-}
-
-/** Runs the query within the limits; the engine's refusals and restarts become the table's errors. */
-async function run(engine: SparqlEngine, query: PreparedQuery, format: ResultFormat, config: Config, reply: FastifyReply): Promise<Buffer> {
-  if (engine.queued >= config.sparqlQueue) {
-    reply.header('retry-after', '1');
-    return fail('sparql-busy');
-  }
-  let result: string | boolean;
-  try {
-    result = await engine.query(query.text, format.engine, config.sparqlTimeoutSeconds * 1000);
-  } catch (e) {
-    if (e instanceof QueryTimeout) return fail('query-timeout', { limit: config.sparqlTimeoutSeconds });
-    if (e instanceof EngineRestarted) {
-      reply.header('retry-after', '5');
-      return fail('sparql-unavailable', { reason: 'the engine restarted while the query waited (another query ran over its time limit)' });
-    }
-    if (e instanceof EngineError) return fail('invalid-sparql-query', { reason: e.message.split('\n')[0].slice(0, 500) });
-    throw e;
-  }
-  const body = Buffer.from(String(result), 'utf8');
-  if (body.length > config.sparqlMaxResultBytes) return fail('query-result-too-large', { limit: config.sparqlMaxResultBytes });
-  return body;
-}
-
-/** The engine and its mirror for this server's store, started when the server is ready and stopped with it. */
-interface Started {
-  engine: SparqlEngine;
-  mirror: SparqlMirror;
-}
-
-function startEngine(app: FastifyInstance, store: Store, services: Services, vocabulary: RdfVocabulary): Started | null {
+/** The embedded engine (sparql/engine.ts) and its mirror, started when the server is ready and stopped with it. */
+function embeddedBackend(app: FastifyInstance, store: Store, services: Services, vocabulary: RdfVocabulary): SparqlBackend | null {
   const { config } = services;
   if (config.sparql === 'off') return null;
   const setup = { vocabulary, sites: services.sites, flavor: config.sparql };
@@ -129,18 +81,57 @@ function startEngine(app: FastifyInstance, store: Store, services: Services, voc
   // Built in the background: the server answers everything else meanwhile, and /sparql says how far it is.
   app.addHook('onReady', async () => { void mirror.start(); });
   app.addHook('onClose', async () => { await mirror.stop(); await engine.close(); });
-  return { engine, mirror };
+  return {
+    async ready(after, reply) {
+      const state = mirror.state;
+      if (state.status === 'refused') return fail('sparql-unavailable', { reason: state.reason });
+      if (after === undefined) {
+        if (state.status !== 'building') return mirror.cursor;
+        reply.header('retry-after', '5');
+        return fail('sparql-unavailable', { reason: `the engine is being filled from the store (${state.done} of ${state.total} entities)` });
+      }
+      // A client that names a change waits for it, a build included, up to the bound.
+      const target = after === 'latest' ? await mirror.committed() : after;
+      await mirror.waitFor(target, AFTER_WAIT_MS).catch(() => {
+        reply.header('retry-after', '1');
+        fail('sparql-behind', { after: target, applied: mirror.cursor });
+      });
+      return mirror.cursor;
+    },
+    async run(query, format, reply) {
+      if (engine.queued >= config.sparqlQueue) {
+        reply.header('retry-after', '1');
+        return fail('sparql-busy');
+      }
+      let result: string | boolean;
+      try {
+        result = await engine.query(query.text, format.engine, config.sparqlTimeoutSeconds * 1000);
+      } catch (e) {
+        if (e instanceof QueryTimeout) return fail('query-timeout', { limit: config.sparqlTimeoutSeconds });
+        if (e instanceof EngineRestarted) {
+          reply.header('retry-after', '5');
+          return fail('sparql-unavailable', { reason: 'the engine restarted while the query waited (another query ran over its time limit)' });
+        }
+        if (e instanceof EngineError) return fail('invalid-sparql-query', { reason: e.message.split('\n')[0].slice(0, 500) });
+        throw e;
+      }
+      const body = Buffer.from(String(result), 'utf8');
+      if (body.length > config.sparqlMaxResultBytes) return fail('query-result-too-large', { limit: config.sparqlMaxResultBytes });
+      return body;
+    },
+  };
 }
 
 export function registerSparql(app: FastifyInstance, store: Store, services: Services): string[] {
   const vocabulary = conceptVocabulary(services.config);
-  const started = startEngine(app, store, services, vocabulary);
+  const backend = services.config.sparql === 'off' ? null
+    : services.config.sparqlUrl ? remoteBackend(app, store, services) : embeddedBackend(app, store, services, vocabulary);
   const answer = async (req: FastifyRequest, reply: FastifyReply) => {
     await chargeRead(services.guard, req);
     const { prepared, after, format } = parseRequest(req, vocabulary);
-    const { engine, mirror } = await awaitEngine(started, after, reply);
-    const cursor = mirror.cursor;
-    const body = await run(engine, prepared, format, services.config, reply);
+    if (!backend) return fail('sparql-unavailable', { reason: 'ENTIA_SPARQL is off on this server' });
+    const cursor = await backend.ready(after, reply);
+    const body = await backend.run(prepared, format, reply);
     reply.header(CURSOR_HEADER, cursor).header('cache-control', 'no-store').header('vary', 'Accept');
     return sendBody(reply, body, format.contentType);
   };
