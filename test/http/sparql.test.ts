@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULTS } from '../../src/config.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { waitForSparql } from '../helpers/sparql.js';
+import { assertMirrorInStep, waitForSparql } from '../helpers/sparql.js';
 
 let s: TestServer;
 let property: string;
@@ -26,55 +25,6 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 async function sparql(query: string, init: { accept?: string; extra?: string } = {}) {
   const res = await fetch(`${s.url}/sparql?after=latest&query=${encodeURIComponent(query)}${init.extra ?? ''}`, { headers: init.accept ? { accept: init.accept } : {} });
   return { status: res.status, type: res.headers.get('content-type') ?? '', cursor: res.headers.get('x-entia-sparql-cursor'), text: await res.text() };
-}
-
-/** Every triple the engine holds, as N-Triples lines (blank nodes never: the mirror names them by IRI). */
-async function engineTriples(): Promise<Set<string>> {
-  const res = await sparql('SELECT ?s ?p ?o WHERE { ?s ?p ?o }');
-  assert.equal(res.status, 200, res.text);
-  const term = (t: any) => (t.type === 'uri' ? `<${t.value}>` : JSON.stringify(t.value) + (t['xml:lang'] ? `@${t['xml:lang']}`
-    : t.datatype && t.datatype !== 'http://www.w3.org/2001/XMLSchema#string' ? `^^<${t.datatype}>` : ''));
-  return new Set(JSON.parse(res.text).results.bindings.map((b: any) => `${term(b.s)} ${term(b.p)} ${term(b.o)}`));
-}
-
-/** The union of what Special:EntityData says of each entity, read the same way (through a scratch query of the
- * N-Triples' own terms, so that both sides are written alike): what the engine must hold. */
-async function storeTriples(ids: string[], redirects: Record<string, string> = {}): Promise<Set<string>> {
-  const all = new Set<string>();
-  const genid = 'http://www.wikidata.org/.well-known/genid/';
-  for (const id of ids) {
-    const text = await (await fetch(`${s.url}/wiki/Special:EntityData/${id}.nt`)).text();
-    // The engine took its data-node base from the configured public URL, before the test server learnt its port.
-    for (const line of text.trim().replaceAll(`${s.url}/wiki/`, `${DEFAULTS.publicUrl}/wiki/`).split('\n')) {
-      const m = /^(<[^>]*>|_:\S+) (<[^>]*>) (.*) \.$/.exec(line)!;
-      const node = (t: string) => (t.startsWith('_:') ? `<${genid}${t.slice(2)}>` : t);
-      all.add(`${node(m[1])} ${m[2]} ${literal(node(m[3]))}`);
-    }
-  }
-  for (const [from, to] of Object.entries(redirects)) {
-    all.add(`<http://www.wikidata.org/entity/${from}> <http://www.w3.org/2002/07/owl#sameAs> <http://www.wikidata.org/entity/${to}>`);
-  }
-  return all;
-}
-
-/** An N-Triples literal as engineTriples writes it (JSON string escapes, xsd:string left implicit). */
-function literal(term: string): string {
-  const m = /^"((?:[^"\\]|\\.)*)"(.*)$/.exec(term);
-  if (!m) return term;
-  const value = JSON.parse(`"${m[1].replace(/\\U([0-9A-Fa-f]{8})/g, (_, h) => String.fromCodePoint(parseInt(h, 16)))}"`);
-  // The engine keeps a decimal by its value, so "+5" reads back as "5" (as on the Query Service).
-  const decimal = m[2] === '^^<http://www.w3.org/2001/XMLSchema#decimal>' ? String(value).replace(/^\+/, '') : value;
-  return JSON.stringify(decimal) + (m[2] === '^^<http://www.w3.org/2001/XMLSchema#string>' ? '' : m[2]);
-}
-
-/** The engine holds the RDF of every entity and redirect the store has now, and nothing else. */
-async function assertInStep() {
-  const ids = await s.store.entityIds(null, 10_000);
-  const redirects = Object.fromEntries((await s.store.redirects(null, 10_000)).map((r) => [r.id, r.target]));
-  const [engine, expected] = [await engineTriples(), await storeTriples(ids, redirects)];
-  const stale = [...engine].filter((t) => !expected.has(t));
-  const missing = [...expected].filter((t) => !engine.has(t));
-  assert.deepEqual({ stale, missing }, { stale: [], missing: [] });
 }
 
 describe('the SPARQL protocol', () => {
@@ -167,42 +117,42 @@ describe('the mirror after every kind of edit', () => {
     const quantity = (amount: string) => ({ type: 'value', content: { amount, unit: '1' } });
     const a = (await s.post('/v1/entities/items', { item: { labels: { en: 'a' } } })).body.id;
     const b = (await s.post('/v1/entities/items', { item: { labels: { en: 'b' }, aliases: { en: ['bee'] } } })).body.id;
-    await assertInStep();
+    await assertMirrorInStep(s);
 
     await s.put(`/v1/entities/items/${a}/labels/en`, { label: 'a, relabelled' });
     await s.post(`/v1/entities/items/${a}/aliases/en`, { aliases: ['first'] });
     await s.put(`/v1/entities/items/${a}/descriptions/fr`, { description: 'une chose' });
-    await assertInStep();
+    await assertMirrorInStep(s);
 
     // One value node shared by two items: it stays while either uses it, and goes with the last.
     const onA = (await s.post(`/v1/entities/items/${a}/statements`, { statement: { property: { id: property }, value: quantity('+5') } })).body;
     const onB = (await s.post(`/v1/entities/items/${b}/statements`, { statement: { property: { id: property }, value: quantity('+5'),
       qualifiers: [{ property: { id: itemProperty }, value: { type: 'value', content: a } }],
       references: [{ parts: [{ property: { id: property }, value: quantity('+7') }] }] } })).body;
-    await assertInStep();
+    await assertMirrorInStep(s);
     await s.put(`/v1/statements/${onA.id}`, { statement: { property: { id: property }, value: quantity('+6'), rank: 'preferred' } });
-    await assertInStep();
+    await assertMirrorInStep(s);
     await s.delete(`/v1/statements/${onB.id}`);
-    await assertInStep();
+    await assertMirrorInStep(s);
     const valueNodes = await sparql('SELECT ?v WHERE { ?v wikibase:quantityAmount ?amount }');
     assert.deepEqual(JSON.parse(valueNodes.text).results.bindings.length, 1, 'only +6 has a value node now');
 
     await s.post(`/v1/entities/items/${b}/statements`, { statement: { property: { id: itemProperty }, value: { type: 'somevalue' },
       references: [{ parts: [{ property: { id: itemProperty }, value: { type: 'somevalue' } }] }] } });
     await s.patch(`/v1/entities/items/${a}/sitelinks`, { patch: [{ op: 'add', path: '/enwiki', value: { title: 'Mirror test' } }] });
-    await assertInStep();
+    await assertMirrorInStep(s);
     await s.delete(`/v1/entities/items/${a}/sitelinks/enwiki`);
-    await assertInStep();
+    await assertMirrorInStep(s);
 
     // A revert restores an older revision; a redirect (as `entia redirect` and merges write it) leaves owl:sameAs only.
     const { revisions } = (await s.get(`/v1/entities/items/${a}/history?limit=500`)).body;
     const reverted = await s.post(`/v1/entities/items/${a}/revert`, { revision: revisions.at(-1).id });
     assert.equal(reverted.status, 200, reverted.text);
-    await assertInStep();
+    await assertMirrorInStep(s);
     const c = (await s.post('/v1/entities/items', { item: { labels: { en: 'c' }, statements: { [property]: [{ property: { id: property }, value: quantity('+99') }] } } })).body.id;
-    await assertInStep();
+    await assertMirrorInStep(s);
     await s.store.redirectEntity(c, a, { user: 'test', comment: null, tags: [], bot: false });
-    await assertInStep();
+    await assertMirrorInStep(s);
   });
 });
 
