@@ -14,7 +14,17 @@ same by default) with ENTIA_SPARQL_UPDATE_AUTH as their Authorization header. EN
 chooses the triples. The first run loads every entity; later runs, and a run after any interruption, go on
 from what the engine holds (README, "SPARQL on an external engine").
 
-  --once              apply what the feed holds now, then exit (for cron, or to check)`;
+  --once              apply what the feed holds now, then exit (for cron, or to check)
+  --settle SECONDS    after a sync that was killed, wait until the engine has been still this long before
+                      going on: its last request may still be running there (default 10)`;
+
+/** Seconds the engine must be still after a sync that did not stop cleanly (--settle, default 10). */
+function settleSeconds(value: unknown): number {
+  if (value === undefined) return 10;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 3600) throw new CliError(`--settle must be a number of seconds from 0 to 3600, got '${String(value)}'`, 2);
+  return n;
+}
 
 export function remoteEndpoint(config: Config): RemoteEndpoint {
   if (!config.sparqlUrl) throw new CliError('ENTIA_SPARQL_URL is not set: point it at the engine\'s SPARQL endpoint (README, "SPARQL on an external engine")', 2);
@@ -35,7 +45,7 @@ export async function sparqlSyncCommand(config: Config, sites: SiteTable, values
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   const sync = new RemoteSync(store, endpoint, { vocabulary: conceptVocabulary(config), sites, flavor: config.sparql },
-    { log: (message) => console.error(`entia: ${message}`), stopped: () => stopping });
+    { log: (message) => console.error(`entia: ${message}`), stopped: () => stopping, settleMs: settleSeconds(values.settle) * 1000 });
   try {
     await sync.run(values.once === true);
   } catch (e) {

@@ -24,16 +24,19 @@ import { compareCursors, pagesById, type ChangeFeed, type EntityStore } from '..
 /** Entia's bookkeeping in the engine: one graph, one subject, one predicate per fact. */
 export const SYNC_GRAPH = 'urn:entia:sparql-sync';
 const USES = 'urn:entia:uses';
-const STATE_KEYS = ['token', 'cursor', 'loading', 'loadedUpTo', 'flavor', 'conceptBase'] as const;
+const STATE_KEYS = ['token', 'running', 'cursor', 'loading', 'loadedUpTo', 'flavor', 'conceptBase'] as const;
 type StateKey = typeof STATE_KEYS[number];
 export type SyncState = Partial<Record<StateKey, string>>;
 const keyIri = (key: StateKey) => `urn:entia:${key}`;
 const SCHEMA_DATE_MODIFIED = 'http://schema.org/dateModified';
 const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 
-/** Entities per update request, and the most triple text one request carries (a larger entity goes alone). */
+/**
+ * Entities per update request, and the most triple text one request carries (a larger entity goes alone):
+ * Virtuoso refuses a request over 10 MB, and form encoding makes the text up to three times longer.
+ */
 const BATCH = 50;
-const MAX_REQUEST_CHARS = 4 << 20;
+const MAX_REQUEST_CHARS = 2 << 20;
 /** Nodes checked by one soleUseQuery. */
 const SOLE_USE_CHUNK = 500;
 /** Changes read from the feed at once, and how often an idle follower looks again. */
@@ -118,19 +121,22 @@ export function entityWrite(layout: MirrorLayout, entities: readonly RemoteEntit
 }
 
 /**
- * One request: the data staged in scratch graphs named by `request`; then, if the engine's token is `token`,
- * the emptied graphs, the staged triples moved into place, the state set, and the token changed to `next`;
- * the scratch graphs removed whatever happened.
+ * One request. Guarded (while following the feed): the data staged in scratch graphs named by `request`; then,
+ * if the engine's token is `token`, the emptied graphs, the staged triples moved into place, the state set, and
+ * the token changed to `next`; the scratch graphs removed whatever happened. Unguarded (while loading): written
+ * in place. A load's request that commits late writes what was read after the load began, and following the
+ * feed from there rewrites whatever changed since, so a load needs no guard and skips the staging's cost.
  */
-export function syncRequest(write: SyncWrite, setup: EngineSetup, guard: { token: string; next: string; request: string }): string {
-  const held = `GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri('token')}> ${literal(guard.token)} }`;
-  const stage = new StagedData(guard.request);
+export function syncRequest(write: SyncWrite, setup: EngineSetup, guard: { token: string; next: string; request: string } | null): string {
+  const held = guard ? `GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri('token')}> ${literal(guard.token)} }` : '';
+  const stage = new StagedData(guard?.request ?? null);
   for (const [graph, lines] of write.own) stage.add(lines, graph);
   stage.add(write.shared, null);
-  const ops = [...stage.operations];
+  const ops: string[] = [];
   if (write.empty.length) {
     ops.push(`DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { ${held} VALUES ?g { ${write.empty.map((g) => `<${g}>`).join(' ')} } GRAPH ?g { ?s ?p ?o } }`);
   }
+  ops.push(...stage.operations);
   // One move per scratch graph, its graphs named: Virtuoso 7.2 fails on a move that takes both from VALUES.
   for (const [staged, target] of stage.targets) {
     ops.push(`INSERT { GRAPH ${target === null ? '?s' : `<${target}>`} { ?s ?p ?o } } WHERE { ${held} GRAPH <${staged}> { ?s ?p ?o } }`);
@@ -146,6 +152,7 @@ export function syncRequest(write: SyncWrite, setup: EngineSetup, guard: { token
     ops.push(`DELETE { GRAPH <${SYNC_GRAPH}> { ${subject} ${predicate} ?old } } WHERE { ${held} GRAPH <${SYNC_GRAPH}> { ${subject} ${predicate} ?old } }`);
     if (value !== null) ops.push(`INSERT { GRAPH <${SYNC_GRAPH}> { ${subject} ${predicate} ${value} } } WHERE { ${held} }`);
   }
+  if (!guard) return ops.join(' ;\n');
   ops.push(`DELETE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri('token')}> ${literal(guard.token)} } } `
     + `INSERT { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri('token')}> ${literal(guard.next)} } } WHERE { ${held} }`);
   if (stage.targets.length) {
@@ -155,10 +162,10 @@ export function syncRequest(write: SyncWrite, setup: EngineSetup, guard: { token
 }
 
 /**
- * Triples staged in scratch graphs of at most STAGE_LINES triples each, each one INSERT DATA: engines parse an
- * operation whole, and Virtuoso's parser gives up at a few thousand triples ("memory exhausted"); the
- * operations of one request still commit together. Each scratch graph moves into one target graph, or (null)
- * each triple into the graph named by its subject.
+ * Triples in INSERT DATA operations of at most STAGE_LINES triples each: engines parse an operation whole, and
+ * Virtuoso's parser gives up at a few thousand triples ("memory exhausted"); the operations of one request still
+ * commit together. Staged (a request name given): each operation fills a scratch graph that moves into one
+ * target graph, or (null) each triple into the graph named by its subject. Unstaged: written in place.
  */
 const STAGE_LINES = 1000;
 
@@ -166,15 +173,25 @@ class StagedData {
   readonly operations: string[] = [];
   readonly targets: [stage: string, target: string | null][] = [];
 
-  constructor(private readonly request: string) {}
+  constructor(private readonly request: string | null) {}
 
   add(lines: readonly string[], target: string | null): void {
     for (let i = 0; i < lines.length; i += STAGE_LINES) {
+      const part = lines.slice(i, i + STAGE_LINES);
+      if (this.request === null) {
+        this.operations.push(`INSERT DATA {\n${target === null ? bySubject(part) : `GRAPH <${target}> {\n${part.join('\n')}\n}`}\n}`);
+        continue;
+      }
       const stage = `urn:entia:staging:${this.request}:${this.targets.length}`;
       this.targets.push([stage, target]);
-      this.operations.push(`INSERT DATA { GRAPH <${stage}> {\n${lines.slice(i, i + STAGE_LINES).join('\n')}\n} }`);
+      this.operations.push(`INSERT DATA { GRAPH <${stage}> {\n${part.join('\n')}\n} }`);
     }
   }
+}
+
+/** N-Triples lines each in the graph named by its subject. */
+function bySubject(lines: readonly string[]): string {
+  return lines.map((line) => `GRAPH ${line.slice(0, line.indexOf('>') + 1)} { ${line} }`).join('\n');
 }
 
 export type SyncStore = EntityStore & ChangeFeed;
@@ -186,6 +203,8 @@ export interface SyncOptions {
   log: (message: string) => void;
   /** Whether to stop (checked between requests: a request once sent is applied whole). */
   stopped?: () => boolean;
+  /** How long the engine must be still before a sync goes on after one that did not stop cleanly. */
+  settleMs: number;
 }
 
 /** The sync of one store into one engine. */
@@ -214,7 +233,7 @@ export class RemoteSync {
     if (!this.state.token) {
       // A new engine: the first token (no earlier sync can have a request under way: it would hold one).
       const token = randomUUID();
-      await this.endpoint.update(`INSERT DATA { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri('token')}> ${literal(token)} } }`);
+      await this.endpoint.update(setFact('token', token));
       this.state.token = token;
     }
     return this.state;
@@ -228,7 +247,7 @@ export class RemoteSync {
     if (this.state.cursor) return 0;
     if (!this.state.loading) {
       const head = await this.store.changesHead();
-      await this.send(stateWrite({ loading: head, loadedUpTo: null, flavor: this.setup.flavor, conceptBase: this.setup.vocabulary.conceptBase }));
+      await this.send(stateWrite({ loading: head, loadedUpTo: null, flavor: this.setup.flavor, conceptBase: this.setup.vocabulary.conceptBase }), false);
     }
     // Entities by id, then redirects by id (`~` sorts after every id: the entities are done).
     let done = 0;
@@ -255,9 +274,15 @@ export class RemoteSync {
     return done;
   }
 
+  /** Writes a page of the load in requests of at most MAX_REQUEST_CHARS, each saying how far the load got. */
   private async writeLoadBatch(ids: string[], upTo: string): Promise<void> {
     const entities = await this.prepare(ids);
-    await this.send({ ...await this.entityWrite(entities), state: { loadedUpTo: upTo } });
+    for (let i = 0; i < entities.length;) {
+      const end = fitting(entities, i);
+      const last = end === entities.length ? upTo : `${upTo.startsWith('~') ? '~' : ''}${entities[end - 1].id}`;
+      await this.send({ ...await this.entityWrite(entities.slice(i, end)), state: { loadedUpTo: last } }, false);
+      i = end;
+    }
   }
 
   /** Applies every change the feed holds after the engine's cursor; the number of changes applied. */
@@ -283,36 +308,54 @@ export class RemoteSync {
   private async applyFrom(page: readonly { cursor: string; entity: string; timestamp: Date }[], start: number): Promise<number> {
     const ids: string[] = [];
     for (let j = start; j < page.length && ids.length < BATCH; j++) if (!ids.includes(page[j].entity)) ids.push(page[j].entity);
-    const prepared = new Map((await this.prepare(ids)).map((e) => [e.id, e]));
-    const taken = new Map<string, RemoteEntity>();
-    let size = 0;
+    const entities = await this.prepare(ids);
+    // The changes whose entities fit one request (ids are in the order their first change comes).
+    const taken = new Set(entities.slice(0, fitting(entities, 0)).map((e) => e.id));
     let end = start;
-    for (; end < page.length; end++) {
-      const entity = prepared.get(page[end].entity);
-      if (!entity) break;
-      if (!taken.has(entity.id)) {
-        if (taken.size > 0 && size + entity.size > MAX_REQUEST_CHARS) break;
-        taken.set(entity.id, entity);
-        size += entity.size;
-      }
-    }
+    while (end < page.length && taken.has(page[end].entity)) end++;
     const last = page[end - 1];
-    await this.send({ ...await this.entityWrite([...taken.values()]), state: { cursor: last.cursor }, modified: last.timestamp });
+    await this.send({ ...await this.entityWrite(entities.filter((e) => taken.has(e.id))), state: { cursor: last.cursor }, modified: last.timestamp });
     return end;
   }
 
   /** Loads if needed, then follows the feed until stopped (or, with `once`, until it has caught up). */
   async run(once: boolean): Promise<void> {
     await this.open();
+    await this.settle();
+    const run = randomUUID();
+    await this.endpoint.update(setFact('running', run));
     for (;;) {
       try {
-        return await this.loadAndFollow(once);
+        await this.loadAndFollow(once);
+        break;
       } catch (e) {
         if (!(e instanceof SyncOvertaken)) throw e;
         this.options.log(`${e.message}; going on from what it holds now`);
         await this.open();
       }
     }
+    // A clean stop: the next run need not wait for a request of this one.
+    await this.endpoint.update(`DELETE DATA { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri('running')}> ${literal(run)} } }`);
+  }
+
+  /**
+   * After a sync that did not stop cleanly (killed, crashed), waits until the engine has been still for the
+   * settle time: its last request may still be running in the engine, and Virtuoso applies a request it cannot
+   * finish (the client gone, a deadlock) in part, so nothing may overlap with it. Then removes the scratch
+   * graphs such a request left.
+   */
+  private async settle(): Promise<void> {
+    if (!this.state.running) return;
+    this.options.log(`an earlier sync stopped without finishing; waiting until the engine has been still for ${this.options.settleMs / 1000} s`);
+    let before = JSON.stringify(this.state);
+    for (;;) {
+      await new Promise((r) => setTimeout(r, this.options.settleMs));
+      const now = await readSyncState(this.endpoint);
+      if (JSON.stringify(now) === before) break;
+      before = JSON.stringify(now);
+    }
+    await this.endpoint.update('DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ?p ?o } FILTER (STRSTARTS(STR(?g), "urn:entia:staging:")) }');
+    await this.open();
   }
 
   private async loadAndFollow(once: boolean): Promise<void> {
@@ -380,9 +423,13 @@ export class RemoteSync {
    * Sends one request guarded by the token read last; then reads the engine to learn whether it applied (its
    * token is the new one) or lost to another writer (an earlier sync's last request, committed late).
    */
-  private async send(write: SyncWrite): Promise<void> {
+  private async send(write: SyncWrite, guarded = true): Promise<void> {
     const next = randomUUID();
-    await this.endpoint.update(syncRequest(write, this.setup, { token: this.state.token!, next, request: randomUUID() }));
+    await this.endpoint.update(syncRequest(write, this.setup, guarded ? { token: this.state.token!, next, request: randomUUID() } : null));
+    if (!guarded) {
+      this.state = { ...this.state, ...Object.fromEntries(Object.entries(write.state).map(([k, v]) => [k, v ?? undefined])) };
+      return;
+    }
     const now = await readSyncState(this.endpoint);
     if (now.token !== next) {
       this.state = now;
@@ -395,8 +442,22 @@ export class RemoteSync {
 /** A request found the engine changed by another writer: nothing of it applied, and the engine is read again. */
 export class SyncOvertaken extends Error {}
 
+/** An update setting one fact of the sync's state. */
+function setFact(key: StateKey, value: string): string {
+  return `DELETE WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri(key)}> ?old } } ;\n`
+    + `INSERT DATA { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri(key)}> ${literal(value)} } }`;
+}
+
 function stateWrite(state: SyncWrite['state']): SyncWrite {
   return { empty: [], own: new Map(), shared: [], state };
+}
+
+/** The end of the entities from `start` that one request carries: at least one, at most MAX_REQUEST_CHARS. */
+function fitting(entities: readonly RemoteEntity[], start: number): number {
+  let size = entities[start].size;
+  let end = start + 1;
+  while (end < entities.length && size + entities[end].size <= MAX_REQUEST_CHARS) size += entities[end++].size;
+  return end;
 }
 
 function transient(e: unknown): boolean {

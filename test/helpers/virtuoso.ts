@@ -47,8 +47,8 @@ DisableUnixSocket = 1
 ServerThreadSize = 4000000
 MainThreadSize = 4000000
 FutureThreadSize = 4000000
-NumberOfBuffers = 20000
-MaxDirtyBuffers = 15000
+NumberOfBuffers = 60000
+MaxDirtyBuffers = 45000
 DirsAllowed = ${dir}
 [HTTPServer]
 ServerPort = 127.0.0.1:${httpPort}

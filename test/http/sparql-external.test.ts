@@ -141,8 +141,11 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
     })();
     try {
       for (let round = 0; round < 4; round++) {
-        const follower = startSync();
-        await new Promise((r) => setTimeout(r, 700 + round * 450));
+        const follower = startSync(['--settle', '1']);
+        // Killed at a different moment of its work each round, after it has started (and after the wait a run
+        // following a killed one makes: 1 s).
+        while (!follower.output().includes('syncing')) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 1300 + round * 350));
         follower.kill('SIGKILL');
         await new Promise((r) => follower.once('exit', r));
       }
@@ -151,8 +154,9 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
       await editor;
     }
     assert.ok(edits > 20, `only ${edits} edits were made while the sync was killed`);
-    const last = await runSync(['--once']);
+    const last = await runSync(['--once', '--settle', '1']);
     assert.equal(last.code, 0, last.output);
+    assert.match(last.output, /an earlier sync stopped without finishing; waiting until the engine has been still for 1 s/);
     await assertMirrorInStep(s, entiaTriples());
     const cursors = await sparql(`SELECT ?c WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <urn:entia:cursor> ?c } }`);
     assert.deepEqual(cursors.body.results.bindings.map((r: any) => r.c.value), [await s.store.changesHead()]);
