@@ -9,17 +9,25 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fastifySSE } from '@fastify/sse';
 import { fail } from '../domain/errors.js';
 import { InvalidCursor, type Change, type ChangeFeed } from '../store/store.js';
-import { renderChange } from './handlers/changes.js';
+import { changeFormat, renderChange } from './handlers/changes.js';
+import type { RdfChangeEvent } from '../sparql/rdf-change.js';
 
 /** How often followers' positions are read from the store. */
 const TICK_MS = 200;
 /** Changes read per position and tick; a follower further behind catches up over several ticks. */
 const PAGE = 500;
+/** rdf_change events read per position and tick: each reads two revisions and writes their RDF. */
+const RDF_PAGE = 50;
 
 interface Follower {
   cursor: string;
+  /** `change` events (the feed's JSON), or `rdf_change` events (format=rdf). */
+  format: 'json' | 'rdf';
   reply: FastifyReply;
 }
+
+/** Renders changes as rdf_change events (handlers/rdf-changes.ts). */
+export type RdfRenderer = (changes: readonly Change[]) => Promise<RdfChangeEvent[]>;
 
 class ChangeHub {
   private readonly followers = new Set<Follower>();
@@ -28,7 +36,7 @@ class ChangeHub {
 
   /** `maxBuffered`: bytes waiting in a follower's socket beyond which it is dropped as too slow. */
   constructor(private readonly store: ChangeFeed, private readonly maxBuffered: number,
-    private readonly counted: (followers: number) => void) {}
+    private readonly counted: (followers: number) => void, private readonly rdf: RdfRenderer) {}
 
   add(follower: Follower): void {
     this.followers.add(follower);
@@ -58,12 +66,15 @@ class ChangeHub {
     if (this.busy) return;
     this.busy = true;
     try {
-      const byCursor = new Map<string, Follower[]>();
-      for (const f of this.followers) byCursor.set(f.cursor, [...(byCursor.get(f.cursor) ?? []), f]);
-      for (const [cursor, group] of byCursor) {
-        const changes = await this.store.changes({ since: cursor === '0' ? null : cursor, limit: PAGE });
+      const byPosition = new Map<string, Follower[]>();
+      for (const f of this.followers) byPosition.set(`${f.format} ${f.cursor}`, [...(byPosition.get(`${f.format} ${f.cursor}`) ?? []), f]);
+      for (const group of byPosition.values()) {
+        const { cursor, format } = group[0];
+        const changes = await this.store.changes({ since: cursor === '0' ? null : cursor, limit: format === 'rdf' ? RDF_PAGE : PAGE });
         if (changes.length === 0) continue;
-        const frames = changes.map(frame).join('');
+        const frames = format === 'rdf'
+          ? (await this.rdf(changes)).map((e, i) => sseFrame(changes[i].cursor, 'rdf_change', e)).join('')
+          : changes.map((c) => sseFrame(c.cursor, 'change', renderChange(c))).join('');
         const next = changes[changes.length - 1].cursor;
         for (const f of group) this.deliver(f, frames, next);
       }
@@ -90,24 +101,27 @@ class ChangeHub {
  * One change as an SSE event (`id`, `event`, one `data` line: JSON.stringify writes no line breaks), framed
  * once for every follower that receives it.
  */
-function frame(c: Change): string {
-  return `id: ${c.cursor}\nevent: change\ndata: ${JSON.stringify(renderChange(c))}\n\n`;
+function sseFrame(cursor: string, event: string, data: unknown): string {
+  return `id: ${cursor}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 export const CHANGE_STREAM_PATH = '/v1/changes/stream';
 
 /** Registers the route after the SSE plugin (both are queued, so the route sees the plugin's hooks). */
 /** `counted`: told the number of followers each time it changes (GET /metrics). */
-export function registerChangeStream(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void): void {
+export function registerChangeStream(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void,
+  rdf: RdfRenderer): void {
   app.register(fastifySSE, { heartbeatInterval: 15_000 });
-  app.register(async (scope) => routes(scope, store, maxBuffered, counted));
+  app.register(async (scope) => routes(scope, store, maxBuffered, counted, rdf));
 }
 
-async function routes(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void): Promise<void> {
-  const hub = new ChangeHub(store, maxBuffered, counted);
+async function routes(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void,
+  rdf: RdfRenderer): Promise<void> {
+  const hub = new ChangeHub(store, maxBuffered, counted, rdf);
   app.addHook('onClose', async () => hub.close());
   app.get(CHANGE_STREAM_PATH, { sse: 'only' }, async (req, reply) => {
     const query = req.query as Record<string, unknown>;
+    const format = changeFormat(query.format);
     const since = typeof query.since === 'string' ? query.since : reply.sse.lastEventId;
     let cursor: string;
     try {
@@ -122,7 +136,7 @@ async function routes(app: FastifyInstance, store: ChangeFeed, maxBuffered: numb
     reply.sse.sendHeaders(); // the stream is open now, before the first change (headers are otherwise written with it)
     // A first heartbeat at once: a proxy or client sees bytes before any change, not only after the interval.
     reply.raw.write(': heartbeat\n\n');
-    const follower: Follower = { cursor, reply };
+    const follower: Follower = { cursor, format, reply };
     hub.add(follower);
     reply.sse.onClose(() => hub.remove(follower));
   });

@@ -163,6 +163,7 @@ export const ROUTES: Route[] = [
       entity: { type: 'string', description: 'Comma-separated entity ids: only their changes' },
       types: { type: 'string', description: 'item, property, or item|property' },
       order: { type: 'string', description: 'oldest (default): commit order; newest: backwards from `since` (absent: the latest), `next` null on the oldest page' },
+      format: { type: 'string', description: 'json (default), or rdf: each change as a Wikimedia rdf_change event (the RDF it adds and removes, in Turtle)' },
     } },
 
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200], returns: 'DataTypes',

@@ -6,6 +6,7 @@ import { parseEntityId } from '../../domain/kinds.js';
 import { InvalidCursor, type Change } from '../../store/store.js';
 import type { Ctx, Result } from '../route.js';
 import { kindNamed } from '../../domain/kinds.js';
+import { rdfChangeEvents } from './rdf-changes.js';
 
 const LIMIT = { default: 100, max: 1000 } as const;
 const MAX_ENTITIES = 500;
@@ -55,7 +56,15 @@ function newestFirst(ctx: Ctx): boolean {
   return order === 'newest';
 }
 
+/** `format=rdf`: each change as an rdf_change event (Wikidata's Query Service updater's stream); json: the default. */
+export function changeFormat(value: unknown): 'json' | 'rdf' {
+  if (value === undefined || value === 'json') return 'json';
+  if (value === 'rdf') return 'rdf';
+  return fail('invalid-query-parameter', { parameter: 'format' });
+}
+
 export async function getChanges(ctx: Ctx): Promise<Result> {
+  const format = changeFormat(ctx.query.format);
   const since = text(ctx, 'since') ?? null;
   const backwards = newestFirst(ctx);
   const query = { since: since === '0' && !backwards ? null : since, limit: limitOf(ctx), entities: entitiesOf(ctx),
@@ -71,5 +80,6 @@ export async function getChanges(ctx: Ctx): Promise<Result> {
   // Backwards, a short page is the oldest one: there is nothing before it.
   const next = backwards ? (changes.length === query.limit ? changes[changes.length - 1].cursor : null)
     : changes.length ? changes[changes.length - 1].cursor : since ?? '0';
-  return { body: { changes: changes.map(renderChange), next } };
+  const rendered = format === 'rdf' ? await rdfChangeEvents(ctx.store, changes, ctx.services) : changes.map(renderChange);
+  return { body: { changes: rendered, next } };
 }
