@@ -290,32 +290,32 @@ export class RemoteSync {
     let applied = 0;
     for (;;) {
       const page = await this.store.changes({ since: this.state.cursor === '0' ? null : this.state.cursor!, limit: PAGE });
-      let i = 0;
-      while (i < page.length) {
-        if (this.options.stopped?.()) return applied;
-        const end = await this.applyFrom(page, i);
-        applied += end - i;
-        i = end;
-      }
+      if (page.length === 0 || this.options.stopped?.()) return applied;
+      await this.applyPage(page);
+      applied += page.length;
       if (page.length < PAGE) return applied;
     }
   }
 
   /**
-   * Applies the changes of `page` from `start` on, as many as one request carries (up to BATCH entities and
-   * MAX_REQUEST_CHARS of triples, whole changes only), with the cursor of the last; the index after it.
+   * Applies a page of changes: each entity it names written once, at its current state, in as many requests as
+   * their size takes; the last request moves the cursor past the page. (Moving it with each request would
+   * stop at the first change of an entity not yet written: edits of a few entities in turn would then rewrite
+   * each of them once per request.) A sync stopped within a page writes the page again: the same state.
    */
-  private async applyFrom(page: readonly { cursor: string; entity: string; timestamp: Date }[], start: number): Promise<number> {
-    const ids: string[] = [];
-    for (let j = start; j < page.length && ids.length < BATCH; j++) if (!ids.includes(page[j].entity)) ids.push(page[j].entity);
-    const entities = await this.prepare(ids);
-    // The changes whose entities fit one request (ids are in the order their first change comes).
-    const taken = new Set(entities.slice(0, fitting(entities, 0)).map((e) => e.id));
-    let end = start;
-    while (end < page.length && taken.has(page[end].entity)) end++;
-    const last = page[end - 1];
-    await this.send({ ...await this.entityWrite(entities.filter((e) => taken.has(e.id))), state: { cursor: last.cursor }, modified: last.timestamp });
-    return end;
+  private async applyPage(page: readonly { cursor: string; entity: string; timestamp: Date }[]): Promise<void> {
+    const ids = [...new Set(page.map((c) => c.entity))];
+    const last = page[page.length - 1];
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const entities = await this.prepare(ids.slice(i, i + BATCH));
+      for (let j = 0; j < entities.length;) {
+        const end = fitting(entities, j);
+        const final = i + BATCH >= ids.length && end === entities.length;
+        const write = await this.entityWrite(entities.slice(j, end));
+        await this.send(final ? { ...write, state: { cursor: last.cursor }, modified: last.timestamp } : write);
+        j = end;
+      }
+    }
   }
 
   /** Loads if needed, then follows the feed until stopped (or, with `once`, until it has caught up). */
@@ -347,12 +347,14 @@ export class RemoteSync {
   private async settle(): Promise<void> {
     if (!this.state.running) return;
     this.options.log(`an earlier sync stopped without finishing; waiting until the engine has been still for ${this.options.settleMs / 1000} s`);
-    let before = JSON.stringify(this.state);
+    // Compared whole, in one key order (an engine lists a graph's triples in any order).
+    const snapshot = (state: SyncState) => JSON.stringify(STATE_KEYS.map((key) => state[key] ?? null));
+    let before = snapshot(this.state);
     for (;;) {
       await new Promise((r) => setTimeout(r, this.options.settleMs));
-      const now = await readSyncState(this.endpoint);
-      if (JSON.stringify(now) === before) break;
-      before = JSON.stringify(now);
+      const now = snapshot(await readSyncState(this.endpoint));
+      if (now === before) break;
+      before = now;
     }
     await this.endpoint.update('DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ?p ?o } FILTER (STRSTARTS(STR(?g), "urn:entia:staging:")) }');
     await this.open();
