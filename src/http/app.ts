@@ -15,7 +15,6 @@ import { withDecodablePath } from './url.js';
 import { negotiatedBody, sendBody } from './compression.js';
 import { registerOperations } from './operations.js';
 import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
-import { rdfChangeEvents } from './handlers/rdf-changes.js';
 import { clientErrorHandler } from './client-error.js';
 import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
 import { registerEntityData } from './entity-data.js';
@@ -136,7 +135,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const edits = new EditQueue();
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   registerChangeStream(app, store, config.streamBufferBytes, (n) => services.metrics.followers.set(n),
-    (changes) => rdfChangeEvents(store, changes, services));
+    (changes) => services.rdfChanges(store, changes));
   // GET requests read through the store's read view: the replicas, where ENTIA_DB_REPLICAS names some.
   const reads = store.forReads?.() ?? store;
   for (const path of registerReconcile(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});

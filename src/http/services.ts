@@ -1,4 +1,5 @@
 // What handlers need besides the store, built once at start-up from the Config.
+import { rdfChangeRenderer, type RdfChangeRenderer } from './handlers/rdf-changes.js';
 import type { Config } from '../config.js';
 import { buildSiteTable, type BadgePolicy, type SiteTable } from '../domain/sites.js';
 import { RevisionCache } from '../store/revision-cache.js';
@@ -65,6 +66,8 @@ export interface Services {
   entityDataDocuments: RevisionCache<Buffer>;
   /** Counters and histograms served at /metrics. */
   metrics: Metrics;
+  /** The change feed's `format=rdf` events, with the triples of recent revisions kept. */
+  rdfChanges: RdfChangeRenderer;
 }
 
 /**
@@ -76,14 +79,16 @@ const DOCUMENT_CACHE_BYTES = 8 * 2 ** 20;
 const ENTITY_DATA_CACHE_BYTES = 8 * 2 ** 20;
 
 export function buildServices(config: Config, sitesOverride?: unknown, guard: EditGuard = OPEN_GUARD): Services {
+  const sites = buildSiteTable(sitesOverride);
   return {
     config,
-    sites: buildSiteTable(sitesOverride),
+    sites,
     badges: { allowedBadges: new Set(config.allowedBadges) },
     tags: new Set(config.allowedTags),
     guard,
     documents: new RevisionCache<Buffer>(DOCUMENT_CACHE_BYTES),
     entityDataDocuments: new RevisionCache<Buffer>(ENTITY_DATA_CACHE_BYTES),
     metrics: new Metrics(),
+    rdfChanges: rdfChangeRenderer({ config, sites }),
   };
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { RevisionContent } from '../store/store.js';
 import type { EngineSetup } from './engine-protocol.js';
-import { groupTriples, mirrorLayout, mirrorLines, type MirrorLayout } from './mirror-triples.js';
+import { groupTriples, mirrorLines, type MirrorLayout } from './mirror-triples.js';
 
 export const RDF_CHANGE_SCHEMA = '/mediawiki/wikibase/entity/rdf_change/2.0.0';
 /** The stream Wikidata's updater writes these events to. */
@@ -32,25 +32,28 @@ export interface RdfChangeEvent {
   rdf_unlinked_shared_data?: RdfData;
 }
 
+/** One revision's triples: the entity's own, and each shared node's by its IRI; null when there is none. */
+export type RevisionTriples = { own: Set<string>; shared: Map<string, string> } | null;
+
 /** One revision of one entity, with the revision before it (null: it is the first), as the feed gives it. */
 export interface RevisionPair {
   cursor: string;
   entity: string;
   revision: number;
   timestamp: Date;
-  before: RevisionContent | null;
-  after: RevisionContent | null;
+  before: RevisionTriples;
+  after: RevisionTriples;
 }
 
-interface Split { own: Set<string>; shared: Map<string, string> }
-
-function split(layout: MirrorLayout, setup: EngineSetup, id: string, content: RevisionContent | null): Split {
-  if (!content) return { own: new Set(), shared: new Map() };
+export function revisionTriples(layout: MirrorLayout, setup: EngineSetup, id: string, content: RevisionContent | null): RevisionTriples {
+  if (!content) return null;
   const entity = content.kind === 'redirect' ? { id, redirect: content.target }
     : { id, json: JSON.stringify(content.entity), head: { revision: content.head.revision, modified: content.head.modified.getTime() } };
   const { own, shared } = groupTriples(layout, mirrorLines(entity, setup));
   return { own: new Set(own), shared };
 }
+
+const NONE = { own: new Set<string>(), shared: new Map<string, string>() };
 
 /** N-Triples lines (valid Turtle), or nothing when there are none. */
 function turtle(lines: Iterable<string>): RdfData | undefined {
@@ -64,9 +67,9 @@ function eventId(cursor: string, entity: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export function rdfChangeEvent(pair: RevisionPair, setup: EngineSetup, domain: string, layout = mirrorLayout(setup.vocabulary)): RdfChangeEvent {
-  const before = split(layout, setup, pair.entity, pair.before);
-  const after = split(layout, setup, pair.entity, pair.after);
+export function rdfChangeEvent(pair: RevisionPair, domain: string): RdfChangeEvent {
+  const before = pair.before ?? NONE;
+  const after = pair.after ?? NONE;
   const operation: RdfChangeOperation = !pair.before ? 'import' : !pair.after ? 'delete' : 'diff';
   const dt = pair.timestamp.toISOString().replace(/\.\d+Z$/, 'Z');
   const id = eventId(pair.cursor, pair.entity);

@@ -6,7 +6,6 @@ import { parseEntityId } from '../../domain/kinds.js';
 import { InvalidCursor, type Change } from '../../store/store.js';
 import type { Ctx, Result } from '../route.js';
 import { kindNamed } from '../../domain/kinds.js';
-import { rdfChangeEvents } from './rdf-changes.js';
 
 const LIMIT = { default: 100, max: 1000 } as const;
 const MAX_ENTITIES = 500;
@@ -80,6 +79,6 @@ export async function getChanges(ctx: Ctx): Promise<Result> {
   // Backwards, a short page is the oldest one: there is nothing before it.
   const next = backwards ? (changes.length === query.limit ? changes[changes.length - 1].cursor : null)
     : changes.length ? changes[changes.length - 1].cursor : since ?? '0';
-  const rendered = format === 'rdf' ? await rdfChangeEvents(ctx.store, changes, ctx.services) : changes.map(renderChange);
+  const rendered = format === 'rdf' ? await ctx.services.rdfChanges(ctx.store, changes) : changes.map(renderChange);
   return { body: { changes: rendered, next } };
 }
