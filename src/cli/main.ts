@@ -6,7 +6,7 @@ import { createWriteStream, openSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnv, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
-import { conceptVocabulary } from '../http/entity-data.js';
+import { conceptVocabulary } from '../http/vocabulary.js';
 import { Redis } from 'ioredis';
 import { buildGuard } from '../http/guard.js';
 import { memoryRateLimiter, storeRateLimiter, type RateLimiter } from '../http/rate-limit.js';

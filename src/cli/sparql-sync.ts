@@ -2,7 +2,7 @@
 // with the change feed (sparql/remote-sync.ts). Ctrl-C or SIGTERM stops it between two requests; a kill at any
 // moment is safe too: the engine holds where the sync stands, and the next run goes on from there.
 import type { Config } from '../config.js';
-import { conceptVocabulary } from '../http/entity-data.js';
+import { conceptVocabulary } from '../http/vocabulary.js';
 import type { SiteTable } from '../domain/sites.js';
 import { RemoteEndpoint, RemoteRefused, RemoteTimeout, RemoteUnavailable } from '../sparql/remote-endpoint.js';
 import { RemoteSync, SyncMismatch } from '../sparql/remote-sync.js';

@@ -2,23 +2,19 @@
 // `/wiki/Special:EntityData/Q42.json` and `/w/index.php?title=Special:EntityData/Q42.json&revision=N` (the
 // URL wikibase-sdk's getEntityRevision builds), or as RDF (`.nt`, `.ttl`) the way Wikibase writes it
 // (domain/rdf.ts). Another rendering of the same reads.
+import { conceptVocabulary } from './vocabulary.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Entity } from '../domain/entity.js';
 import { fail } from '../domain/errors.js';
 import { parseEntityId } from '../domain/kinds.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import type { Head, Store, EntityStore } from '../store/store.js';
-import { entityTriples, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
-import type { Config } from '../config.js';
+import { entityTriples, type RdfFlavor } from '../domain/rdf.js';
 import { sendBody } from './compression.js';
 import negotiator from '@fastify/accept-negotiator';
 import { jsonBuffer } from './reply-error.js';
 import { chargeRead, type Services } from './services.js';
 
-/** Where this instance's RDF nodes live: its concept URIs, and data nodes at its own Special:EntityData. */
-export function conceptVocabulary(config: Pick<Config, 'conceptUri' | 'publicUrl'>): RdfVocabulary {
-  return { conceptBase: config.conceptUri, dataBase: `${config.publicUrl}/wiki/Special:EntityData/` };
-}
 
 export const ENTITY_DATA_PATH = '/wiki/Special:EntityData/:file';
 /** An entity's concept URI, as Wikidata's `http://www.wikidata.org/entity/Q42`: a 303 to a document about it. */

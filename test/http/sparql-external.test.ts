@@ -4,6 +4,9 @@
 // node), and a sync killed with SIGKILL at any moment goes on with nothing lost.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { assertMirrorInStep } from '../helpers/sparql.js';
@@ -18,10 +21,12 @@ const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () => {
   let v: Virtuoso;
   let s: TestServer;
+  let dir: string;
   let property: string;
   let itemProperty: string;
   before(async () => {
     v = await startVirtuoso();
+    dir = mkdtempSync(join(tmpdir(), 'entia-sparql-external-'));
     s = await startServer({ config: { sparql: 'full', sparqlUrl: v.url, sparqlUpdateUrl: v.url } });
     property = (await s.post('/v1/entities/properties', { property: { data_type: 'quantity', labels: { en: 'height' } } })).body.id;
     itemProperty = (await s.post('/v1/entities/properties', { property: { data_type: 'wikibase-item', labels: { en: 'instance of' } } })).body.id;
@@ -29,6 +34,7 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
   after(async () => {
     await s?.close();
     await v?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Entia's triples in the engine: not its own graphs, not the sync's bookkeeping. */
@@ -42,6 +48,14 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
     child.stdout!.on('data', (c) => { output += c; });
     child.stderr!.on('data', (c) => { output += c; });
     return Object.assign(child, { output: () => output });
+  };
+  const runEntia = async (args: string[]) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (c) => { output += c; });
+    child.stderr!.on('data', (c) => { output += c; });
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    return { code, output };
   };
   const runSync = async (args: string[] = [], extra: Record<string, string> = {}) => {
     const child = startSync(args, extra);
@@ -116,6 +130,23 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
       assert.equal((await s.post(`/v1/entities/items/${a}/revert`, { revision: revisions.at(-1).id })).status, 200);
       const c = (await s.post('/v1/entities/items', { item: { labels: { en: 'c' }, statements: { [property]: [{ property: { id: property }, value: quantity('+99') }] } } })).body.id;
       await s.store.redirectEntity(c, a, { user: 'test', comment: null, tags: [], bot: false });
+      await assertMirrorInStep(s, entiaTriples());
+
+      // Imports, in each mode, reach the engine as any other change.
+      const dump = (label: string, amount: string, lastrevid: number) => `${JSON.stringify({ type: 'item', id: 'Q900', lastrevid,
+        labels: { en: { language: 'en', value: label } }, descriptions: {}, aliases: {}, sitelinks: {},
+        claims: { [property]: [{ type: 'statement', rank: 'normal', id: 'Q900$11111111-2222-3333-4444-555555555555', mainsnak: { snaktype: 'value',
+          property, datatype: 'quantity', datavalue: { type: 'quantity', value: { amount, unit: '1' } } } }] } })}\n`;
+      const imports: [mode: string, label: string, amount: string, lastrevid: number][] = [['newer', 'imported', '+41', 5],
+        ['newer', 'imported again', '+42', 6], ['skip-existing', 'skipped', '+43', 7], ['overwrite', 'overwritten', '+44', 3]];
+      for (const [mode, label, amount, lastrevid] of imports) {
+        const file = join(dir, `${mode}-${lastrevid}.jsonl`);
+        writeFileSync(file, dump(label, amount, lastrevid));
+        const run = await runEntia(['import', file, '--mode', mode]);
+        assert.equal(run.code, 0, run.output);
+      }
+      const imported = await sparql('SELECT ?l ?n WHERE { wd:Q900 rdfs:label ?l ; wdt:' + property + ' ?n }', '&after=latest');
+      assert.deepEqual(imported.body.results.bindings.map((r: any) => [r.l.value, Number(r.n.value)]), [['overwritten', 44]]);
       await assertMirrorInStep(s, entiaTriples());
     } finally {
       follower.kill('SIGTERM');

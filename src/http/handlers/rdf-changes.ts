@@ -3,7 +3,7 @@
 import type { Change, EntityStore } from '../../store/store.js';
 import { rdfChangeEvent, revisionTriples, type RdfChangeEvent, type RevisionTriples } from '../../sparql/rdf-change.js';
 import { mirrorLayout } from '../../sparql/mirror-triples.js';
-import { conceptVocabulary } from '../entity-data.js';
+import { conceptVocabulary } from '../vocabulary.js';
 import type { Config } from '../../config.js';
 import type { SiteTable } from '../../domain/sites.js';
 

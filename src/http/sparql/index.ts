@@ -5,7 +5,7 @@
 // `after=` waits, up to a bound, for a change the client knows of.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EntiaError, fail } from '../../domain/errors.js';
-import { conceptVocabulary } from '../entity-data.js';
+import { conceptVocabulary } from '../vocabulary.js';
 import { SparqlEngine, EngineRestarted, EngineError, QueryTimeout } from '../../sparql/engine.js';
 import { SparqlMirror } from '../../sparql/mirror.js';
 import { prepareQuery, QueryRefused, type PreparedQuery } from '../../sparql/query.js';
