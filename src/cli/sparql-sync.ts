@@ -26,7 +26,7 @@ function settleSeconds(value: unknown): number {
   return n;
 }
 
-export function remoteEndpoint(config: Config): RemoteEndpoint {
+function remoteEndpoint(config: Config): RemoteEndpoint {
   if (!config.sparqlUrl) throw new CliError('ENTIA_SPARQL_URL is not set: point it at the engine\'s SPARQL endpoint (README, "SPARQL on an external engine")', 2);
   return new RemoteEndpoint({ queryUrl: config.sparqlUrl, updateUrl: config.sparqlUpdateUrl ?? config.sparqlUrl, updateAuth: config.sparqlUpdateAuth });
 }
@@ -34,6 +34,7 @@ export function remoteEndpoint(config: Config): RemoteEndpoint {
 export async function sparqlSyncCommand(config: Config, sites: SiteTable, values: Record<string, unknown>): Promise<void> {
   const endpoint = remoteEndpoint(config);
   if (config.sparql === 'off') throw new CliError('ENTIA_SPARQL is off: set it to full or truthy to choose what the engine holds', 2);
+  const settleMs = settleSeconds(values.settle) * 1000;
   const store = await openStore(config, {}, 'existing');
   console.error(`entia: syncing ${describeStore(config.db)} into the SPARQL engine at ${new URL(config.sparqlUrl!).host} (${config.sparql})`);
   let stopping = false;
@@ -45,7 +46,7 @@ export async function sparqlSyncCommand(config: Config, sites: SiteTable, values
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   const sync = new RemoteSync(store, endpoint, { vocabulary: conceptVocabulary(config), sites, flavor: config.sparql },
-    { log: (message) => console.error(`entia: ${message}`), stopped: () => stopping, settleMs: settleSeconds(values.settle) * 1000 });
+    { log: (message) => console.error(`entia: ${message}`), stopped: () => stopping, settleMs });
   try {
     await sync.run(values.once === true);
   } catch (e) {

@@ -34,10 +34,11 @@ export class Metrics {
   }
 
   /** The SPARQL engine's gauges, read when scraped (http/sparql). */
-  watchSparql(read: () => { ready: boolean; triples: number; lagSeconds: number; queued: number }): void {
+  /** `triples`: absent for an external engine, whose size Entia does not know (the gauge is then not set). */
+  watchSparql(read: () => { ready: boolean; triples?: number; lagSeconds: number; queued: number }): void {
     const registers = [this.registry];
-    const gauge = (name: string, help: string, value: (s: ReturnType<typeof read>) => number) =>
-      new Gauge({ name, help, registers, collect() { this.set(value(read())); } });
+    const gauge = (name: string, help: string, value: (s: ReturnType<typeof read>) => number | undefined) =>
+      new Gauge({ name, help, registers, collect() { const v = value(read()); if (v !== undefined) this.set(v); } });
     gauge('entia_sparql_ready', 'Whether the SPARQL engine answers queries (0 while it is filled from the store)', (s) => (s.ready ? 1 : 0));
     gauge('entia_sparql_triples', 'Triples in the SPARQL engine', (s) => s.triples);
     gauge('entia_sparql_lag_seconds', 'Age of the oldest change the SPARQL engine has not applied yet (0: in step)', (s) => s.lagSeconds);

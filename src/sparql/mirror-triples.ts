@@ -91,6 +91,11 @@ export function groupTriples(layout: MirrorLayout, triples: readonly string[]): 
 export function mirrorLines(entity: MirrorEntity, setup: EngineSetup): string[] {
   if (entity.redirect) return [redirectTriple(setup.vocabulary, entity.id, entity.redirect)];
   if (entity.json === undefined || !entity.head) return [];
-  const dump = toWikidata(JSON.parse(entity.json) as Entity, { id: entity.head.revision, modified: new Date(entity.head.modified) });
-  return entityTriples(dump, { ...setup, revision: { id: entity.head.revision, modified: String(dump.modified) } });
+  return entityLines(JSON.parse(entity.json) as Entity, { revision: entity.head.revision, modified: new Date(entity.head.modified) }, setup);
+}
+
+/** The RDF of one revision of an entity, already parsed (a stored revision's, for the change feed's events). */
+export function entityLines(entity: Entity, head: { revision: number; modified: Date }, setup: EngineSetup): string[] {
+  const dump = toWikidata(entity, { id: head.revision, modified: head.modified });
+  return entityTriples(dump, { ...setup, revision: { id: head.revision, modified: String(dump.modified) } });
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { RevisionContent } from '../store/store.js';
 import type { EngineSetup } from './engine-protocol.js';
-import { groupTriples, mirrorLines, type MirrorLayout } from './mirror-triples.js';
+import { entityLines, groupTriples, mirrorLines, type MirrorLayout } from './mirror-triples.js';
 
 export const RDF_CHANGE_SCHEMA = '/mediawiki/wikibase/entity/rdf_change/2.0.0';
 /** The stream Wikidata's updater writes these events to. */
@@ -35,6 +35,14 @@ export interface RdfChangeEvent {
 /** One revision's triples: the entity's own, and each shared node's by its IRI; null when there is none. */
 export type RevisionTriples = { own: Set<string>; shared: Map<string, string> } | null;
 
+/** Characters of a revision's triples: what keeping them costs. */
+export function triplesSize(triples: NonNullable<RevisionTriples>): number {
+  let size = 0;
+  for (const line of triples.own) size += line.length;
+  for (const lines of triples.shared.values()) size += lines.length;
+  return size;
+}
+
 /** One revision of one entity, with the revision before it (null: it is the first), as the feed gives it. */
 export interface RevisionPair {
   cursor: string;
@@ -47,9 +55,8 @@ export interface RevisionPair {
 
 export function revisionTriples(layout: MirrorLayout, setup: EngineSetup, id: string, content: RevisionContent | null): RevisionTriples {
   if (!content) return null;
-  const entity = content.kind === 'redirect' ? { id, redirect: content.target }
-    : { id, json: JSON.stringify(content.entity), head: { revision: content.head.revision, modified: content.head.modified.getTime() } };
-  const { own, shared } = groupTriples(layout, mirrorLines(entity, setup));
+  const lines = content.kind === 'redirect' ? mirrorLines({ id, redirect: content.target }, setup) : entityLines(content.entity, content.head, setup);
+  const { own, shared } = groupTriples(layout, lines);
   return { own: new Set(own), shared };
 }
 

@@ -18,11 +18,6 @@ export class RemoteTimeout extends Error {}
 /** The answer is larger than allowed. */
 export class RemoteTooLarge extends Error {}
 
-export interface RemoteAnswer {
-  contentType: string;
-  body: Buffer;
-}
-
 export interface RemoteEndpointOptions {
   queryUrl: string;
   updateUrl: string;
@@ -38,22 +33,25 @@ function firstLine(text: string): string {
 export class RemoteEndpoint {
   constructor(private readonly options: RemoteEndpointOptions) {}
 
-  /** Runs a query; the answer in the format `accept` names, at most `maxBytes` long. */
-  async query(text: string, accept: string, limits: { timeoutMs: number; maxBytes: number }): Promise<RemoteAnswer> {
+  /** Runs a query; the answer's bytes, in the format `accept` names, at most `maxBytes` long. */
+  async query(text: string, accept: string, limits: { timeoutMs: number; maxBytes: number }): Promise<Buffer> {
     const answer = await this.post(this.options.queryUrl, { query: text }, { accept }, limits);
     // Virtuoso answers a query stopped at its own time limit with the rows found so far and this header.
     if (/^S1TAT/.test(answer.headers.get('x-sql-state') ?? '')) throw new RemoteTimeout('the engine stopped the query at its own time limit');
-    return { contentType: answer.headers.get('content-type') ?? 'application/octet-stream', body: answer.body };
+    return answer.body;
   }
 
   /** A SELECT's rows, each variable's value as a string (the engine's bookkeeping is read with this). */
   async selectRows(text: string, timeoutMs = 30_000): Promise<Record<string, string>[]> {
-    const { body } = await this.query(text, 'application/sparql-results+json', { timeoutMs, maxBytes: 1 << 20 });
+    const body = await this.query(text, 'application/sparql-results+json', { timeoutMs, maxBytes: 1 << 20 });
     const parsed = JSON.parse(body.toString('utf8')) as { results: { bindings: Record<string, { value: string }>[] } };
     return parsed.results.bindings.map((row) => Object.fromEntries(Object.entries(row).map(([name, term]) => [name, term.value])));
   }
 
-  /** Runs a SPARQL Update request: the engine applies it whole or not at all (one request, one transaction). */
+  /**
+   * Runs a SPARQL Update request. A request commits as one transaction, but an engine need not roll back one it
+   * fails half-way (Virtuoso does not): remote-sync.ts is written for that.
+   */
   async update(text: string, timeoutMs = 300_000): Promise<void> {
     const headers: Record<string, string> = { accept: '*/*' };
     if (this.options.updateAuth) headers.authorization = this.options.updateAuth;
@@ -90,10 +88,8 @@ async function readBounded(res: Response, maxBytes: number): Promise<Buffer> {
   let size = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.length;
-    if (size > maxBytes) {
-      await res.body.cancel().catch(() => {});
-      throw new RemoteTooLarge(`the answer is over ${maxBytes} bytes`);
-    }
+    // Leaving the loop cancels the transfer.
+    if (size > maxBytes) throw new RemoteTooLarge(`the answer is over ${maxBytes} bytes`);
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);

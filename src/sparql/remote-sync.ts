@@ -1,8 +1,9 @@
 // Keeps an external SPARQL engine in step with the store (`entia sparql-sync`): loads it from the store, then
 // follows the change feed. Every request is one SPARQL Update that writes some entities and, in the same
 // request, where the sync stands (the feed cursor, or how far a load got) in the engine itself, as the Query
-// Service keeps its `schema:dateModified`. The engine applies a request whole or not at all, so a sync killed at
-// any moment goes on from what the engine holds: nothing lost, nothing applied twice.
+// Service keeps its `schema:dateModified`, so a sync killed at any moment goes on from what the engine holds:
+// nothing lost, nothing applied twice. (An engine commits a request as one transaction; that Virtuoso does not
+// roll back one it fails half-way is what `settle` below is for.)
 //
 // A killed sync's last request may still be running in the engine when the next sync starts, and commit after
 // the next sync has read the engine. So every request is guarded by a token: its data is staged in scratch
@@ -47,7 +48,7 @@ const literal = (value: string) => JSON.stringify(value);
 const usesSubject = (id: string) => `<urn:entia:uses:${id}>`;
 
 /** The query that reads the sync's state from the engine. */
-export const STATE_QUERY = `SELECT ?key ?value WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> ?key ?value } }`;
+const STATE_QUERY = `SELECT ?key ?value WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> ?key ?value } }`;
 
 export async function readSyncState(endpoint: RemoteEndpoint): Promise<SyncState> {
   const state: SyncState = {};
@@ -102,13 +103,13 @@ export interface SyncWrite {
   own: Map<string, string[]>;
   /** The shared nodes' triples: each in the graph named by its subject. */
   shared: string[];
-  /** Facts of the sync's state to set, or with null remove. */
-  state: Partial<Record<Exclude<StateKey, 'token'>, string | null>>;
+  /** Facts of the sync's state to set, or with null remove (the token only unguarded: a guard sets its own). */
+  state: Partial<Record<StateKey, string | null>>;
   /** The time of the last change included, for `schema:dateModified`. */
   modified?: Date;
 }
 
-/** What writing these entities takes: `unused` are the shared nodes only their old versions used (orphanQueries). */
+/** What writing these entities takes: `unused` are the shared nodes only their old versions used (RemoteSync.entityWrite). */
 export function entityWrite(layout: MirrorLayout, entities: readonly RemoteEntity[], unused: readonly string[] = []): SyncWrite {
   const own = new Map<string, string[]>();
   const shared = new Map<string, string>();
@@ -217,10 +218,6 @@ export class RemoteSync {
     this.layout = mirrorLayout(setup.vocabulary);
   }
 
-  get cursor(): string | undefined {
-    return this.state.cursor;
-  }
-
   /** Reads where the engine stands, refusing an engine filled for another flavour or concept URI. */
   async open(): Promise<SyncState> {
     this.state = await readSyncState(this.endpoint);
@@ -232,9 +229,7 @@ export class RemoteSync {
     }
     if (!this.state.token) {
       // A new engine: the first token (no earlier sync can have a request under way: it would hold one).
-      const token = randomUUID();
-      await this.endpoint.update(setFact('token', token));
-      this.state.token = token;
+      await this.send(stateWrite({ token: randomUUID() }), false);
     }
     return this.state;
   }
@@ -322,8 +317,7 @@ export class RemoteSync {
   async run(once: boolean): Promise<void> {
     await this.open();
     await this.settle();
-    const run = randomUUID();
-    await this.endpoint.update(setFact('running', run));
+    await this.send(stateWrite({ running: randomUUID() }), false);
     for (;;) {
       try {
         await this.loadAndFollow(once);
@@ -335,7 +329,7 @@ export class RemoteSync {
       }
     }
     // A clean stop: the next run need not wait for a request of this one.
-    await this.endpoint.update(`DELETE DATA { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri('running')}> ${literal(run)} } }`);
+    await this.send(stateWrite({ running: null }), false);
   }
 
   /**
@@ -443,12 +437,6 @@ export class RemoteSync {
 
 /** A request found the engine changed by another writer: nothing of it applied, and the engine is read again. */
 export class SyncOvertaken extends Error {}
-
-/** An update setting one fact of the sync's state. */
-function setFact(key: StateKey, value: string): string {
-  return `DELETE WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri(key)}> ?old } } ;\n`
-    + `INSERT DATA { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <${keyIri(key)}> ${literal(value)} } }`;
-}
 
 function stateWrite(state: SyncWrite['state']): SyncWrite {
   return { empty: [], own: new Map(), shared: [], state };

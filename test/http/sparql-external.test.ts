@@ -42,26 +42,21 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
     + '&& ?p != <urn:entia:uses>)';
 
   const env = (extra: Record<string, string> = {}) => ({ ...process.env, ENTIA_DB: s.dbPath, ENTIA_SPARQL_URL: v.url, ENTIA_SPARQL: 'full', ...extra });
-  const startSync = (args: string[] = [], extra: Record<string, string> = {}): ChildProcess & { output: () => string } => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'sparql-sync', ...args], { env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `entia ARGS` on the test's store and engine, its output collected. */
+  const startEntia = (args: string[], extra: Record<string, string> = {}): ChildProcess & { output: () => string } => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (c) => { output += c; });
     child.stderr!.on('data', (c) => { output += c; });
     return Object.assign(child, { output: () => output });
   };
-  const runEntia = async (args: string[]) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (c) => { output += c; });
-    child.stderr!.on('data', (c) => { output += c; });
-    const code = await new Promise<number | null>((done) => child.once('exit', done));
-    return { code, output };
-  };
-  const runSync = async (args: string[] = [], extra: Record<string, string> = {}) => {
-    const child = startSync(args, extra);
+  const runEntia = async (args: string[], extra: Record<string, string> = {}) => {
+    const child = startEntia(args, extra);
     const code = await new Promise<number | null>((done) => child.once('exit', done));
     return { code, output: child.output() };
   };
+  const startSync = (args: string[] = []) => startEntia(['sparql-sync', ...args]);
+  const runSync = (args: string[] = [], extra: Record<string, string> = {}) => runEntia(['sparql-sync', ...args], extra);
   const sparql = async (query: string, extra = '') => {
     const res = await fetch(`${s.url}/sparql?query=${encodeURIComponent(query)}${extra}`);
     return { status: res.status, cursor: res.headers.get('x-entia-sparql-cursor'), retryAfter: res.headers.get('retry-after'), body: await res.json() as any };

@@ -15,7 +15,8 @@ const GAUGE_MS = 5_000;
 
 export function remoteBackend(app: FastifyInstance, store: Store, services: Services): SparqlBackend {
   const { config } = services;
-  const endpoint = new RemoteEndpoint({ queryUrl: config.sparqlUrl!, updateUrl: config.sparqlUpdateUrl ?? config.sparqlUrl!, updateAuth: null });
+  // The server only queries: updates, and their credentials, are entia sparql-sync's.
+  const endpoint = new RemoteEndpoint({ queryUrl: config.sparqlUrl!, updateUrl: config.sparqlUrl!, updateAuth: null });
   const host = new URL(config.sparqlUrl!).host;
   let running = 0;
   const gauges = { ready: false, lagSeconds: 0 };
@@ -51,7 +52,7 @@ export function remoteBackend(app: FastifyInstance, store: Store, services: Serv
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => { timer = setInterval(() => void refresh(), GAUGE_MS).unref(); void refresh(); });
   app.addHook('onClose', async () => { if (timer) clearInterval(timer); });
-  services.metrics.watchSparql(() => ({ ready: gauges.ready, triples: 0, lagSeconds: gauges.lagSeconds, queued: running }));
+  services.metrics.watchSparql(() => ({ ready: gauges.ready, lagSeconds: gauges.lagSeconds, queued: running }));
 
   return {
     async ready(after, reply) {
@@ -77,8 +78,7 @@ export function remoteBackend(app: FastifyInstance, store: Store, services: Serv
       running++;
       try {
         const accept = format.contentType.split(';')[0];
-        const answer = await endpoint.query(query.text, accept, { timeoutMs: config.sparqlTimeoutSeconds * 1000, maxBytes: config.sparqlMaxResultBytes });
-        return answer.body;
+        return await endpoint.query(query.text, accept, { timeoutMs: config.sparqlTimeoutSeconds * 1000, maxBytes: config.sparqlMaxResultBytes });
       } catch (e) {
         if (e instanceof RemoteTimeout) return fail('query-timeout', { limit: config.sparqlTimeoutSeconds });
         if (e instanceof RemoteTooLarge) return fail('query-result-too-large', { limit: config.sparqlMaxResultBytes });
