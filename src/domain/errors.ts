@@ -66,6 +66,9 @@ export const ERRORS = {
   // Policy, state and server (docs/api.md §7.5)
   'permission-denied': row(403, 'Access to resource is denied', ['denial_reason', 'denial_context']),
   'redirected-item': row(409, 'Item {id} has been redirected to {redirect_target}', ['redirect_target']),
+  // Merges (docs/api.md §9.4)
+  'merge-into-self': row(400, 'Item {id} cannot be merged into itself', []),
+  'merge-conflict': row(409, 'The items cannot be merged: conflicting {conflict}', ['conflict', 'conflict_context']),
   'data-policy-violation': row(422, 'Edit violates data policy', ['violation', 'violation_context']),
   'request-limit-reached': row(429, 'Exceeded the limit of actions that can be performed in a given span of time', ['reason']),
   'unexpected-error': row(500, 'Unexpected Error', []),

@@ -51,7 +51,7 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
 }
 
 /** docs/api.md §6.2: the stored serialisation may not exceed maxEntitySizeKb; creation says so with D7/D8's code (§7.2). */
-function checkSize(ctx: Ctx, entity: Entity, creation: boolean): void {
+export function checkSize(ctx: Ctx, entity: Entity, creation: boolean): void {
   const limit = ctx.services.config.maxEntitySizeKb;
   if (Buffer.byteLength(entityJson(entity), 'utf8') <= limit * 1024) return;
   const tooLarge = new EntiaError('resource-too-large', { limit });

@@ -115,6 +115,15 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       next: { type: ['string', 'null'], description: 'The `before` of the next page, or null on the last' },
     },
   },
+  Merge: {
+    type: 'object', required: ['source', 'target'], additionalProperties: false,
+    properties: {
+      source: { type: 'object', required: ['id', 'revision', 'redirect'], additionalProperties: false,
+        description: 'The item merged away: its new revision, and the item it now redirects to (null when an ignored conflict left content on it)',
+        properties: { id: string, revision: { type: 'integer' }, redirect: { type: ['string', 'null'] } } },
+      target: { $ref: '#/components/schemas/Item' },
+    },
+  },
   OpenApi: { type: 'object', required: ['openapi', 'info', 'paths'] },
   Error: {
     type: 'object', required: ['code', 'message'], additionalProperties: false,
@@ -127,4 +136,5 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
-  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup';
+  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup'
+  | 'Merge';

@@ -8,11 +8,13 @@ import * as statements from './handlers/statements.js';
 import * as sitelinks from './handlers/sitelinks.js';
 import { searchTerms } from './handlers/search.js';
 import * as history from './handlers/history.js';
+import { mergeItem } from './handlers/merge.js';
 import { getChanges } from './handlers/changes.js';
 import * as batch from './handlers/batch.js';
 import { findByStatements } from './handlers/lookup.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
+import { META_SCHEMA } from './meta.js';
 
 const BOTH = ['item', 'property'] as const;
 const STATEMENT_BODY = payload('statement', 'object');
@@ -130,6 +132,14 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/v1/entities/{entity}/revert', kinds: BOTH, tag: 'history', success: [200], returns: 'Entity',
     errors: ['revision-not-found', 'data-policy-violation'], body: payload('revision', 'integer'),
     summary: 'Make an earlier revision the current one, as a new revision', write: history.revertEntity },
+
+  // Merge (docs/api.md §9.4): the path's item moves its content into another and becomes a redirect to it.
+  { method: 'POST', path: '/v1/entities/{entity}/merge', kinds: ITEMS, tag: 'entities', success: [200], returns: 'Merge',
+    errors: ['merge-into-self', 'merge-conflict', 'referenced-resource-not-found', 'data-policy-violation'],
+    summary: 'Merge this item into another: its terms, sitelinks and statements move there, and it becomes a redirect',
+    body: { type: 'object', required: ['into'], properties: { into: { type: 'string' },
+      ignore_conflicts: { type: 'array', items: { enum: ['description', 'sitelink', 'statement'] } }, ...META_SCHEMA } },
+    write: mergeItem },
 
   // Many entities in one request (docs/api.md §10.11).
   { method: 'GET', path: '/v1/entities', tag: 'entities', success: [200], returns: 'Batch', handler: batch.getEntities,

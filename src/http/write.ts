@@ -25,13 +25,13 @@ import type { Ctx, Handler, Result } from './route.js';
 import { loadEntity, pathEntityId, requireFound, type Found } from './subject.js';
 
 /** What a write body carries, besides edit metadata. */
-export type BodyPart = 'statement' | 'patch' | 'term' | 'aliases' | 'sitelink' | 'creation' | 'revision';
+export type BodyPart = 'statement' | 'patch' | 'term' | 'aliases' | 'sitelink' | 'creation' | 'revision' | 'merge';
 
 /**
  * §7.7 step 5 after the path parameters: the order in which the body's problems are reported, with the edit
- * metadata (`comment`, then `tags`) in its place. `revision` (a revert's) is Entia's own and comes last.
+ * metadata (`comment`, then `tags`) in its place. `revision` (a revert's) and `merge` are Entia's own and come last.
  */
-export const BODY_ORDER = ['statement', 'meta', 'patch', 'term', 'aliases', 'sitelink', 'creation', 'revision'] as const;
+export const BODY_ORDER = ['statement', 'meta', 'patch', 'term', 'aliases', 'sitelink', 'creation', 'revision', 'merge'] as const;
 
 /** The entity a write applies to, found; statement routes add the stored statement the path names. */
 export type Subject = Found & { statement?: Entity['statements'][string][number] };
@@ -70,7 +70,7 @@ export interface WriteRequest<P, B, T, L> extends BeforeTarget<P, B, L> {
   target: T;
 }
 
-export interface Write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }> {
+export interface Write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }, D = Committed> {
   /** The subject: the path's entity or statement; null for a creation. */
   subject: SubjectRule<L> | null;
   param?: (ctx: Ctx) => P;
@@ -78,7 +78,12 @@ export interface Write<P = undefined, B = undefined, T = undefined, L extends { 
   target?: (ctx: Ctx, request: BeforeTarget<P, B, L>) => T | Promise<T>;
   /** The entity after the edit: the domain's pure change, save the store lookups a validation needs. */
   change: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Entity | Promise<Entity>;
-  respond: (done: Committed, request: WriteRequest<P, B, T, L>, ctx: Ctx) => Result;
+  /**
+   * A write of more than the subject (a merge writes its target too) commits through its own step 8-9 function
+   * instead of commitEdit; `change` is then not called.
+   */
+  commit?: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Promise<D>;
+  respond: (done: D, request: WriteRequest<P, B, T, L>, ctx: Ctx) => Result;
   /** docs/api.md §6.4: PUT of one sitelink reports a conflict without `site_id`. */
   sitelinkConflictContext?: EditPlan['sitelinkConflictContext'];
   /** Recorded with the revision, where it is not a plain edit. */
@@ -86,13 +91,13 @@ export interface Write<P = undefined, B = undefined, T = undefined, L extends { 
 }
 
 /** Declares a write route (the generic parameters are inferred from the functions). */
-export function write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }>(
-  w: Write<P, B, T, L>): Write<P, B, T, L> {
+export function write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }, D = Committed>(
+  w: Write<P, B, T, L, D>): Write<P, B, T, L, D> {
   return w;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyWrite = Write<any, any, any, any>;
+export type AnyWrite = Write<any, any, any, any, any>;
 
 export function writeHandler(w: AnyWrite): Handler {
   return (ctx) => runWrite(ctx, w);
@@ -108,6 +113,7 @@ async function runWrite(ctx: Ctx, w: AnyWrite): Promise<Result> {
   const before = { located, read, param, body, meta: w.action ? { ...meta, action: w.action } : meta, subject: subject as Subject };
   const request = { ...before, target: w.target && subject ? await w.target(ctx, before) : undefined };
   await ctx.services.guard.authorize(ctx, subject?.entity.id ?? null);
+  if (w.commit) return w.respond(await w.commit(request, ctx), request, ctx);
   const next = await w.change(request, ctx);
   const done = await commitEdit(ctx, { previous: subject, next, meta: request.meta, sitelinkConflictContext: w.sitelinkConflictContext });
   return w.respond(done, request, ctx);

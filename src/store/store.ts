@@ -79,6 +79,16 @@ export interface EditInput {
 }
 
 /**
+ * A merge (docs/api.md §9.4): two edits committed together or not at all. The source is written first, so that
+ * what it gives up (sitelinks, label and description pairs) is free when the target's policy checks run.
+ */
+export interface MergeInput {
+  /** What is left of the source, against the source as read; `redirect`: it becomes a redirect to the target. */
+  source: EditInput & { redirect: boolean };
+  target: EditInput & { previous: NonNullable<EditInput['previous']> };
+}
+
+/**
  * A redirect the store refused, checked inside the transaction that would write it: the target is not an item
  * that exists and is not itself a redirect (two redirects sent at once must not make a cycle).
  */
@@ -251,6 +261,12 @@ export interface EntityStore {
    * need not exist yet (imported redirects). The target must be an existing item that is not a redirect.
    */
   redirectEntity(sourceId: string, targetId: string, meta: EditMeta): Promise<void>;
+  /**
+   * Writes both halves of a merge in one transaction: the source's revision (a redirect, or what an ignored
+   * conflict left of it), then the target's. Each half is compare-and-set against the head it was read at
+   * (EditConflict) and the target's policy checks run after the source is written (PolicyViolation).
+   */
+  applyMerge(merge: MergeInput): Promise<{ source: Head; target: Head }>;
 }
 
 /** Every committed revision, in commit order (docs/api.md §10.10, ADR 0006). */

@@ -55,6 +55,8 @@ function validBody(b: BoundRoute): unknown {
   if (p.endsWith('/aliases')) return { patch: [{ op: 'add', path: '/de', value: ['de alias'] }] };
   if (p.endsWith('/sitelinks')) return { patch: [{ op: 'add', path: '/dewiki', value: { title: `De page ${++pageNumber}` } }] };
   if (p.endsWith('/revert')) return { revision: 'REVISION' }; // the subject's own revision, filled in by exercise()
+  // Into an item of its own; its description and sitelink conflict with the subject's, so those are left behind.
+  if (p.endsWith('/merge')) return { into: 'NEW_ITEM', ignore_conflicts: ['description', 'sitelink'] };
   return { patch: [{ op: 'add', path: '/labels/fr', value: `fr ${++pageNumber}` }] };
 }
 
@@ -81,6 +83,7 @@ async function exercise(b: BoundRoute, path: string, body?: unknown, headers?: R
     path = path.replace('/revisions/REVISION', `/revisions/${revision}`);
     if ((body as { revision?: unknown } | undefined)?.revision === 'REVISION') body = { revision };
   }
+  if ((body as { into?: unknown } | undefined)?.into === 'NEW_ITEM') body = { ...body as object, into: (await subject('item')).id };
   const res = await fetch(s.url + path, {
     method: b.route.method, redirect: 'manual',
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },

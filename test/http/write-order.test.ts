@@ -11,7 +11,7 @@ import { BODY_ORDER, type BodyPart } from '../../src/http/write.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { uniq } from '../helpers/term-kinds.js';
 
-/** How docs/api.md §7 names each body part in step 5. `revision` (a revert's) is Entia's own and not there. */
+/** How docs/api.md §7 names each body part in step 5. `revision` (a revert's) and `merge` are Entia's own and not there. */
 const DOCUMENTED: Partial<Record<(typeof BODY_ORDER)[number], string>> = {
   statement: 'statement body',
   meta: '`comment`',
@@ -23,7 +23,7 @@ const DOCUMENTED: Partial<Record<(typeof BODY_ORDER)[number], string>> = {
 };
 
 describe('the write pipeline follows docs/api.md §7.7', () => {
-  it('BODY_ORDER is the order of step 5, with revision last', () => {
+  it('BODY_ORDER is the order of step 5, with Entia\'s own revision and merge last', () => {
     const api = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const step5 = api.slice(api.indexOf("5. The request's own values:"), api.indexOf('6. Existence:'));
     assert.ok(step5.length > 0, 'docs/api.md §7 has a step 5');
@@ -33,7 +33,7 @@ describe('the write pipeline follows docs/api.md §7.7', () => {
       return at;
     });
     assert.deepEqual(positions, [...positions].sort((a, b) => a - b));
-    assert.equal(BODY_ORDER.at(-1), 'revision');
+    assert.deepEqual(BODY_ORDER.slice(-2), ['revision', 'merge']);
   });
 });
 
@@ -46,6 +46,7 @@ function badPart(part: BodyPart, path: string): Record<string, unknown> {
     case 'aliases': return { aliases: [''] };
     case 'sitelink': return { sitelink: {} };
     case 'revision': return { revision: 0 };
+    case 'merge': return { into: 'P1' };
     case 'creation': throw new Error('creation collapses its problems (D7/D8): not covered here');
   }
 }

@@ -53,6 +53,8 @@ const WRITES: Record<string, ParamSpec[]> = {
   wbsetreference: [s('statement', { required: true }), s('snaks', { required: true }), s('snaks-order'), s('reference'), s('index', { type: 'integer' })],
   wbremovereferences: [s('statement', { required: true }), s('references', { required: true, multi: true })],
   wbcreateredirect: [s('from', { required: true }), s('to', { required: true })],
+  wbmergeitems: [s('fromid', { required: true }), s('toid', { required: true }),
+    s('ignoreconflicts', { multi: true, type: ['description', 'sitelink', 'statement'] })],
 };
 
 const READS: Record<string, ParamSpec[]> = {

@@ -18,6 +18,7 @@ import { rulesFor } from '../handlers/entities.js';
 import { renderEntity, renderSitelink } from '../render.js';
 import type { Services } from '../services.js';
 import { actionEntity } from './reads.js';
+import { wbmergeitems } from './merge.js';
 import {
   hashedClaim, snakListFromAction, statementById, statementFromAction, storedSnakHash, valueFromAction,
 } from './claims.js';
@@ -566,4 +567,5 @@ export const WRITE_MODULES: Record<string, (call: WriteCall) => Promise<Json>> =
   wbsetreference,
   wbremovereferences,
   wbcreateredirect,
+  wbmergeitems,
 };

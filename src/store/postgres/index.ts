@@ -11,7 +11,7 @@ import { revisionContent } from '../revision-content.js';
 import { RevisionCache } from '../revision-cache.js';
 import { StoreParts } from '../parts.js';
 import {
-  EditConflict, PolicyViolation, RedirectRefused, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
+  EditConflict, PolicyViolation, RedirectRefused, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head, type MergeInput,
   type PolicyChecks, type ReadPurpose, type ReadResult, type RevisionContent, type RevisionRecord, type Store,
   type StoreProbe, type StoreStatistics, type UniquenessViolation,
 } from '../store.js';
@@ -253,25 +253,55 @@ export class PostgresStore extends StoreParts implements Store {
   }
 
   private commitEdit(edit: EditInput): Promise<Head> {
-    const { entity, previous, meta, checks } = edit;
-    return this.editTransaction(entity.id, async (db) => {
+    return this.editTransaction(edit.entity.id, async (db) => {
       // Locks first, then the entity row (taken by the compare-and-set): one order for every edit. An edit out
       // of turn shares the entity's turn lock, first of all: while another process's edit holds the turn, this
       // one waits, so the edit in turn cannot lose the compare-and-set (1 in ~8,000 edits crowding one item
       // over 3 processes lost 10 races in a row and answered 500).
-      if (this.turns && !this.inTurnHere.has(entity.id)) await q.lockShared(db, lockKey('turn', entity.id));
-      await q.lockKeys(db, policyLockKeys(entity, checks));
-      const counts = popularity(entity);
-      const moved = previous
-        ? await q.moveHead(db, entity.id, previous.head.revision, counts)
-        : await q.insertEntity(db, entity.id, entity.type, counts);
-      if (moved === null) throw new EditConflict(entity.id);
-      const violation = await this.findViolationIn(db, entity, checks);
-      if (violation) throw new PolicyViolation(violation);
-      const modified = await q.insertRevision(db, moved.revision, entity.id, meta, JSON.stringify(entity));
-      await this.rows.write(db, previous?.entity ?? null, entity, moved.waiting);
-      return toHead(moved.revision, modified);
+      if (this.turns && !this.inTurnHere.has(edit.entity.id)) await q.lockShared(db, lockKey('turn', edit.entity.id));
+      await q.lockKeys(db, policyLockKeys(edit.entity, edit.checks));
+      return this.editIn(db, edit);
     });
+  }
+
+  /** One edit inside a transaction whose locks are taken: compare-and-set, policy, revision, index rows. */
+  private async editIn(db: Db, { entity, previous, meta, checks }: EditInput): Promise<Head> {
+    const counts = popularity(entity);
+    const moved = previous
+      ? await q.moveHead(db, entity.id, previous.head.revision, counts)
+      : await q.insertEntity(db, entity.id, entity.type, counts);
+    if (moved === null) throw new EditConflict(entity.id);
+    const violation = await this.findViolationIn(db, entity, checks);
+    if (violation) throw new PolicyViolation(violation);
+    const modified = await q.insertRevision(db, moved.revision, entity.id, meta, JSON.stringify(entity));
+    await this.rows.write(db, previous?.entity ?? null, entity, moved.waiting);
+    return toHead(moved.revision, modified);
+  }
+
+  async applyMerge({ source, target }: MergeInput): Promise<{ source: Head; target: Head }> {
+    const heads = await this.editTransaction(target.entity.id, async (db) => {
+      // The redirect locks of both items (as redirectEntity takes them: a redirect to the source cannot slip in),
+      // then the policy locks of what the target gains.
+      await q.lockKeys(db, [source.entity.id, target.entity.id].sort().map((id) => lockKey('redirect', id)));
+      await q.lockKeys(db, policyLockKeys(target.entity, target.checks));
+      let sourceHead: Head;
+      if (source.redirect) {
+        const moved = await q.moveHeadToRedirect(db, source.entity.id, source.previous!.head.revision, target.entity.id);
+        if (moved === null) throw new EditConflict(source.entity.id);
+        const from = source.previous!.entity;
+        await this.rows.write(db, from, emptyEntity(from.id, from.type), moved.waiting);
+        const content = JSON.stringify({ id: from.id, redirect: target.entity.id });
+        sourceHead = toHead(moved.revision, await q.insertRevision(db, moved.revision, from.id, { ...source.meta, action: 'redirect' }, content));
+      } else {
+        sourceHead = await this.editIn(db, source);
+      }
+      return { source: sourceHead, target: await this.editIn(db, target) };
+    });
+    if (this.replicas) {
+      this.floor.raise(source.entity.id, heads.source.revision);
+      this.floor.raise(target.entity.id, heads.target.revision);
+    }
+    return heads;
   }
 
   private async editTransaction<T>(entityId: string, fn: (db: Db) => Promise<T>): Promise<T> {

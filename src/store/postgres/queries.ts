@@ -150,6 +150,15 @@ export const queries = {
       ON CONFLICT (id) DO UPDATE SET head_rev = nextval('revision_ids'), redirect_to = excluded.redirect_to,
         sitelink_count = 0, statement_count = 0
       RETURNING head_rev`, [id, target]))!.head_rev),
+  /** Compare-and-set of an entity's head onto a redirect revision (a merge's source); null: the head moved. */
+  moveHeadToRedirect: async (db: Db, id: string, base: number, target: string): Promise<MovedHead | null> => {
+    const row = await first<{ head_rev: string; waiting: boolean }>(db, `
+      WITH waiting AS (UPDATE index_backlog SET edited = true WHERE entity_id = $1 RETURNING 1)
+      UPDATE entities SET head_rev = nextval('revision_ids'), redirect_to = $3, sitelink_count = 0, statement_count = 0
+      WHERE id = $1 AND head_rev = $2 AND redirect_to IS NULL
+      RETURNING head_rev, EXISTS (SELECT 1 FROM waiting) AS waiting`, [id, base, target]);
+    return row ? { revision: Number(row.head_rev), waiting: row.waiting } : null;
+  },
   /** The revision's time is the database's clock, so every process stamps from one clock (1 s resolution). */
   insertRevision: async (db: Db, revId: number, entityId: string, meta: EditMeta, content: string) =>
     (await first<{ timestamp: Date }>(db, `

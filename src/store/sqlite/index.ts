@@ -10,7 +10,7 @@ import { popularity } from '../index-rows.js';
 import { revisionContent } from '../revision-content.js';
 import { StoreParts } from '../parts.js';
 import {
-  EditConflict, PolicyViolation, RedirectRefused, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head,
+  EditConflict, PolicyViolation, RedirectRefused, type AccountStore, type DocumentRead, type EditInput, type EditMeta, type Head, type MergeInput,
   type PolicyChecks, type PolicyQuery, type ReadPurpose, type ReadResult, type RevisionContent, type RevisionRecord,
   type Store, type StoreProbe, type StoreStatistics, type UniquenessViolation,
 } from '../store.js';
@@ -286,12 +286,32 @@ export class SqliteStore extends StoreParts implements Store {
       if (target.status === 'redirect') throw new RedirectRefused(targetId, 'target-is-redirect');
       if (!kindByName(target.entity.type).redirects) throw new RedirectRefused(targetId, 'target-not-item');
       const source = this.readEntitySync(sourceId);
-      if (source.status === 'found') this.rows.write(source.entity, emptyEntity(source.entity.id, source.entity.type));
-      const timestamp = Math.floor(Date.now() / 1000);
-      const { rev_id } = this.q.insertRevision.get(sourceId, timestamp, meta.user, meta.comment, JSON.stringify(meta.tags),
-        meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }), 'redirect')!;
-      this.q.upsertRedirect.run(sourceId, rev_id, targetId);
+      this.writeRedirect(sourceId, source.status === 'found' ? source.entity : null, targetId, meta);
     }).immediate();
+  }
+
+  async applyMerge({ source, target }: MergeInput): Promise<{ source: Head; target: Head }> {
+    return this.db.transaction(() => {
+      let sourceHead: Head;
+      if (source.redirect) {
+        const current = this.q.headOf.get(source.entity.id);
+        if (current?.head_rev !== source.previous!.head.revision) throw new EditConflict(source.entity.id);
+        sourceHead = this.writeRedirect(source.entity.id, source.previous!.entity, target.entity.id, source.meta);
+      } else {
+        sourceHead = this.applyEditInTransaction(source);
+      }
+      return { source: sourceHead, target: this.applyEditInTransaction(target) };
+    }).immediate();
+  }
+
+  /** The redirect's revision and head; the source's index rows (its sitelinks, terms, values) dropped. */
+  private writeRedirect(sourceId: string, source: Entity | null, targetId: string, meta: EditMeta): Head {
+    if (source) this.rows.write(source, emptyEntity(source.id, source.type));
+    const timestamp = Math.floor(Date.now() / 1000);
+    const { rev_id } = this.q.insertRevision.get(sourceId, timestamp, meta.user, meta.comment, JSON.stringify(meta.tags),
+      meta.bot ? 1 : 0, JSON.stringify({ id: sourceId, redirect: targetId }), 'redirect')!;
+    this.q.upsertRedirect.run(sourceId, rev_id, targetId);
+    return toHead(rev_id, timestamp);
   }
 
   /** One writer per file: the process's own edit queue orders its edits, and SQLite's lock the processes' writes. */

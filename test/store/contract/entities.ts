@@ -168,6 +168,39 @@ export function entitiesContract(open: () => Promise<Store>): void {
       await store.close();
     });
 
+    it('writes both halves of a merge or neither: the source a redirect, its sitelink free for the target', async () => {
+      const store = await open();
+      const link = { dewiki: { title: 'Merge contract', badges: [] } };
+      const source = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'from' }, sitelinks: link });
+      const target = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'to' } });
+      const read = async (id: string) => {
+        const r = await store.readEntity(id);
+        assert.equal(r.status, 'found');
+        return r as { entity: typeof source; head: { revision: number; modified: Date } };
+      };
+      const [from, to] = [await read(source.id), await read(target.id)];
+      const merged = { ...to.entity, labels: { en: 'to' }, aliases: { en: ['from'] }, sitelinks: link };
+      const merge = (previousTarget: typeof to) => store.applyMerge({
+        source: { entity: emptyEntity(source.id, 'item'), previous: from, meta: { ...META, action: 'redirect' }, checks: {}, redirect: true },
+        target: { entity: merged, previous: previousTarget, meta: META, checks: { sitelinkSites: ['dewiki'] } },
+      });
+      // The target moved since it was read: nothing of the merge is written.
+      const edited = { ...to.entity, descriptions: { en: 'edited meanwhile' } };
+      await store.applyEdit({ entity: edited, previous: to, meta: META, checks: {} });
+      await assert.rejects(merge(to), EditConflict);
+      assert.deepEqual((await read(source.id)).entity, source);
+      assert.equal((await store.revisions(source.id, 10)).length, 1);
+      const heads = await merge(await read(target.id));
+      assert.deepEqual(await store.readEntity(source.id), { status: 'redirect', target: target.id });
+      const now = await read(target.id);
+      assert.deepEqual(now.entity.sitelinks, link);
+      assert.equal(now.head.revision, heads.target.revision);
+      assert.equal((await store.revisions(source.id, 10))[0].revision, heads.source.revision);
+      const feed = await store.changes({ since: null, limit: 10_000, entities: [source.id, target.id] });
+      assert.deepEqual(feed.slice(-2).map((c) => [c.entity, c.type]), [[source.id, 'redirect'], [target.id, 'edit']]);
+      await store.close();
+    });
+
     it('reads the newest revision after an edit or an import, however often the older one was read', async () => {
       const store = await open();
       const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'one' } });

@@ -1,0 +1,53 @@
+// action=wbmergeitems (docs/api.md §10.15): the merge the REST route POST …/merge makes (http/merge.ts), with
+// Wikibase's parameters, answer and error codes.
+import { ITEM, parseIdOfKind } from '../../domain/kinds.js';
+import { MERGE_CONFLICTS, type MergeConflict } from '../../domain/merge.js';
+import { isEntiaError } from '../../domain/errors.js';
+import { runEdit } from '../edit-queue.js';
+import { commitMerge } from '../merge.js';
+import { list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+
+function itemId(call: WriteCall, name: string): string {
+  const raw = required(call.params, name);
+  return parseIdOfKind(ITEM, raw) ?? refuse('invalid-entity-id', `Invalid entity ID "${raw}".`, { id: raw });
+}
+
+export async function wbmergeitems(call: WriteCall): Promise<Json> {
+  const from = itemId(call, 'fromid');
+  const to = itemId(call, 'toid');
+  const raw = param(call.params, 'ignoreconflicts');
+  const ignore = new Set<MergeConflict>();
+  for (const kind of raw === undefined ? [] : list(raw)) {
+    if (!(MERGE_CONFLICTS as readonly string[]).includes(kind)) refuse('badvalue', `Unrecognized value for parameter "ignoreconflicts": ${kind}.`);
+    ignore.add(kind as MergeConflict);
+  }
+  if (from === to) refuse('cant-merge-self', 'You cannot merge an item with itself.');
+  // In the source's turn, as every edit of it; the target's compare-and-set guards the other half, and a lost
+  // race re-runs the whole merge (runEdit).
+  const done = await runEdit(call.edits, call.store, from, async () => {
+    const [source, target] = [await found(call, from), await found(call, to)];
+    try {
+      return await commitMerge(call.ctx, { source, target, ignore, meta: call.meta });
+    } catch (e) {
+      if (isEntiaError(e) && e.code === 'merge-conflict') refuse('failed-modify', e.text + describeConflict(e.context as Json));
+      throw e;
+    }
+  });
+  const entity = (id: string, head: { revision: number }) => ({ id, type: 'item', lastrevid: head.revision });
+  return {
+    success: 1, redirected: done.source.redirected ? 1 : 0,
+    from: entity(from, done.source.head), to: entity(to, done.target.head),
+  };
+}
+
+async function found(call: WriteCall, id: string) {
+  const read = await call.store.readEntity(id, 'edit');
+  if (read.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
+  if (read.status === 'redirect') refuse('unresolved-redirect', `${id} is a redirect to ${read.target}.`);
+  return { entity: read.entity, head: read.head };
+}
+
+function describeConflict(context: Json): string {
+  const detail = context.conflict_context as Json;
+  return ` (${Object.entries(detail).map(([key, value]) => `${key}: ${String(value)}`).join(', ')})`;
+}
