@@ -2,7 +2,7 @@
 // configured as its documentation says: `generate_family_file` with the server's URL writes the family file (made
 // a Wikibase family, as Pywikibot's manual says for a third-party Wikibase), a `user-config.py` names it, a
 // `user-password.py` holds a BotPassword whose password is an Entia token. Then a bot script does what bots do,
-// and every result is read back through the REST API. Skips with its reason where Python or the clients are absent.
+// merges a duplicate, and every result is read back through the REST API. Skips with its reason where Python or the clients are absent.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,7 +63,7 @@ describe('Pywikibot against Entia', { skip }, () => {
     assert.deepEqual(out.labels, { en: 'read by pywikibot', de: 'von Pywikibot gelesen' });
   });
 
-  it('logs in with a BotPassword, creates an item, adds claims of every kind with qualifiers and sources, ranks, changes and removes them', async () => {
+  it('logs in with a BotPassword, creates an item, adds claims of every kind with qualifiers and sources, ranks, changes and removes them, merges a duplicate', async () => {
     const properties: Record<string, string> = {};
     for (const [type, label] of [['string', 'code'], ['wikibase-item', 'related'], ['quantity', 'mass'], ['time', 'date'],
       ['globe-coordinate', 'place'], ['monolingualtext', 'motto'], ['external-id', 'ident'], ['url', 'site']]) {
@@ -101,14 +101,20 @@ describe('Pywikibot against Entia', { skip }, () => {
       "ident.changeTarget('X-2')",
       `gone = add('${p('url')}', 'https://example.org/')`,
       'item.removeClaims([gone])',
-      "print(json.dumps({'id': item.getID(), 'revisions': len(list(item.revisions()))}))",
+      'dup = pywikibot.ItemPage(repo)',
+      "dup.editEntity({'labels': {'fr': 'doublon'}})",
+      "dup.mergeInto(item, summary='duplicate')",
+      "print(json.dumps({'id': item.getID(), 'revisions': len(list(item.revisions())), 'merged': dup.getID(),",
+      "  'redirect': pywikibot.ItemPage(repo, dup.getID()).isRedirectPage()}))",
     ].join('\n'));
     const run = await pywikibot(['edit.py']);
     const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
     assert.ok(out.revisions >= 15, `${out.revisions} revisions`);
     const entity = (await s.get(`/v1/entities/items/${out.id}`)).body;
     assert.deepEqual([entity.labels, entity.descriptions.en, entity.aliases.en, entity.sitelinks.enwiki.title],
-      [{ en: 'made by pywikibot', de: 'von Pywikibot' }, 'a bot item', ['pwb alias'], 'Pywikibot page']);
+      [{ en: 'made by pywikibot', de: 'von Pywikibot', fr: 'doublon' }, 'a bot item', ['pwb alias'], 'Pywikibot page']);
+    assert.equal(out.redirect, true, 'mergeInto left a redirect');
+    assert.equal((await s.get(`/v1/entities/items/${out.merged}`)).status, 308);
     const value = (type: string) => entity.statements[p(type)]?.[0];
     assert.equal(value('string').value.content, 'hello');
     assert.equal(value('string').rank, 'preferred');

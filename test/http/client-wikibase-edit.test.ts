@@ -111,6 +111,16 @@ describe('wikibase-edit against Entia', () => {
     assert.equal((await s.get(`/v1/entities/items/${item}/sitelinks/dewiki`)).status, 404);
   });
 
+  it('entity.merge: a duplicate merged into the item, then a redirect to it', async () => {
+    const duplicate = (await wbEdit.entity.create({ type: 'item', labels: { nl: 'duplicaat' }, aliases: { en: ['merged alias'] } } as any)).entity.id;
+    const res: any = await wbEdit.entity.merge({ from: duplicate, to: item } as any);
+    assert.deepEqual([res.success, res.redirected, res.from.id, res.to.id], [1, 1, duplicate, item]);
+    const merged = await rest(`/v1/entities/items/${item}`);
+    assert.equal(merged.labels.nl, 'duplicaat');
+    assert.ok(merged.aliases.en.includes('merged alias'));
+    assert.equal((await s.get(`/v1/entities/items/${duplicate}`)).status, 308);
+  });
+
   it('entity.edit with an OAuth 2 bearer: the account token works as the access token', async () => {
     const bearer = WBEdit({ instance: s.url as `http${string}`, credentials: { oauth2: { accessToken: token() } } as any, userAgent: 'entia-test' });
     await bearer.entity.edit({ id: item, labels: { es: 'editado' }, descriptions: { en: 'edited with a bearer' } } as any);
