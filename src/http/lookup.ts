@@ -5,14 +5,18 @@ import { referencedIds, type ReferenceLookup } from '../domain/statements.js';
 import type { EntityStore } from '../store/store.js';
 import { WIKIDATA_CONCEPT_BASE } from '../domain/values/lookup.js';
 
-/** `conceptUri`: the instance's concept base (ENTIA_CONCEPT_URI), under which units may be named besides Wikidata's. */
-export async function lookupFor(store: EntityStore, conceptUri: string, ...inputs: unknown[]): Promise<ReferenceLookup> {
+/**
+ * Units may be named under the instance's concept base (ENTIA_CONCEPT_URI), under its own entity URIs
+ * (`<public URL>/entity/`, which wikibase-edit, wikibase-cli and WikibaseIntegrator build from the wiki's URL) and
+ * under Wikidata's.
+ */
+export async function lookupFor(store: EntityStore, config: { conceptUri: string; publicUrl: string }, ...inputs: unknown[]): Promise<ReferenceLookup> {
   const ids = inputs.flatMap((input) => referencedIds(input));
   const found = ids.length ? await store.lookupEntities(ids) : new Map<string, string | null>();
   return {
     dataTypeOf: (id) => found.get(id) ?? undefined,
     exists: (id) => found.has(id),
-    unitBases: [...new Set([conceptUri, WIKIDATA_CONCEPT_BASE])],
+    unitBases: [...new Set([config.conceptUri, `${config.publicUrl}/entity/`, WIKIDATA_CONCEPT_BASE])],
   };
 }
 

@@ -38,10 +38,13 @@ export async function commitMerge(ctx: Ctx, plan: MergePlan): Promise<MergeCommi
   if (sameValue) throw violationError(sameValue);
   checkSize(ctx, into, false);
   await ctx.services.guard.consume(ctx, false);
+  // Without a comment, each revision says what it was in Wikibase's own words, which tools read in histories.
+  const said = (autocomment: string): EditMeta => ({ ...meta, comment: meta.comment ?? `/* ${autocomment} */` });
   try {
+    const sourceMeta = said(`wbmergeitems-to:0||${target.entity.id}`);
     const heads = await ctx.store.applyMerge({
-      source: { entity: left, previous: source, meta: redirect ? { ...meta, action: 'redirect' } : meta, checks: {}, redirect },
-      target: { entity: into, previous: target, meta, checks: policyChecks(target.entity, into) },
+      source: { entity: left, previous: source, meta: redirect ? { ...sourceMeta, action: 'redirect' } : sourceMeta, checks: {}, redirect },
+      target: { entity: into, previous: target, meta: said(`wbmergeitems-from:0||${source.entity.id}`), checks: policyChecks(target.entity, into) },
     });
     ctx.services.metrics.edits.inc({ kind: 'item', creation: 'false' });
     return { source: { entity: left, head: heads.source, redirected: redirect }, target: { entity: into, head: heads.target } };

@@ -70,7 +70,7 @@ async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
 export async function rulesFor(ctx: Ctx, input: unknown, original?: Entity): Promise<EntityRules> {
   const fields = isPlainObject(input) ? input : {};
   const sitelinks = isPlainObject(fields.sitelinks) ? Object.values(fields.sitelinks) : [];
-  const lookup = await lookupFor(ctx.store, ctx.services.config.conceptUri, original ? withoutStored(fields.statements, original) : fields.statements);
+  const lookup = await lookupFor(ctx.store, ctx.services.config, original ? withoutStored(fields.statements, original) : fields.statements);
   return {
     // A patch may change a statement whose values point at entities this store does not hold (§6.2).
     lookup: original ? keepingStoredReferences(lookup, Object.values(original.statements).flat()) : lookup,

@@ -47,7 +47,7 @@ export const addStatement = write({
     part: 'statement',
     parse: async (ctx, { located: { id } }) => {
       const input = ctx.body.statement;
-      const lookup = await lookupFor(ctx.store, ctx.services.config.conceptUri, input);
+      const lookup = await lookupFor(ctx.store, ctx.services.config, input);
       // §6.3: an `id` in the body is ignored; the server names the statement.
       return inMode(BODY, () => parseStatement(input, '/statement', lookup, { id: newStatementId(id) }));
     },
@@ -169,7 +169,7 @@ export const putStatement = write({
     part: 'statement',
     parse: async (ctx, { located: target, read }) => {
       const input = ctx.body.statement;
-      const lookup = keepingStoredReferences(await lookupFor(ctx.store, ctx.services.config.conceptUri, input), storedStatement({ target, read: read! }));
+      const lookup = keepingStoredReferences(await lookupFor(ctx.store, ctx.services.config, input), storedStatement({ target, read: read! }));
       inMode(BODY, () => checkReplacement(input, '/statement', lookup, target.requested));
       return { input, lookup };
     },
@@ -187,7 +187,7 @@ export const patchStatement = write({
   change: async ({ subject, body: operations }, ctx) => {
     const stored = subject.statement!;
     const patched = applyPatch(stored, operations);
-    const lookup = keepingStoredReferences(await lookupFor(ctx.store, ctx.services.config.conceptUri, patched), [stored]);
+    const lookup = keepingStoredReferences(await lookupFor(ctx.store, ctx.services.config, patched), [stored]);
     return withReplacedStatement(subject.entity, inMode(PATCH, () => patchedStatement(stored, patched, lookup)));
   },
   respond: (done, { subject }) => storedAfter(done, subject.statement!.id),
