@@ -22,7 +22,7 @@ import { registerActionApi } from './action-api/index.js';
 import { registerSparql } from './sparql/index.js';
 import { wikibaseError, wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
-import { EditQueue, editedEntity, runEdit } from './edit-queue.js';
+import { editedEntity, runEdit, type EditQueue } from './edit-queue.js';
 import { writeHandler } from './write.js';
 import type { Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
@@ -132,7 +132,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   }
   methodsByPath.on('GET', '/v1/openapi.json', () => {});
 
-  const edits = new EditQueue();
+  const { edits } = services;
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   registerChangeStream(app, store, config.streamBufferBytes, (n) => services.metrics.followers.set(n),
     (changes) => services.rdfChanges(store, changes));

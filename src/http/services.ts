@@ -6,6 +6,7 @@ import { RevisionCache } from '../store/revision-cache.js';
 import type { Account } from '../store/store.js';
 import { Metrics } from './metrics.js';
 import type { Ctx } from './route.js';
+import { EditQueue } from './edit-queue.js';
 
 /** Who sent a request: nobody in particular, an account, or someone holding a token we do not know. */
 export type Identity =
@@ -68,6 +69,8 @@ export interface Services {
   metrics: Metrics;
   /** The change feed's `format=rdf` events, with the triples of recent revisions kept. */
   rdfChanges: RdfChangeRenderer;
+  /** This process's edits of one entity, taking turns (edit-queue.ts), whichever API they came through. */
+  edits: EditQueue;
 }
 
 /**
@@ -90,5 +93,6 @@ export function buildServices(config: Config, sitesOverride?: unknown, guard: Ed
     entityDataDocuments: new RevisionCache<Buffer>(ENTITY_DATA_CACHE_BYTES),
     metrics: new Metrics(),
     rdfChanges: rdfChangeRenderer({ config, sites }),
+    edits: new EditQueue(),
   };
 }

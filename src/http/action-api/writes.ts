@@ -15,7 +15,8 @@ import { commitEdit, type Committed } from '../edit.js';
 import { runEdit } from '../edit-queue.js';
 import { RedirectRefused } from '../../store/store.js';
 import { rulesFor } from '../handlers/entities.js';
-import { renderEntity, renderSitelink } from '../render.js';
+import { renderSitelink } from '../render.js';
+import { editableDocument, emptyDocument, type Doc } from '../document-edit.js';
 import type { Services } from '../services.js';
 import { actionEntity } from './reads.js';
 import { wbmergeitems } from './merge.js';
@@ -24,7 +25,6 @@ import {
 } from './claims.js';
 import { jsonParam, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
 
-type Doc = Json & { statements: Record<string, Json[]>; labels: Json; descriptions: Json; aliases: Json; sitelinks?: Json };
 
 interface Edited {
   done: Committed;
@@ -75,21 +75,6 @@ async function editDocument(call: WriteCall, id: string, change: (doc: Doc, enti
     }
     return { done: await commitEdit(ctx, { previous: { entity: read.entity, head: read.head }, next, meta: call.meta }), before: read.entity };
   });
-}
-
-/**
- * The entity's document, ready for a module to change: its maps and statement groups are copies, the statements
- * in them the stored (frozen) ones until statementIn copies the one a module edits. patchedEntity then keeps every
- * statement the edit left alone as it is, without validating it or looking up its values again, as for a PATCH.
- */
-function editableDocument(entity: Entity, sites: Services['sites']): Doc {
-  const rendered = renderEntity(entity, sites, true) as Doc;
-  const doc: Doc = {
-    ...rendered, labels: { ...rendered.labels }, descriptions: { ...rendered.descriptions }, aliases: { ...rendered.aliases },
-    statements: Object.fromEntries(Object.entries(rendered.statements).map(([pid, group]) => [pid, [...group]])),
-  };
-  if (rendered.sitelinks) doc.sitelinks = { ...rendered.sitelinks };
-  return doc;
 }
 
 /** A new entity from a document, through the creation path of POST /v1/entities/{kind}. */
@@ -321,7 +306,7 @@ async function wbeditentity(call: WriteCall): Promise<Json> {
   if (fresh !== undefined) {
     if (param(call.params, 'id') !== undefined) refuse('param-illegal', 'Either provide "id" or "new", not both.');
     const kind = kindNamed(fresh) ?? refuse('badvalue', `Unrecognized value for parameter "new": ${fresh}.`);
-    const doc: Doc = { labels: {}, descriptions: {}, aliases: {}, statements: {}, ...(kind.hasSitelinks ? { sitelinks: {} } : {}) };
+    const doc = emptyDocument(kind.hasSitelinks);
     doc.type = kind.name;
     if (kind === PROPERTY) {
       if (typeof data.datatype !== 'string') refuse('param-illegal', 'A new property needs a "datatype".');
