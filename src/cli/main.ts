@@ -27,6 +27,7 @@ import { superviseWorkers } from './workers.js';
 import { EXPORT_FORMATS, exportStore, exportTarget, readIdsFile, type ExportFormat } from './export.js';
 import { kindNamed } from '../domain/kinds.js';
 import { SPARQL_SYNC_HELP, sparqlSyncCommand } from './sparql-sync.js';
+import { QUICKSTATEMENTS_HELP, quickstatementsCommand } from './quickstatements.js';
 
 /**
  * Where rate-limit budgets live: Redis when ENTIA_REDIS is set; otherwise the store's shared counters when
@@ -322,6 +323,12 @@ after the last batch it wrote.
     args: '[--once] [--settle S]', summary: 'load an external SPARQL engine from the store and keep it in step with every change',
     positionals: [0, 0], options: { once: { type: 'boolean' }, settle: { type: 'string' } }, help: SPARQL_SYNC_HELP,
     run: (config, _, values) => sparqlSyncCommand(config, loadSites(config), values),
+  },
+  quickstatements: {
+    args: 'FILE [--csv] [--user NAME] [--comment TEXT] [--bot]', summary: 'run a QuickStatements batch (V1 or CSV) against the store',
+    positionals: [1, 1], options: { csv: { type: 'boolean' }, user: { type: 'string' }, comment: { type: 'string' }, bot: { type: 'boolean' } },
+    help: QUICKSTATEMENTS_HELP,
+    run: (config, [path], values) => quickstatementsCommand(config, path, values),
   },
   redirect: {
     args: 'FROM_ITEM TO_ITEM', summary: 'make an item a redirect to another (as after a merge)', positionals: [2, 2],

@@ -69,6 +69,8 @@ export const ERRORS = {
   // Merges (docs/api.md §9.4)
   'merge-into-self': row(400, 'Item {id} cannot be merged into itself', []),
   'merge-conflict': row(409, 'The items cannot be merged: conflicting {conflict}', ['conflict', 'conflict_context']),
+  // QuickStatements batches (docs/api.md §10.17)
+  'invalid-quickstatements-command': row(400, 'The QuickStatements command cannot be run: {reason}', ['reason']),
   'data-policy-violation': row(422, 'Edit violates data policy', ['violation', 'violation_context']),
   'request-limit-reached': row(429, 'Exceeded the limit of actions that can be performed in a given span of time', ['reason']),
   'unexpected-error': row(500, 'Unexpected Error', []),

@@ -124,6 +124,21 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       target: { $ref: '#/components/schemas/Item' },
     },
   },
+  QuickStatements: {
+    type: 'object', required: ['batch', 'done', 'failed', 'commands'], additionalProperties: false,
+    properties: {
+      batch: { type: 'string', description: 'The batch id, which every revision it wrote names in its comment' },
+      done: { type: 'integer' }, failed: { type: 'integer' },
+      commands: { type: 'array', items: {
+        type: 'object', required: ['line', 'command', 'status'], additionalProperties: false,
+        properties: {
+          line: { type: 'integer' }, command: string, status: { enum: ['done', 'failed'] },
+          entity: string, revision: { type: 'integer' },
+          error: { type: 'object', required: ['code', 'message'], properties: { code: string, message: string, context: { type: 'object' } } },
+        },
+      } },
+    },
+  },
   OpenApi: { type: 'object', required: ['openapi', 'info', 'paths'] },
   Error: {
     type: 'object', required: ['code', 'message'], additionalProperties: false,
@@ -137,4 +152,4 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
   | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup'
-  | 'Merge';
+  | 'Merge' | 'QuickStatements';

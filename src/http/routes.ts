@@ -9,6 +9,7 @@ import * as sitelinks from './handlers/sitelinks.js';
 import { searchTerms } from './handlers/search.js';
 import * as history from './handlers/history.js';
 import { mergeItem } from './handlers/merge.js';
+import { postQuickStatements, QS_FORMATS } from './quickstatements/route.js';
 import { getChanges } from './handlers/changes.js';
 import * as batch from './handlers/batch.js';
 import { findByStatements } from './handlers/lookup.js';
@@ -140,6 +141,13 @@ export const ROUTES: Route[] = [
     body: { type: 'object', required: ['into'], properties: { into: { type: 'string' },
       ignore_conflicts: { type: 'array', items: { enum: ['description', 'sitelink', 'statement'] } }, ...META_SCHEMA } },
     write: mergeItem },
+
+  // QuickStatements batches (docs/api.md §10.17): many edits of many entities, each command reported.
+  { method: 'POST', path: '/v1/quickstatements', tag: 'quickstatements', success: [200], returns: 'QuickStatements',
+    summary: 'Run a QuickStatements batch (V1 or CSV): one revision per group of commands on one entity, every command reported',
+    body: { type: 'object', required: ['commands'], properties: { commands: { type: 'string' },
+      format: { enum: [...QS_FORMATS] }, ...META_SCHEMA } },
+    handler: postQuickStatements },
 
   // Many entities in one request (docs/api.md §10.11).
   { method: 'GET', path: '/v1/entities', tag: 'entities', success: [200], returns: 'Batch', handler: batch.getEntities,

@@ -2,7 +2,7 @@
 // stop the program instead of creating and serving an empty database. Run as child processes.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -191,5 +191,31 @@ describe('ENTIA_DB', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+});
+
+describe('entia quickstatements', () => {
+  it('runs a batch file against the store, one JSON line per command, exit 1 when one failed', async () => {
+    const db = join(dir, 'qs.db');
+    const store = await openSqliteStore({ path: db });
+    const pid = await store.allocateId('property');
+    await store.applyEdit({ entity: { id: pid, type: 'property', data_type: 'string', labels: { en: 'qs code' }, descriptions: {}, aliases: {}, statements: {} },
+      previous: null, meta: { user: 'test', comment: null, tags: [], bot: false }, checks: {} });
+    await store.close();
+    const file = join(dir, 'batch.txt');
+    writeFileSync(file, `CREATE\nLAST\tLen\t"from a file"\nLAST\t${pid}\t"X-1"\nLAST\t${pid}\tQ5\n`);
+    const res = await entia(['quickstatements', file, '--user', 'Importer', '--comment', 'nightly'], { ENTIA_DB: db });
+    assert.equal(res.code, 1, res.stderr);
+    const results = res.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(results.map((r) => r.status), ['done', 'done', 'done', 'failed']);
+    assert.match(res.stderr, /batch #[0-9a-f]{10}: 3 done, 1 failed/);
+    const check = await openSqliteStore({ path: db });
+    const read = await check.readEntity(results[0].entity);
+    assert.ok(read.status === 'found');
+    assert.equal(read.entity.labels.en, 'from a file');
+    const [revision] = await check.revisions(results[0].entity, 5);
+    assert.equal(revision.user, 'Importer');
+    assert.match(revision.comment!, /^quickstatements batch #[0-9a-f]{10}: nightly$/);
+    await check.close();
   });
 });

@@ -42,6 +42,7 @@ function validBody(b: BoundRoute): unknown {
   if (method === 'POST' && p === '/v1/entities/items') return { item: { labels: { en: `created ${++pageNumber}` } } };
   if (method === 'POST' && p === '/v1/entities/properties') return { property: { data_type: 'string' } };
   if (method === 'POST' && p === '/v1/entities') return { ids: [property, 'Q999999999'] };
+  if (p === '/v1/quickstatements') return { commands: `CREATE\nLAST\tLen\t"quickstatements ${++pageNumber}"` };
   const statement = { property: { id: property }, value: { type: 'value', content: 'new value' } };
   if (p.endsWith('/statements')) return { statement };
   if (p.includes('{statement_id}')) {
