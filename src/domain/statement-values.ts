@@ -41,13 +41,26 @@ function keyOfContent(content: unknown): string | null {
   return null;
 }
 
+/**
+ * A time below day precision is also found by its date at that precision: `+1953-01-01T00:00:00Z` at year
+ * precision (9, or coarser) by `+1953-00-00T00:00:00Z`, which is what `P569:1953` asks for; at month precision
+ * (10) by `+1953-05-00T00:00:00Z`. Null for a day-precision time, whose stored form is its date.
+ */
+function keyAtPrecision(content: unknown): string | null {
+  const c = content as { time?: unknown; precision?: unknown } | null;
+  if (typeof c?.time !== 'string' || typeof c.precision !== 'number' || c.precision >= 11) return null;
+  const m = /^([+-]\d+)-(\d\d)-\d\dT00:00:00Z$/.exec(c.time);
+  return m ? `${m[1]}-${c.precision === 10 ? m[2] : '00'}-00T00:00:00Z` : null;
+}
+
 /** The keys one statement is found under; none for a deprecated one (it is kept as wrong, not as a fact). */
 function keysOfStatement(statement: Statement): string[] {
   if (statement.rank === 'deprecated') return [];
   const keys = [ANY_VALUE];
   if (statement.value.type === 'value') {
-    const key = keyOfContent(statement.value.content);
-    if (key !== null && key !== ANY_VALUE && key.length <= MAX_VALUE_KEY) keys.push(key);
+    for (const key of [keyOfContent(statement.value.content), keyAtPrecision(statement.value.content)]) {
+      if (key !== null && key !== ANY_VALUE && key.length <= MAX_VALUE_KEY && !keys.includes(key)) keys.push(key);
+    }
   }
   return keys;
 }

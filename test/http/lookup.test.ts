@@ -66,6 +66,16 @@ describe('GET /v1/entities/items?statement=…', () => {
     assert.deepEqual(await ids(`statement=${P.born}:1952-03-11`), [dated]);
     assert.deepEqual(await ids(`statement=${P.born}:%2B1952-03-11T00:00:00Z`), [dated]);
     assert.deepEqual(await ids(`statement=${P.born}:1952`), [], 'a day is not its year');
+    // Dates below day precision as Wikidata stores them (first day of the year or month): found by the date at
+    // their precision, and by their stored form.
+    const calendar = 'http://www.wikidata.org/entity/Q1985727';
+    P.died = (await s.post('/v1/entities/properties', { property: { data_type: 'time', labels: { en: 'lookup died' } } })).body.id;
+    const year = await createItem('lookup year', [statement('died', { time: '+1953-01-01T00:00:00Z', precision: 9, calendarmodel: calendar })]);
+    const month = await createItem('lookup month', [statement('died', { time: '+1953-05-01T00:00:00Z', precision: 10, calendarmodel: calendar })]);
+    assert.deepEqual(await ids(`statement=${P.died}:1953`), [year]);
+    assert.deepEqual(await ids(`statement=${P.died}:1953-05`), [month]);
+    assert.deepEqual(await ids(`statement=${P.died}:%2B1953-01-01T00:00:00Z`), [year]);
+    assert.deepEqual(await ids(`statement=${P.died}:1953-01`), [], 'a year is not its first month');
     assert.deepEqual(await ids(`statement=${P.title}:Der%20Titel`), [dated]);
     assert.deepEqual(await ids(`statement=${P.place}:50.5,4.5`), [dated]);
   });

@@ -59,6 +59,28 @@ it('sqlite: indexes by statement value the entities of a database from before th
 });
 
 // Items are kept compressed, properties as JSON text, and documents stored as text before compression still read.
+// Databases from before times were keyed at their precision too (migration 15): indexed again when the store opens.
+it('sqlite: finds a year-precision date by its year in a database from before migration 15', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
+  dirs.push(dir);
+  const path = join(dir, 'old-times.db');
+  const first = openSqliteStore({ path });
+  const content = { time: '+1953-01-01T00:00:00Z', precision: 9, calendarmodel: 'http://www.wikidata.org/entity/Q1985727' };
+  const statement = { id: 'Q9$1', rank: 'normal' as const, property: { id: 'P569', 'data-type': 'time' },
+    value: { type: 'value' as const, content }, qualifiers: [], references: [] };
+  const id = await first.allocateId('item');
+  await first.applyEdit({ entity: { id, type: 'item', labels: {}, descriptions: {}, aliases: {}, statements: { P569: [statement] }, sitelinks: {} },
+    previous: null, meta: { user: 'u', comment: null, tags: [], bot: false }, checks: {} });
+  // As a store written before: only the stored form's key, and the schema one migration behind.
+  first.db.prepare("DELETE FROM statement_values WHERE value = '+1953-00-00T00:00:00Z'").run();
+  first.db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+  await first.close();
+  const year = { kind: 'item' as const, conditions: [{ property: 'P569', key: '+1953-00-00T00:00:00Z' }], after: null, limit: 10 };
+  const store = openSqliteStore({ path });
+  assert.deepEqual(await store.statementValues.find(year), [Number(id.slice(1))]);
+  await store.close();
+});
+
 it('sqlite: bulk-loaded item documents are compressed, property and single-edit documents text; all read alike', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
   dirs.push(dir);

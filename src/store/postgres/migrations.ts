@@ -228,4 +228,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   DROP TABLE stage_search_prefixes;
   `,
+  // 15: a time below day precision is found by the date at its precision too (as SQLite's migration 15):
+  // entities holding a time are indexed again from the backlog when the store opens.
+  `
+  INSERT INTO value_backlog
+    SELECT DISTINCT (CASE kind WHEN 0 THEN 'Q' ELSE 'P' END) || entity FROM statement_values
+    WHERE value ~ '^[+-][0-9]+-[0-9]{2}-[0-9]{2}T00:00:00Z$'
+  ON CONFLICT DO NOTHING;
+  `,
 ];

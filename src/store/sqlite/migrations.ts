@@ -230,4 +230,12 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE entity_counts SET n = n + 1 WHERE kind = new.kind AND redirect = (new.redirect_to IS NOT NULL);
   END;
   `,
+  // 15: a time below day precision is found by the date at its precision too (`P569:1953` finds
+  // `+1953-01-01T00:00:00Z` at year precision; domain/statement-values.ts): entities holding a time are indexed
+  // again from the backlog when the store opens, which adds those keys (the stored-form keys stay).
+  `
+  INSERT OR IGNORE INTO value_backlog
+    SELECT DISTINCT CASE kind WHEN 0 THEN 'Q' ELSE 'P' END || entity FROM statement_values
+    WHERE value GLOB '[+-]*-[0-9][0-9]-[0-9][0-9]T00:00:00Z';
+  `,
 ];
