@@ -76,6 +76,10 @@ describe('wikibase-sdk against Entia', () => {
     // A concept URI, as a client copies it from a query result, finds its entity.
     const byUri = await get(wbk.searchEntities({ search: `http://www.wikidata.org/entity/${item}`, language: 'en' }));
     assert.equal(byUri.search[0].id, item);
+    // Searched in English, shown in the user's language (uselang) with its fallbacks, as Wikibase shows results.
+    const inGerman = await get(wbk.searchEntities({ search: 'sdk it', language: 'en', uselang: 'de' }));
+    assert.deepEqual([inGerman.search[0].label, inGerman.search[0].display.label], ['SDK-Objekt', { value: 'SDK-Objekt', language: 'de' }]);
+    assert.deepEqual(inGerman.search[0].display.description, { value: 'read by wikibase-sdk', language: 'en' }, 'de falls back to en');
     const ids = await Promise.all(['a', 'b', 'c'].map((x) => s.post('/v1/entities/items', { item: { labels: { en: `sdk page ${x}` } } })));
     const first = await get(wbk.searchEntities({ search: 'sdk page', language: 'en', limit: 2 }));
     assert.equal(first.search.length, 2);

@@ -2,6 +2,7 @@
 // (wikibase-sdk's URLs, wikibase-edit, bots): wbgetentities, wbsearchentities, wbgetclaims. Another rendering of
 // the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index.
 import type { Entity } from '../../domain/entity.js';
+import type { SearchHit } from '../../search/hits.js';
 import { kindByName, kindNamed, parseEntityId, parseIdOfKind, numericPart } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { sitelinkUrl } from '../../domain/sites.js';
@@ -120,7 +121,7 @@ export async function wbsearchentities({ params: query, store, services }: Call)
   const hits = await store.search({ kind: kind.name, mode: 'suggest', text: parseText(search), entityId: id ? numericPart(id) : null,
     languages, limit: limit + 1, offset });
   const base = services.config.publicUrl;
-  const shown = hits.slice(0, limit);
+  const shown = await inUserLanguage(store, hits.slice(0, limit), param(query, 'uselang'), language);
   // A property's data type, as Wikibase gives it in each result: one lookup for the page.
   const dataTypes = kind.hasDataType ? await store.lookupEntities(shown.map((h) => h.id)) : new Map<string, string | null>();
   const results = shown.map((h) => {
@@ -139,6 +140,26 @@ export async function wbsearchentities({ params: query, store, services }: Call)
     return out;
   });
   return { searchinfo: { search }, search: results, ...(hits.length > limit ? { 'search-continue': offset + limit } : {}), success: 1 };
+}
+
+/**
+ * `uselang` (MediaWiki's user language) chooses the language results are shown in, with its fallbacks, as Wikibase
+ * does; the search itself stays in `language`. One read of the page's documents when the two differ; an
+ * unknown `uselang` is ignored, as MediaWiki falls back to the default for it.
+ */
+async function inUserLanguage(store: Call['store'], hits: SearchHit[], uselang: string | undefined, language: string): Promise<SearchHit[]> {
+  if (uselang === undefined || uselang === language || !isTermLanguage(uselang, 'labels') || hits.length === 0) return hits;
+  const documents = await store.readDocuments(hits.map((h) => h.id));
+  const pick = (terms: Record<string, string>, field: 'labels' | 'descriptions') => {
+    const lang = fallbackChain(uselang, field).find((l) => terms[l] !== undefined);
+    return lang === undefined ? null : { language: lang, value: terms[lang] };
+  };
+  return hits.map((h) => {
+    const read = documents.get(h.id);
+    if (read?.status !== 'found') return h;
+    const { labels, descriptions } = JSON.parse(read.json()) as Pick<Entity, 'labels' | 'descriptions'>;
+    return { ...h, displayLabel: pick(labels, 'labels'), description: pick(descriptions, 'descriptions') };
+  });
 }
 
 export async function wbgetclaims({ params: query, store }: Call): Promise<Json> {
