@@ -197,6 +197,24 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual((await s.get(`/v1/entities/items/${id}/sitelinks`)).body, {});
   });
 
+  it('merges an item into another, explaining a conflict first, then opens the merged item', async () => {
+    const from = await createItem('merge source');
+    const into = await createItem('merge target');
+    const { page } = await newPage();
+    await page.goto(`${s.url}/${from}`);
+    await page.getByRole('button', { name: 'Merge into…' }).click();
+    await page.getByLabel('Merge into').fill(into);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('The two items disagree').waitFor();
+    await page.getByLabel('Keep descriptions that differ on this item instead of stopping').check();
+    const loaded = page.waitForURL(`${s.url}/${into}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await loaded;
+    await page.locator('#notice', { hasText: `Merged ${from} into ${into}` }).waitFor();
+    await shot(page, 'merged');
+    assert.equal((await s.get(`/v1/entities/items/${into}`)).body.aliases.en[0], 'merge source');
+  });
+
   it('refuses an edit made after another page saved, and shows the other version instead of overwriting it', async () => {
     const id = await createItem('contested');
     const first = await newPage();

@@ -70,6 +70,8 @@ const IN_WORDS = {
   'invalid-value': 'That value is not valid here.',
   'patch-result-invalid-value': 'That value is not valid here.',
   'redirected-item': 'This item has become a redirect, so it cannot be edited.',
+  'merge-conflict': 'The two items disagree, so they were not merged: tick what may stay on this item, or edit one first.',
+  'merge-into-self': 'An item cannot be merged into itself.',
   'referenced-resource-not-found': 'Something this edit points to does not exist.',
   'unexpected-error': 'The server failed to save the edit. Try again.',
 };

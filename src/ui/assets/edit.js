@@ -4,7 +4,7 @@
 // If-Match: the revision the page showed. A 412 means someone else edited first: the editor says so and shows
 // their version instead of overwriting it.
 import { call, explain } from './api.js';
-import { entityPicker, valueInput, valueText } from './value-input.js';
+import { entityPicker, idIn, valueInput, valueText } from './value-input.js';
 
 /** @typedef {import('./api.js').Answer} Answer */
 
@@ -86,6 +86,46 @@ export function enhanceEntity(/** @type {HTMLElement} */ article) {
   enhanceTerms(article, base, revision, saved);
   enhanceStatements(article, base, revision, saved);
   enhanceSitelinks(article, base, revision, saved);
+  if (kind === 'items') enhanceMerge(article, id, base, revision);
+}
+
+/**
+ * Merging this item into another (POST …/merge, Wikibase's rules): its content moves there and it becomes a
+ * redirect; the editor then opens the item it was merged into.
+ * @param {HTMLElement} article @param {string} id @param {string} base @param {number} revision
+ */
+function enhanceMerge(article, id, base, revision) {
+  const meta = article.querySelector('.entity-meta');
+  if (!meta) return;
+  const open = () => {
+    const target = entityPicker('items', '', 'into');
+    const ignore = [
+      ['description', 'Keep descriptions that differ on this item instead of stopping'],
+      ['sitelink', 'Keep sitelinks that differ on this item instead of stopping'],
+      ['statement', 'Merge even if one item links to the other'],
+    ].map(([value, text]) => el('input', { type: 'checkbox', name: 'ignore', value, title: text }));
+    const holder = el('div');
+    holder.append(editor({
+      title: `Merge ${id} into another item`,
+      fields: [
+        field('Merge into', target.wrap),
+        ...ignore.map((box) => el('label', { className: 'check' }, [box, el('span', { textContent: box.title })])),
+      ],
+      save: (comment) => call('POST', `${base}/merge`, {
+        body: { into: idIn(target.el.value), ignore_conflicts: ignore.filter((b) => b.checked).map((b) => b.value), comment },
+        revision,
+      }),
+      theirs: async () => `${id} was edited after this page was shown.`,
+      done: (answer) => {
+        const into = answer.body.target.id;
+        flash(answer.body.source.redirect ? `Merged ${id} into ${into}: ${id} now redirects here.` : `Merged ${id} into ${into}; what conflicted stayed on ${id}.`);
+        location.href = `/${into}`;
+      },
+      close: () => holder.remove(),
+    }));
+    meta.after(holder);
+  };
+  meta.append(' · ', button('Merge into…', open, 'link'));
 }
 
 /**

@@ -61,7 +61,7 @@ export function entityPicker(kind, value, name) {
 }
 
 /** @param {string} text @returns {string} the entity id a picker holds */
-function idIn(text) {
+export function idIn(text) {
   const m = /^\s*([QP][1-9]\d*)\b/i.exec(text);
   if (!m) throw new Error(`“${text}” is not an id such as Q42: pick a suggestion or type the id.`);
   return m[1].toUpperCase();
