@@ -101,11 +101,15 @@ describe('Pywikibot against Entia', { skip }, () => {
       "ident.changeTarget('X-2')",
       `gone = add('${p('url')}', 'https://example.org/')`,
       'item.removeClaims([gone])',
+      `add('${p('quantity')}', pywikibot.WbQuantity(5, error=1, site=repo))`,
+      "found = [r['id'] for r in repo.search_entities('made by pywikibot', 'en')]",
+      'from pywikibot import pagegenerators',
+      "generated = [page.getID() for page in pagegenerators.WikibaseSearchItemPageGenerator('made by pywikibot', language='en', site=repo)]",
       'dup = pywikibot.ItemPage(repo)',
       "dup.editEntity({'labels': {'fr': 'doublon'}})",
       "dup.mergeInto(item, summary='duplicate')",
       "print(json.dumps({'id': item.getID(), 'revisions': len(list(item.revisions())), 'merged': dup.getID(),",
-      "  'redirect': pywikibot.ItemPage(repo, dup.getID()).isRedirectPage()}))",
+      "  'redirect': pywikibot.ItemPage(repo, dup.getID()).isRedirectPage(), 'found': found, 'generated': generated}))",
     ].join('\n'));
     const run = await pywikibot(['edit.py']);
     const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
@@ -114,6 +118,8 @@ describe('Pywikibot against Entia', { skip }, () => {
     assert.deepEqual([entity.labels, entity.descriptions.en, entity.aliases.en, entity.sitelinks.enwiki.title],
       [{ en: 'made by pywikibot', de: 'von Pywikibot', fr: 'doublon' }, 'a bot item', ['pwb alias'], 'Pywikibot page']);
     assert.equal(out.redirect, true, 'mergeInto left a redirect');
+    assert.deepEqual([out.found, out.generated], [[out.id], [out.id]], 'search_entities and the search generator find the item');
+    assert.deepEqual(entity.statements[p('quantity')][1].value.content, { amount: '+5', unit: '1', upperBound: '+6', lowerBound: '+4' });
     assert.equal((await s.get(`/v1/entities/items/${out.merged}`)).status, 308);
     const value = (type: string) => entity.statements[p(type)]?.[0];
     assert.equal(value('string').value.content, 'hello');

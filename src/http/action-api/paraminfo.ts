@@ -2,6 +2,7 @@
 // that read it before they call anything (Pywikibot learns module paths, prefixes, which modules must be posted
 // and which token each needs from it). One catalogue, declared here as data; the modules themselves are in
 // index.ts, reads.ts, pages.ts and writes.ts.
+import { TERM_LANGUAGES } from '../../domain/languages.js';
 import { list, param, type Json } from './protocol.js';
 
 interface ParamSpec {
@@ -60,7 +61,9 @@ const WRITES: Record<string, ParamSpec[]> = {
 const READS: Record<string, ParamSpec[]> = {
   wbgetentities: [s('ids', { multi: true }), s('sites', { multi: true }), s('titles', { multi: true }), s('props', { multi: true }),
     s('languages', { multi: true }), s('languagefallback', { type: 'boolean' })],
-  wbsearchentities: [s('search', { required: true }), s('language', { required: true }), s('type'), s('limit', { type: 'limit' }),
+  // Pywikibot's search_entities checks the language against this list before it searches.
+  wbsearchentities: [s('search', { required: true }), s('language', { required: true, type: [...TERM_LANGUAGES] }),
+    s('type', { type: ['item', 'property'] }), s('limit', { type: 'limit' }),
     s('continue', { type: 'integer' }), s('strictlanguage', { type: 'boolean' })],
   wbgetclaims: [s('entity'), s('claim'), s('property'), s('rank')],
 };
