@@ -3,6 +3,8 @@
 import type { KindName } from './domain/entity.js';
 import { totalmem } from 'node:os';
 import { parseEntityId } from './domain/kinds.js';
+import { readFileSync } from 'node:fs';
+import { constraintVocabulary, WIKIDATA_CONSTRAINTS, type ConstraintVocabulary } from './domain/constraints/vocabulary.js';
 
 /** A budget: at most `count` requests per `windowSeconds` (issue #7). */
 export interface Rate {
@@ -97,6 +99,13 @@ export interface Config {
   sparqlSnapshot: string | null;
   /** An external SPARQL engine's query endpoint (ENTIA_SPARQL_URL); null: the embedded engine. */
   sparqlUrl: string | null;
+  /**
+   * Property constraints (ENTIA_CONSTRAINTS): checked on demand (`report`), also refusing an edit that adds a
+   * mandatory violation (`enforce`), or not at all (`off`).
+   */
+  constraints: 'off' | 'report' | 'enforce';
+  /** The ids constraints are stated with: Wikidata's, with ENTIA_CONSTRAINTS_FILE's replacing any of them. */
+  constraintVocabulary: ConstraintVocabulary;
   /** Where `entia sparql-sync` sends SPARQL Update (ENTIA_SPARQL_UPDATE_URL); the query endpoint by default. */
   sparqlUpdateUrl: string | null;
   /** The Authorization header sent with those updates (ENTIA_SPARQL_UPDATE_AUTH), never logged. */
@@ -147,6 +156,8 @@ export const DEFAULTS: Config = {
   sparqlMaxResultBytes: 64 * 2 ** 20,
   sparqlSnapshot: null,
   sparqlUrl: null,
+  constraints: 'report',
+  constraintVocabulary: WIKIDATA_CONSTRAINTS,
   sparqlUpdateUrl: null,
   sparqlUpdateAuth: null,
 };
@@ -252,6 +263,24 @@ function trustProxy(v: string | undefined): boolean | string {
 }
 
 /** `full` (every triple), `truthy` (the best-rank values, terms and sitelinks), or off. */
+function constraintsMode(v: string | undefined): Config['constraints'] {
+  if (v === undefined || v === '') return DEFAULTS.constraints;
+  const word = v.trim().toLowerCase();
+  if (word === 'report' || word === 'enforce') return word;
+  if (SWITCH_OFF.includes(word)) return 'off';
+  throw new Error(`ENTIA_CONSTRAINTS must be report, enforce or off, got '${v}'`);
+}
+
+/** ENTIA_CONSTRAINTS_FILE: a JSON file replacing some of the constraint vocabulary's ids. */
+function constraintsFile(path: string | undefined): ConstraintVocabulary {
+  if (!path) return DEFAULTS.constraintVocabulary;
+  try {
+    return constraintVocabulary(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (e) {
+    throw new Error(`ENTIA_CONSTRAINTS_FILE ${path}: ${(e as Error).message}`);
+  }
+}
+
 function sparqlMode(v: string | undefined): Config['sparql'] {
   if (v === undefined || v === '') return DEFAULTS.sparql;
   const word = v.trim().toLowerCase();
@@ -338,6 +367,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     sparqlMaxResultBytes: megabytes('ENTIA_SPARQL_MAX_RESULT', env.ENTIA_SPARQL_MAX_RESULT) ?? DEFAULTS.sparqlMaxResultBytes,
     sparqlSnapshot: env.ENTIA_SPARQL_SNAPSHOT || null,
     sparqlUrl: httpUrl('ENTIA_SPARQL_URL', env.ENTIA_SPARQL_URL),
+    constraints: constraintsMode(env.ENTIA_CONSTRAINTS),
+    constraintVocabulary: constraintsFile(env.ENTIA_CONSTRAINTS_FILE),
     sparqlUpdateUrl: httpUrl('ENTIA_SPARQL_UPDATE_URL', env.ENTIA_SPARQL_UPDATE_URL) ?? httpUrl('ENTIA_SPARQL_URL', env.ENTIA_SPARQL_URL),
     sparqlUpdateAuth: env.ENTIA_SPARQL_UPDATE_AUTH || null,
   };

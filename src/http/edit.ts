@@ -7,6 +7,7 @@ import { kindByName } from '../domain/kinds.js';
 import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../domain/policy.js';
 import type { EditMeta, Head } from '../store/store.js';
 import type { Ctx } from './route.js';
+import { enforceConstraints } from './constraints.js';
 import type { Found } from './subject.js';
 
 export interface EditPlan {
@@ -39,6 +40,8 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   const found = await checkPolicy(previous?.entity ?? null, next, () => ctx.store.findViolation(next, checks));
   if (found) throw violationError(found, plan.sitelinkConflictContext);
   checkSize(ctx, next, previous === null);
+  const { config } = ctx.services;
+  if (config.constraints === 'enforce') await enforceConstraints(ctx.store, config.constraintVocabulary, previous?.entity ?? null, next);
   await ctx.services.guard.consume(ctx, previous === null);
   if (!previous) next = withId(next, await ctx.store.allocateId(next.type));
   try {

@@ -6,6 +6,7 @@ import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../d
 import { isEmptyEntity, mergeItems, type MergeConflict } from '../domain/merge.js';
 import type { EditMeta, Head } from '../store/store.js';
 import { checkSize } from './edit.js';
+import { enforceConstraints } from './constraints.js';
 import type { Ctx } from './route.js';
 import type { Found } from './subject.js';
 
@@ -37,6 +38,8 @@ export async function commitMerge(ctx: Ctx, plan: MergePlan): Promise<MergeCommi
   const sameValue = await checkPolicy(target.entity, into, async () => null);
   if (sameValue) throw violationError(sameValue);
   checkSize(ctx, into, false);
+  const { config } = ctx.services;
+  if (config.constraints === 'enforce') await enforceConstraints(ctx.store, config.constraintVocabulary, target.entity, into);
   await ctx.services.guard.consume(ctx, false);
   // Without a comment, each revision says what it was in Wikibase's own words, which tools read in histories.
   const said = (autocomment: string): EditMeta => ({ ...meta, comment: meta.comment ?? `/* ${autocomment} */` });

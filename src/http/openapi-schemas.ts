@@ -124,6 +124,18 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       target: { $ref: '#/components/schemas/Item' },
     },
   },
+  ConstraintViolations: {
+    type: 'object', required: ['violations'], additionalProperties: false,
+    properties: { violations: { type: 'array', items: {
+      type: 'object', required: ['statement_id', 'property_id', 'place', 'status', 'message', 'constraint'], additionalProperties: false,
+      properties: {
+        statement_id: string, property_id: string, place: { enum: ['main', 'qualifier', 'reference'] },
+        status: { enum: ['violation', 'warning', 'suggestion', 'bad-parameters'] }, message: string,
+        constraint: { type: 'object', required: ['id', 'type', 'type_item', 'property_id'], additionalProperties: false,
+          properties: { id: string, type: string, type_item: string, property_id: string } },
+      },
+    } } },
+  },
   QuickStatements: {
     type: 'object', required: ['batch', 'done', 'failed', 'commands'], additionalProperties: false,
     properties: {
@@ -152,4 +164,4 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
   | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup'
-  | 'Merge' | 'QuickStatements';
+  | 'Merge' | 'QuickStatements' | 'ConstraintViolations';

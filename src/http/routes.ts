@@ -9,6 +9,7 @@ import * as sitelinks from './handlers/sitelinks.js';
 import { searchTerms } from './handlers/search.js';
 import * as history from './handlers/history.js';
 import { mergeItem } from './handlers/merge.js';
+import { getConstraintViolations } from './handlers/constraints.js';
 import { postQuickStatements, QS_FORMATS } from './quickstatements/route.js';
 import { getChanges } from './handlers/changes.js';
 import * as batch from './handlers/batch.js';
@@ -133,6 +134,11 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/v1/entities/{entity}/revert', kinds: BOTH, tag: 'history', success: [200], returns: 'Entity',
     errors: ['revision-not-found', 'data-policy-violation'], body: payload('revision', 'integer'),
     summary: 'Make an earlier revision the current one, as a new revision', write: history.revertEntity },
+
+  // Property constraints (docs/api.md §10.18): what the entity breaks of its properties' constraints.
+  { method: 'GET', path: '/v1/entities/{entity}/constraint-violations', kinds: BOTH, tag: 'constraints', success: [200],
+    returns: 'ConstraintViolations', errors: ['constraint-checks-off'],
+    summary: 'The constraints (P2302) of its properties that the entity breaks, checked now', handler: getConstraintViolations },
 
   // Merge (docs/api.md §9.4): the path's item moves its content into another and becomes a redirect to it.
   { method: 'POST', path: '/v1/entities/{entity}/merge', kinds: ITEMS, tag: 'entities', success: [200], returns: 'Merge',

@@ -20,6 +20,7 @@ import { WRITE_MODULES } from './writes.js';
 import { pageIdOf, pages } from './pages.js';
 import { paraminfo, TOKEN_TYPES } from './paraminfo.js';
 import { createHash } from 'node:crypto';
+import { wbcheckconstraints } from './constraints.js';
 
 const ACTION_API_PATH = '/w/api.php';
 
@@ -34,7 +35,7 @@ interface Request extends Call {
 }
 
 const READ_MODULES: Record<string, (call: Request) => Promise<Json>> = {
-  wbgetentities, wbsearchentities, wbgetclaims, query, login, logout,
+  wbgetentities, wbsearchentities, wbgetclaims, wbcheckconstraints, query, login, logout,
   paraminfo: async (call) => paraminfo(call.params, call.v2),
   // Entia has no deletion: answered as a wiki answers a user without the right (docs/api.md §10.15).
   delete: async () => refuse('permissiondenied', 'You don\'t have permission to delete pages: Entia does not delete entities.'),

@@ -66,6 +66,8 @@ const READS: Record<string, ParamSpec[]> = {
     s('type', { type: ['item', 'property'] }), s('limit', { type: 'limit' }),
     s('continue', { type: 'integer' }), s('strictlanguage', { type: 'boolean' })],
   wbgetclaims: [s('entity'), s('claim'), s('property'), s('rank')],
+  wbcheckconstraints: [s('id', { multi: true }), s('claimid', { multi: true }), s('constraintid', { multi: true }),
+    s('status', { multi: true, type: ['violation', 'warning', 'suggestion', 'bad-parameters'] })],
 };
 
 const submodules = (names: string[], parent: string | null) => Object.fromEntries(names.map((n) => [n, parent ? `${parent}+${n}` : n]));

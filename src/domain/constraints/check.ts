@@ -1,0 +1,368 @@
+// Checking an entity against the constraints of the properties it uses (docs/api.md §10.18, ADR 0015). Pure: what
+// needs the store (a property's constraints, another entity, who else holds a value) comes through ConstraintLookup,
+// as the data policy's lookups do. Every check is bounded: regular expressions run on a linear-time engine (RE2),
+// class hierarchies are walked to at most MAX_CLASSES classes, distinct values read at most a few holders.
+import { RE2JS } from 're2js';
+import type { Entity, Snak, Statement } from '../entity.js';
+import { statementValueKeys } from '../statement-values.js';
+import { compareDecimals, parseDecimal } from '../values/decimal.js';
+import type { Constraint, Place } from './model.js';
+import type { ConstraintType, ConstraintVocabulary } from './vocabulary.js';
+
+export interface ConstraintLookup {
+  /** The constraints a property states (none when it states none or does not exist). */
+  constraints(property: string): Promise<readonly Constraint[]>;
+  /** An entity as it is now, or null. */
+  entity(id: string): Promise<Entity | null>;
+  /** Up to `limit` entities other than `except` with a statement of `property` whose value has this lookup key. */
+  holders(property: string, key: string, except: string, limit: number): Promise<string[]>;
+}
+
+export type ResultStatus = 'violation' | 'warning' | 'suggestion' | 'bad-parameters';
+
+export interface Violation {
+  constraint: Constraint;
+  /** The statement whose main value, qualifier or reference broke the constraint. */
+  statement: string;
+  /** The property used where it broke it (the constraint's). */
+  property: string;
+  place: Place;
+  /** Where in the statement: [] for its main value, [i] for its i-th qualifier, [r, p] for part p of reference r. */
+  at: number[];
+  status: ResultStatus;
+  message: string;
+}
+
+/** Classes read while walking up a class hierarchy (subclass of), at most: a deeper hierarchy is not judged. */
+export const MAX_CLASSES = 1000;
+/** Other holders of a value named in a distinct-values violation. */
+const HOLDERS_SHOWN = 5;
+
+/** Types checked once per statement (main values); the rest are value checks, wherever the property is used. */
+const STATEMENT_TYPES = new Set<ConstraintType>(['single-value', 'single-best-value', 'multi-value', 'distinct-values',
+  'conflicts-with', 'item-requires-statement', 'value-requires-statement', 'type', 'inverse', 'symmetric', 'allowed-qualifiers',
+  'mandatory-qualifier', 'difference-within-range', 'citation-needed', 'allowed-entity-types', 'label-in-language',
+  'description-in-language']);
+
+interface Use {
+  statement: Statement;
+  snak: Pick<Snak, 'property' | 'value'>;
+  place: Place;
+  at: number[];
+}
+
+/** Every constraint the entity's non-deprecated statements break, in statement order. */
+export async function checkEntity(entity: Entity, lookup: ConstraintLookup, vocab: ConstraintVocabulary): Promise<Violation[]> {
+  const run = new Run(entity, lookup, vocab);
+  const out: Violation[] = [];
+  for (const use of usesOf(entity)) {
+    for (const constraint of await lookup.constraints(use.snak.property.id)) {
+      if (constraint.exceptions.has(entity.id) || !applies(constraint, use.place)) continue;
+      const problem = await run.check(constraint, use);
+      if (problem) out.push(violation(constraint, use, problem));
+    }
+  }
+  return out;
+}
+
+/** Main values first, then each statement's qualifiers and references. */
+function* usesOf(entity: Entity): Generator<Use> {
+  for (const group of Object.values(entity.statements)) {
+    for (const statement of group) {
+      if (statement.rank === 'deprecated') continue;
+      yield { statement, snak: statement, place: 'main', at: [] };
+      for (const [i, q] of statement.qualifiers.entries()) yield { statement, snak: q, place: 'qualifier', at: [i] };
+      for (const [r, reference] of statement.references.entries()) {
+        for (const [p, part] of reference.parts.entries()) yield { statement, snak: part, place: 'reference', at: [r, p] };
+      }
+    }
+  }
+}
+
+function applies(constraint: Constraint, place: Place): boolean {
+  if (constraint.type === 'property-scope') return true;
+  if (constraint.scope) return constraint.scope.has(place) && (place === 'main' || !STATEMENT_TYPES.has(constraint.type));
+  return place === 'main' || !STATEMENT_TYPES.has(constraint.type);
+}
+
+/** What a broken constraint says: its message, or that its parameters cannot be used. */
+type Problem = string | { badParameters: string };
+
+function violation(constraint: Constraint, use: Use, problem: Problem): Violation {
+  const bad = typeof problem === 'object';
+  return {
+    constraint, statement: use.statement.id, property: use.snak.property.id, place: use.place, at: use.at,
+    status: bad ? 'bad-parameters' : constraint.status === 'mandatory' ? 'violation' : constraint.status === 'suggestion' ? 'suggestion' : 'warning',
+    message: bad ? problem.badParameters : problem,
+  };
+}
+
+const itemValue = (snak: Pick<Snak, 'value'>): string | null =>
+  (snak.value.type === 'value' && typeof snak.value.content === 'string' && /^[QP][1-9]\d*$/.test(snak.value.content) ? snak.value.content : null);
+
+const list = (ids: readonly string[]) => ids.join(', ');
+
+/** One entity's check: the entities and class closures it reads, kept for its other constraints. */
+class Run {
+  private readonly entities = new Map<string, Promise<Entity | null>>();
+  private readonly closures = new Map<string, Promise<Set<string> | null>>();
+  constructor(private readonly entity: Entity, private readonly lookup: ConstraintLookup, private readonly vocab: ConstraintVocabulary) {}
+
+  private read(id: string): Promise<Entity | null> {
+    if (id === this.entity.id) return Promise.resolve(this.entity);
+    let read = this.entities.get(id);
+    if (!read) this.entities.set(id, read = this.lookup.entity(id));
+    return read;
+  }
+
+  async check(c: Constraint, use: Use): Promise<Problem | null> {
+    const e = this.entity;
+    const s = use.statement;
+    const group = (e.statements[c.property] ?? []).filter((x) => x.rank !== 'deprecated');
+    switch (c.type) {
+      case 'single-value': return separated(group, s, c) > 1 ? 'This property should only contain a single value.' : null;
+      case 'single-best-value': {
+        const best = group.some((x) => x.rank === 'preferred') ? group.filter((x) => x.rank === 'preferred') : group;
+        return best.includes(s) && separated(best, s, c) > 1 ? 'This property should have a single best value: mark one as preferred.' : null;
+      }
+      case 'multi-value': return group.length === 1 ? 'This property should contain more than one value.' : null;
+      case 'distinct-values': return this.distinct(c, s);
+      case 'format': return format(c, use.snak);
+      case 'one-of': return oneOf(c, use.snak, true);
+      case 'none-of': return oneOf(c, use.snak, false);
+      case 'conflicts-with': return this.conflicts(c);
+      case 'item-requires-statement': return requires(e, c, 'This entity');
+      case 'value-requires-statement': {
+        const value = itemValue(use.snak);
+        const target = value ? await this.read(value) : null;
+        return target ? requires(target, c, `The value ${value}`) : null;
+      }
+      case 'type': return this.typed(e, c, `${e.id}`);
+      case 'value-type': {
+        const value = itemValue(use.snak);
+        const target = value ? await this.read(value) : null;
+        return target ? this.typed(target, c, `The value ${value}`) : null;
+      }
+      case 'inverse':
+      case 'symmetric': {
+        const value = itemValue(use.snak);
+        const back = c.type === 'inverse' ? c.properties[0] : c.property;
+        if (!value || !back) return c.type === 'inverse' && !back ? { badParameters: 'An inverse constraint needs its property (P2306).' } : null;
+        const target = await this.read(value);
+        const linked = (target?.statements[back] ?? []).some((x) => x.rank !== 'deprecated' && itemValue(x) === e.id);
+        return target && !linked ? `${value} should have a ${back} statement with the value ${e.id}.` : null;
+      }
+      case 'allowed-qualifiers': {
+        const other = s.qualifiers.map((q) => q.property.id).filter((p) => !c.properties.includes(p));
+        return other.length ? `The qualifier ${[...new Set(other)].join(', ')} is not allowed here (allowed: ${list(c.properties) || 'none'}).` : null;
+      }
+      case 'mandatory-qualifier': {
+        const missing = c.properties.filter((p) => !s.qualifiers.some((q) => q.property.id === p));
+        return missing.length ? `This statement needs a qualifier ${missing.join(', ')}.` : null;
+      }
+      case 'range': return range(c, use.snak);
+      case 'difference-within-range': return this.difference(c, s);
+      case 'allowed-units': return units(c, use.snak);
+      case 'integer': return integer(use.snak);
+      case 'no-bounds': return bounded(use.snak) ? 'This quantity should not have bounds.' : null;
+      case 'allowed-entity-types': {
+        const wanted = e.type === 'item' ? this.vocab.items.wikibaseItem : this.vocab.items.wikibaseProperty;
+        return c.items.includes(wanted) ? null : `This property should not be used on ${e.type === 'item' ? 'items' : 'properties'}.`;
+      }
+      case 'property-scope':
+        return c.propertyScopes.includes(use.place) ? null
+          : `This property should not be used ${use.place === 'main' ? 'for statements' : `as a ${use.place}`} (only ${c.propertyScopes.map(placeName).join(', ') || 'nowhere'}).`;
+      case 'citation-needed': return s.references.length === 0 ? 'This statement should have at least one reference.' : null;
+      case 'label-in-language':
+      case 'description-in-language': {
+        const terms = c.type === 'label-in-language' ? e.labels : e.descriptions;
+        const missing = c.languages.filter((l) => terms[l] === undefined && !(c.type === 'label-in-language' && terms.mul !== undefined));
+        return missing.length ? `This entity should have a ${c.type === 'label-in-language' ? 'label' : 'description'} in ${missing.join(', ')}.` : null;
+      }
+    }
+  }
+
+  private async distinct(c: Constraint, s: Statement): Promise<Problem | null> {
+    const key = statementValueKeys({ statements: { [c.property]: [s] } }).map((k) => k.key).find((k) => k !== '');
+    if (key === undefined) return null;
+    const others = await this.lookup.holders(c.property, key, this.entity.id, HOLDERS_SHOWN);
+    return others.length ? `This value should be unique, but ${others.join(', ')} ${others.length === 1 ? 'has' : 'have'} it too.` : null;
+  }
+
+  private conflicts(c: Constraint): Problem | null {
+    const other = c.properties[0];
+    if (!other) return { badParameters: 'A conflicts-with constraint needs its property (P2306).' };
+    const held = (this.entity.statements[other] ?? []).filter((x) => x.rank !== 'deprecated');
+    const hit = c.items.length ? held.some((x) => c.items.includes(itemValue(x) ?? '')) : held.length > 0;
+    return hit ? `This entity should not have a ${other} statement${c.items.length ? ` with the value ${list(c.items)}` : ''} as well.` : null;
+  }
+
+  private async typed(target: Entity, c: Constraint, who: string): Promise<Problem | null> {
+    if (c.classes.length === 0) return { badParameters: 'A type constraint needs its classes (P2308).' };
+    const { instanceOf, subclassOf } = this.vocab.properties;
+    const starts = [
+      ...(c.relation !== 'subclass' ? values(target, instanceOf) : []),
+      ...(c.relation !== 'instance' ? [target.id, ...values(target, subclassOf)] : []),
+    ];
+    const closure = await this.closure(starts);
+    if (closure === null) return null; // too deep to judge (MAX_CLASSES)
+    if (c.classes.some((cls) => closure.has(cls))) return null;
+    const relation = c.relation === 'instance' ? 'an instance' : c.relation === 'subclass' ? 'a subclass' : 'an instance or subclass';
+    return `${who} should be ${relation} of ${list(c.classes)}.`;
+  }
+
+  /** The classes `starts` are, with every class they are subclasses of; null past MAX_CLASSES. */
+  private closure(starts: string[]): Promise<Set<string> | null> {
+    const key = starts.join(' ');
+    let found = this.closures.get(key);
+    if (!found) this.closures.set(key, found = this.walk(starts));
+    return found;
+  }
+
+  private async walk(starts: string[]): Promise<Set<string> | null> {
+    const seen = new Set<string>();
+    let frontier = starts;
+    while (frontier.length) {
+      const next: string[] = [];
+      for (const id of frontier) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        if (seen.size > MAX_CLASSES) return null;
+        const cls = await this.read(id);
+        if (cls) next.push(...values(cls, this.vocab.properties.subclassOf));
+      }
+      frontier = next;
+    }
+    return seen;
+  }
+
+  private difference(c: Constraint, s: Statement): Problem | null {
+    const other = c.properties[0];
+    if (!other) return { badParameters: 'A difference-within-range constraint needs its property (P2306).' };
+    const base = (this.entity.statements[other] ?? []).find((x) => x.rank !== 'deprecated');
+    const a = magnitude(s);
+    const b = base ? magnitude(base) : null;
+    if (a === null || b === null) return null;
+    const diff = a - b;
+    const min = magnitude({ value: { type: 'value', content: c.minimum } });
+    const max = magnitude({ value: { type: 'value', content: c.maximum } });
+    if ((min !== null && diff < min) || (max !== null && diff > max)) {
+      return `The difference from ${other} (${diff}) should be between ${min ?? '−∞'} and ${max ?? '∞'}.`;
+    }
+    return null;
+  }
+}
+
+/** Statements of the same property that share the separators' values (P4155) count as one value. */
+function separated(group: Statement[], s: Statement, c: Constraint): number {
+  const key = (x: Statement) => JSON.stringify(c.separators.map((p) => x.qualifiers.filter((q) => q.property.id === p).map((q) => q.value)));
+  return group.filter((x) => key(x) === key(s)).length;
+}
+
+function requires(target: Entity, c: Constraint, who: string): Problem | null {
+  const other = c.properties[0];
+  if (!other) return { badParameters: 'A requires-statement constraint needs its property (P2306).' };
+  const held = (target.statements[other] ?? []).filter((x) => x.rank !== 'deprecated');
+  const ok = c.items.length ? held.some((x) => c.items.includes(itemValue(x) ?? '')) : held.length > 0;
+  return ok ? null : `${who} should also have a ${other} statement${c.items.length ? ` with the value ${list(c.items)}` : ''}.`;
+}
+
+function values(entity: Entity, property: string): string[] {
+  return (entity.statements[property] ?? []).filter((x) => x.rank !== 'deprecated').map(itemValue).filter((v): v is string => v !== null);
+}
+
+function placeName(place: Place): string {
+  return place === 'main' ? 'as a main value' : `as a ${place}`;
+}
+
+const regexCache = new Map<string, RE2JS | Error>();
+
+/** The pattern compiled on RE2 (linear time, so no pattern can stall the check), or why it cannot be. */
+function compiled(pattern: string): RE2JS | Error {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    try {
+      re = RE2JS.compile(pattern);
+    } catch (e) {
+      re = e instanceof Error ? e : new Error(String(e));
+    }
+    if (regexCache.size > 1000) regexCache.clear();
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+function format(c: Constraint, snak: Pick<Snak, 'value'>): Problem | null {
+  if (snak.value.type !== 'value') return null;
+  const content = snak.value.content as unknown;
+  const text = typeof content === 'string' ? content : (content as { text?: unknown } | null)?.text;
+  if (typeof text !== 'string') return null;
+  if (c.format === null) return { badParameters: 'A format constraint needs its regular expression (P1793).' };
+  const re = compiled(c.format);
+  if (re instanceof Error) return { badParameters: `The format ${c.format} cannot be used: ${re.message}.` };
+  return re.matches(text) ? null : `The value "${text}" should match the format ${c.format}.`;
+}
+
+function oneOf(c: Constraint, snak: Pick<Snak, 'value'>, allowed: boolean): Problem | null {
+  const value = snak.value.type === 'value' ? itemValue(snak) : snak.value.type;
+  if (value === null) return null;
+  const listed = c.items.includes(value);
+  if (listed === allowed) return null;
+  return allowed ? `The value ${value} should be one of ${list(c.items)}.` : `The value ${value} should not be one of ${list(c.items)}.`;
+}
+
+function range(c: Constraint, snak: Pick<Snak, 'value'>): Problem | null {
+  const value = magnitude(snak);
+  if (value === null) return null;
+  const min = magnitude({ value: { type: 'value', content: c.minimum } });
+  const max = magnitude({ value: { type: 'value', content: c.maximum } });
+  if ((min !== null && value < min) || (max !== null && value > max)) {
+    return `The value should be between ${shown(c.minimum) ?? '−∞'} and ${shown(c.maximum) ?? '∞'}.`;
+  }
+  return null;
+}
+
+function shown(bound: unknown): string | null {
+  const b = bound as { amount?: string; time?: string } | null;
+  return b?.amount ?? b?.time ?? null;
+}
+
+/** A quantity's amount, or a time as years (fractions for months and days), comparable as numbers. */
+function magnitude(snak: Pick<Snak, 'value'>): number | null {
+  if (snak.value.type !== 'value') return null;
+  const c = snak.value.content as { amount?: unknown; time?: unknown } | null;
+  if (typeof c?.amount === 'string') return Number(c.amount);
+  if (typeof c?.time === 'string') {
+    const m = /^([+-])(\d+)-(\d\d)-(\d\d)/.exec(c.time);
+    if (!m) return null;
+    const year = Number(m[2]) * (m[1] === '-' ? -1 : 1);
+    return year + Math.max(Number(m[3]) - 1, 0) / 12 + Math.max(Number(m[4]) - 1, 0) / 365;
+  }
+  return null;
+}
+
+function units(c: Constraint, snak: Pick<Snak, 'value'>): Problem | null {
+  if (snak.value.type !== 'value') return null;
+  const unit = (snak.value.content as { unit?: unknown } | null)?.unit;
+  if (typeof unit !== 'string') return null;
+  const id = unit === '1' ? 'novalue' : unit.slice(unit.lastIndexOf('/') + 1);
+  if (c.items.includes(id)) return null;
+  return unit === '1' ? `This quantity should have a unit (${list(c.items.filter((i) => i !== 'novalue'))}).`
+    : `The unit ${id} is not allowed here (allowed: ${list(c.items.map((i) => (i === 'novalue' ? 'none' : i)))}).`;
+}
+
+function integer(snak: Pick<Snak, 'value'>): Problem | null {
+  if (snak.value.type !== 'value') return null;
+  const c = snak.value.content as Record<string, unknown> | null;
+  const amounts = [c?.amount, c?.upperBound, c?.lowerBound].filter((a): a is string => typeof a === 'string');
+  const fractional = amounts.some((a) => {
+    const d = parseDecimal(a);
+    return d !== null && compareDecimals(d, parseDecimal(d.split('.')[0])!) !== 0;
+  });
+  return fractional ? 'This quantity should be an integer.' : null;
+}
+
+function bounded(snak: Pick<Snak, 'value'>): boolean {
+  if (snak.value.type !== 'value') return false;
+  return (snak.value.content as Record<string, unknown> | null)?.upperBound !== undefined;
+}

@@ -1,0 +1,73 @@
+// Property constraints against the store (docs/api.md §10.18): the domain's checker (domain/constraints/) with its
+// lookups answered by the store, for every place that checks: the REST route, wbcheckconstraints, the web
+// interface, `entia check-constraints`, and commitEdit in enforce mode.
+import type { Entity } from '../domain/entity.js';
+import { EntiaError } from '../domain/errors.js';
+import { checkEntity, type ConstraintLookup, type Violation } from '../domain/constraints/check.js';
+import { constraintsOf, type Constraint } from '../domain/constraints/model.js';
+import type { ConstraintVocabulary } from '../domain/constraints/vocabulary.js';
+import { kindByName, parseEntityId } from '../domain/kinds.js';
+import type { EntityStore, SearchIndex } from '../store/store.js';
+
+export type { Violation };
+
+/** The store parts a check reads: entities (properties for their constraints) and the statement-value index. */
+export type ConstraintStore = Pick<EntityStore, 'readEntity'> & Pick<SearchIndex, 'statementValues'>;
+
+/** Lookups for one or more checks; a property's constraints are read once per lookup. */
+export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabulary): ConstraintLookup {
+  const constraints = new Map<string, Promise<readonly Constraint[]>>();
+  const entity = async (id: string): Promise<Entity | null> => {
+    const read = await store.readEntity(id);
+    return read.status === 'found' ? read.entity : null;
+  };
+  return {
+    constraints(property) {
+      let found = constraints.get(property);
+      if (!found) {
+        constraints.set(property, found = entity(property).then((p) => (p?.type === 'property' ? constraintsOf(p, vocab) : [])));
+      }
+      return found;
+    },
+    entity,
+    async holders(property, key, except, limit) {
+      const kind = parseEntityId(except)?.kind ?? kindByName('item');
+      const ids = await store.statementValues.find({ kind: kind.name, conditions: [{ property, key }], after: null, limit: limit + 1 });
+      return ids.map((n) => `${kind.prefix}${n}`).filter((id) => id !== except).slice(0, limit);
+    },
+  };
+}
+
+/** Every constraint the entity breaks. */
+export function violationsOf(store: ConstraintStore, vocab: ConstraintVocabulary, entity: Entity): Promise<Violation[]> {
+  return checkEntity(entity, constraintLookup(store, vocab), vocab);
+}
+
+/** A violation as the REST API and the web interface show it. */
+export function renderViolation(v: Violation): Record<string, unknown> {
+  return {
+    statement_id: v.statement, property_id: v.property, place: v.place, status: v.status, message: v.message,
+    constraint: { id: v.constraint.id, type: v.constraint.type, type_item: v.constraint.typeItem, property_id: v.constraint.property },
+  };
+}
+
+const violationKey = (v: Violation) => `${v.constraint.id}\u0000${v.statement}\u0000${v.place}\u0000${v.property}`;
+
+/**
+ * ENTIA_CONSTRAINTS=enforce: refuses an edit whose result breaks a mandatory constraint the entity did not break
+ * before (422 constraint-violation, naming the constraint). Suggestions and warnings never refuse, and what was
+ * broken already stays editable.
+ */
+export async function enforceConstraints(store: ConstraintStore, vocab: ConstraintVocabulary, before: Entity | null, next: Entity): Promise<void> {
+  const lookup = constraintLookup(store, vocab);
+  const mandatory = async (e: Entity) => (await checkEntity(e, lookup, vocab)).filter((v) => v.status === 'violation');
+  const added = await mandatory(next);
+  if (added.length === 0) return;
+  const had = new Set((before ? await mandatory(before) : []).map(violationKey));
+  const first = added.find((v) => !had.has(violationKey(v)));
+  if (!first) return;
+  throw new EntiaError('constraint-violation', {
+    constraint_id: first.constraint.id, constraint_type: first.constraint.type,
+    statement_id: before ? first.statement : null, property_id: first.property,
+  }, { message: first.message });
+}
