@@ -28,6 +28,7 @@ import { EXPORT_FORMATS, exportStore, exportTarget, readIdsFile, type ExportForm
 import { kindNamed } from '../domain/kinds.js';
 import { SPARQL_SYNC_HELP, sparqlSyncCommand } from './sparql-sync.js';
 import { QUICKSTATEMENTS_HELP, quickstatementsCommand } from './quickstatements.js';
+import { CHECK_CONSTRAINTS_HELP, checkConstraintsCommand } from './check-constraints.js';
 
 /**
  * Where rate-limit budgets live: Redis when ENTIA_REDIS is set; otherwise the store's shared counters when
@@ -323,6 +324,11 @@ after the last batch it wrote.
     args: '[--once] [--settle S]', summary: 'load an external SPARQL engine from the store and keep it in step with every change',
     positionals: [0, 0], options: { once: { type: 'boolean' }, settle: { type: 'string' } }, help: SPARQL_SYNC_HELP,
     run: (config, _, values) => sparqlSyncCommand(config, loadSites(config), values),
+  },
+  'check-constraints': {
+    args: '[--ids FILE] [--format jsonl|csv]', summary: 'report every constraint violation in the store (or of some ids)',
+    positionals: [0, 0], options: { ids: { type: 'string' }, format: { type: 'string' } }, help: CHECK_CONSTRAINTS_HELP,
+    run: (config, _, values) => checkConstraintsCommand(config, values),
   },
   quickstatements: {
     args: 'FILE [--csv] [--user NAME] [--comment TEXT] [--bot]', summary: 'run a QuickStatements batch (V1 or CSV) against the store',

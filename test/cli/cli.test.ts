@@ -219,3 +219,36 @@ describe('entia quickstatements', () => {
     await check.close();
   });
 });
+
+describe('entia check-constraints', () => {
+  it('reports the violations of the whole store, in CSV, with a knowledge base\'s own constraint ids', async () => {
+    const db = join(dir, 'constraints.db');
+    const store = await openSqliteStore({ path: db });
+    const meta = { user: 'test', comment: null, tags: [], bot: false };
+    const put = (entity: Record<string, unknown>) => store.applyEdit({ entity: { labels: {}, descriptions: {}, aliases: {}, statements: {}, ...entity } as never,
+      previous: null, meta, checks: {} });
+    const st = (id: string, property: string, content: string) =>
+      ({ id, rank: 'normal', property: { id: property, 'data-type': null }, value: { type: 'value', content }, qualifiers: [], references: [] });
+    await put({ id: 'Q1', type: 'item', sitelinks: {} });
+    await put({ id: 'P1', type: 'property', data_type: 'wikibase-item' });
+    await put({ id: 'P2', type: 'property', data_type: 'external-id', statements: { P1: [st('P2$00000000-0000-0000-0000-000000000001', 'P1', 'Q1')] } });
+    await put({ id: 'Q2', type: 'item', sitelinks: {}, statements: { P2: [st('Q2$00000000-0000-0000-0000-000000000002', 'P2', 'a'),
+      st('Q2$00000000-0000-0000-0000-000000000003', 'P2', 'b, "quoted"')] } });
+    await put({ id: 'Q3', type: 'item', sitelinks: {}, statements: { P2: [st('Q3$00000000-0000-0000-0000-000000000004', 'P2', 'c')] } });
+    await store.close();
+    const vocabulary = join(dir, 'constraints.json');
+    writeFileSync(vocabulary, JSON.stringify({ properties: { constraint: 'P1' }, types: { 'single-value': 'Q1' } }));
+    const res = await entia(['check-constraints', '--format', 'csv'], { ENTIA_DB: db, ENTIA_CONSTRAINTS_FILE: vocabulary });
+    assert.equal(res.code, 0, res.stderr);
+    const rows = res.stdout.trim().split('\n');
+    assert.equal(rows[0], 'entity,statement,property,place,status,constraint,type,message');
+    assert.deepEqual(rows.slice(1).map((r) => r.split(',').slice(0, 5).join(',')),
+      ['Q2,Q2$00000000-0000-0000-0000-000000000002,P2,main,warning', 'Q2,Q2$00000000-0000-0000-0000-000000000003,P2,main,warning']);
+    assert.match(res.stderr, /2 violations in 5 entities/);
+    const badFile = join(dir, 'bad-constraints.json');
+    writeFileSync(badFile, JSON.stringify({ properties: { constrain: 'P1' } }));
+    const refused = await entia(['check-constraints'], { ENTIA_DB: db, ENTIA_CONSTRAINTS_FILE: badFile });
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /ENTIA_CONSTRAINTS_FILE .*unknown properties key "constrain"/);
+  });
+});
