@@ -14,6 +14,7 @@ import { launchBrowser, SCREENSHOTS, skipBrowser, watchCsp } from '../helpers/br
 import { addUser, startSecureServer } from '../helpers/secure.js';
 import type { TestServer } from '../helpers/server.js';
 import { valueSnak } from '../helpers/statements.js';
+import { constraintVocabulary } from '../../src/domain/constraints/vocabulary.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
@@ -27,6 +28,8 @@ let browser: Browser;
 let token: string;
 let auth: Record<string, string>;
 let stringProperty: string;
+/** The server's constraint ids, filled in once the test that states a constraint has made its entities. */
+const vocabulary = constraintVocabulary({});
 let itemProperty: string;
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -63,7 +66,7 @@ async function createItem(label: string, statements: unknown[] = []): Promise<st
 
 describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => {
   before(async () => {
-    s = await startSecureServer({ editMode: 'token', sparql: 'full' });
+    s = await startSecureServer({ editMode: 'token', sparql: 'full', constraintVocabulary: vocabulary });
     auth = await addUser(s.store, 'Editor');
     token = auth.authorization.slice('Bearer '.length);
     if (!noQ31) {
@@ -195,6 +198,25 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await reloadsAfter(page, () => page.locator('tr[data-site="enwiki"]').getByRole('button', { name: 'Remove' }).click());
     assert.equal(await page.locator('tr[data-site="enwiki"]').count(), 0);
     assert.deepEqual((await s.get(`/v1/entities/items/${id}/sitelinks`)).body, {});
+  });
+
+  it('marks a statement that breaks a constraint of its property', async () => {
+    // A single-value constraint as this store states it (its own ids: ENTIA_CONSTRAINTS_FILE's vocabulary).
+    const constraintType = await createItem('single-value constraint');
+    const constraintProperty = (await s.post('/v1/entities/properties', { property: { data_type: 'wikibase-item', labels: { en: 'ui property constraint' } } }, auth)).body.id;
+    const code = (await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'ui single code' },
+      statements: { [constraintProperty]: [valueSnak(constraintProperty, constraintType)] } } }, auth)).body.id;
+    vocabulary.properties.constraint = constraintProperty;
+    vocabulary.types['single-value'] = constraintType;
+    const id = await createItem('twice coded', [valueSnak(code, 'A')]);
+    await s.post(`/v1/entities/items/${id}/statements`, { statement: valueSnak(code, 'B') }, auth);
+    const { page } = await newPage(false);
+    await page.goto(`${s.url}/${id}`);
+    const marks = page.locator('.constraint-marks .constraint-warning');
+    await marks.first().waitFor();
+    assert.equal(await marks.count(), 2);
+    assert.match(await marks.first().textContent() ?? '', /single value: This property should only contain a single value/);
+    await shot(page, 'constraint-marks');
   });
 
   it('merges an item into another, explaining a conflict first, then opens the merged item', async () => {

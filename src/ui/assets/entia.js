@@ -118,4 +118,6 @@ if (article) {
   const { enhanceEntity, enhanceReverts } = await import('./edit.js');
   if (article.dataset.editable) enhanceEntity(article);
   enhanceReverts(article);
+  // The latest revision only: an old one's marks would be today's.
+  if (article.dataset.editable) (await import('./constraints.js')).markConstraints(article).catch(() => undefined);
 }
