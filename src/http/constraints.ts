@@ -1,9 +1,9 @@
 // Property constraints against the store (docs/api.md §10.18): the domain's checker (domain/constraints/) with its
 // lookups answered by the store, for every place that checks: the REST route, wbcheckconstraints, the web
 // interface, `entia check-constraints`, and commitEdit in enforce mode.
-import type { Entity } from '../domain/entity.js';
+import { sameJson, type Entity } from '../domain/entity.js';
 import { EntiaError } from '../domain/errors.js';
-import { checkEntity, type ConstraintLookup, type Violation } from '../domain/constraints/check.js';
+import { checkEntity, type CheckFocus, type ConstraintLookup, type Violation } from '../domain/constraints/check.js';
 import { constraintsOf, type Constraint } from '../domain/constraints/model.js';
 import type { ConstraintVocabulary } from '../domain/constraints/vocabulary.js';
 import { kindByName, parseEntityId } from '../domain/kinds.js';
@@ -60,7 +60,9 @@ const violationKey = (v: Violation) => `${v.constraint.id}\u0000${v.statement}\u
  */
 export async function enforceConstraints(store: ConstraintStore, vocab: ConstraintVocabulary, before: Entity | null, next: Entity): Promise<void> {
   const lookup = constraintLookup(store, vocab);
-  const mandatory = async (e: Entity) => (await checkEntity(e, lookup, vocab)).filter((v) => v.status === 'violation');
+  // Only the checks the edit can have changed run (an edit of one statement checks that property's group).
+  const focus = before ? changesBetween(before, next) : undefined;
+  const mandatory = async (e: Entity) => (await checkEntity(e, lookup, vocab, focus)).filter((v) => v.status === 'violation');
   const added = await mandatory(next);
   if (added.length === 0) return;
   const had = new Set((before ? await mandatory(before) : []).map(violationKey));
@@ -70,4 +72,13 @@ export async function enforceConstraints(store: ConstraintStore, vocab: Constrai
     constraint_id: first.constraint.id, constraint_type: first.constraint.type,
     statement_id: before ? first.statement : null, property_id: first.property,
   }, { message: first.message });
+}
+
+/** The properties whose statements differ between two versions of an entity, and whether its terms do. */
+function changesBetween(before: Entity, next: Entity): CheckFocus {
+  const properties = new Set<string>();
+  for (const p of new Set([...Object.keys(before.statements), ...Object.keys(next.statements)])) {
+    if (before.statements[p] !== next.statements[p] && !sameJson(before.statements[p], next.statements[p])) properties.add(p);
+  }
+  return { properties, terms: !sameJson(before.labels, next.labels) || !sameJson(before.descriptions, next.descriptions) };
 }

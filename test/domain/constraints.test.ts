@@ -123,6 +123,17 @@ describe('exceptions, statuses, scopes and bounds', () => {
     assert.deepEqual(await statuses(entity('Q103', [st('P1', text('a'), { rank: 'deprecated' })])), [], 'deprecated statements are not checked');
   });
 
+  it('with a focus, runs only the checks an edit of those properties can change (enforce mode)', async () => {
+    const conflicting = constrained('conflicts-with', [snak(P.property, item('P2'))]);
+    const single = constrained('single-value', [], 'P3');
+    const subject = entity('Q100', [st('P1', text('a')), st('P2', text('b')), st('P3', text('c')), st('P3', text('d'))]);
+    const types = async (properties: string[]) => (await checkEntity(subject, lookup([subject, conflicting, single]), V,
+      { properties: new Set(properties), terms: false })).map((v) => `${v.property} ${v.constraint.type}`);
+    assert.deepEqual(await types(['P2']), ['P1 conflicts-with'], 'P1 reads P2: checked again; P3 is not');
+    assert.deepEqual(await types(['P3']), ['P3 single-value', 'P3 single-value']);
+    assert.deepEqual(await types([]), []);
+  });
+
   it('checks a pattern that backtracks catastrophically elsewhere in linear time; an unusable one is bad-parameters', async () => {
     const evil = constrained('format', [snak(P.format, text('(a+)+$'))]);
     const started = process.hrtime.bigint();

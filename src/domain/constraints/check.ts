@@ -51,13 +51,23 @@ interface Use {
   at: number[];
 }
 
-/** Every constraint the entity's non-deprecated statements break, in statement order. */
-export async function checkEntity(entity: Entity, lookup: ConstraintLookup, vocab: ConstraintVocabulary): Promise<Violation[]> {
+/**
+ * What an edit changed, so that only the checks it can affect run (enforce mode): the properties whose statements
+ * differ, and whether labels or descriptions do.
+ */
+export interface CheckFocus {
+  properties: ReadonlySet<string>;
+  terms: boolean;
+}
+
+/** Every constraint the entity's non-deprecated statements break, in statement order; with `focus`, only those an edit can have changed. */
+export async function checkEntity(entity: Entity, lookup: ConstraintLookup, vocab: ConstraintVocabulary, focus?: CheckFocus): Promise<Violation[]> {
   const run = new Run(entity, lookup, vocab);
   const out: Violation[] = [];
   for (const use of usesOf(entity)) {
     for (const constraint of await lookup.constraints(use.snak.property.id)) {
       if (constraint.exceptions.has(entity.id) || !applies(constraint, use.place)) continue;
+      if (focus && !concerns(focus, constraint, use, vocab)) continue;
       const problem = await run.check(constraint, use);
       if (problem) out.push(violation(constraint, use, problem));
     }
@@ -77,6 +87,17 @@ function* usesOf(entity: Entity): Generator<Use> {
       }
     }
   }
+}
+
+/**
+ * Whether an edit that changed `focus` can change this check's outcome: the statement's own property changed, or
+ * a property the constraint reads on the same entity, or the entity's classes (type), or its terms.
+ */
+function concerns(focus: CheckFocus, c: Constraint, use: Use, vocab: ConstraintVocabulary): boolean {
+  if (focus.properties.has(use.statement.property.id)) return true;
+  if (c.properties.some((p) => focus.properties.has(p))) return true;
+  if (c.type === 'type') return focus.properties.has(vocab.properties.instanceOf) || focus.properties.has(vocab.properties.subclassOf);
+  return focus.terms && (c.type === 'label-in-language' || c.type === 'description-in-language');
 }
 
 function applies(constraint: Constraint, place: Place): boolean {
@@ -106,6 +127,8 @@ const list = (ids: readonly string[]) => ids.join(', ');
 class Run {
   private readonly entities = new Map<string, Promise<Entity | null>>();
   private readonly closures = new Map<string, Promise<Set<string> | null>>();
+  private readonly groups = new Map<string, { all: Statement[]; best: Statement[] }>();
+  private readonly separatorCounts = new Map<Statement[], Map<string, Map<string, number>>>();
   constructor(private readonly entity: Entity, private readonly lookup: ConstraintLookup, private readonly vocab: ConstraintVocabulary) {}
 
   private read(id: string): Promise<Entity | null> {
@@ -115,27 +138,49 @@ class Run {
     return read;
   }
 
+  /** The entity's non-deprecated statements of a property, and of those its best-ranked ones. */
+  private groupOf(property: string): { all: Statement[]; best: Statement[] } {
+    let group = this.groups.get(property);
+    if (!group) {
+      const all = (this.entity.statements[property] ?? []).filter((x) => x.rank !== 'deprecated');
+      const preferred = all.filter((x) => x.rank === 'preferred');
+      this.groups.set(property, group = { all, best: preferred.length ? preferred : all });
+    }
+    return group;
+  }
+
+  /** How many statements of the group share `s`'s separator values (P4155), counted once per constraint and group. */
+  private sharing(c: Constraint, group: Statement[], s: Statement): number {
+    let counts = this.separatorCounts.get(group)?.get(c.id);
+    if (!counts) {
+      counts = new Map();
+      for (const x of group) counts.set(separatorKey(c, x), (counts.get(separatorKey(c, x)) ?? 0) + 1);
+      if (!this.separatorCounts.has(group)) this.separatorCounts.set(group, new Map());
+      this.separatorCounts.get(group)!.set(c.id, counts);
+    }
+    return counts.get(separatorKey(c, s)) ?? 0;
+  }
+
   async check(c: Constraint, use: Use): Promise<Problem | null> {
     const e = this.entity;
     const s = use.statement;
-    const group = (e.statements[c.property] ?? []).filter((x) => x.rank !== 'deprecated');
     switch (c.type) {
-      case 'single-value': return separated(group, s, c) > 1 ? 'This property should only contain a single value.' : null;
+      case 'single-value': return this.sharing(c, this.groupOf(c.property).all, s) > 1 ? 'This property should only contain a single value.' : null;
       case 'single-best-value': {
-        const best = group.some((x) => x.rank === 'preferred') ? group.filter((x) => x.rank === 'preferred') : group;
-        return best.includes(s) && separated(best, s, c) > 1 ? 'This property should have a single best value: mark one as preferred.' : null;
+        const { best } = this.groupOf(c.property);
+        return best.includes(s) && this.sharing(c, best, s) > 1 ? 'This property should have a single best value: mark one as preferred.' : null;
       }
-      case 'multi-value': return group.length === 1 ? 'This property should contain more than one value.' : null;
+      case 'multi-value': return this.groupOf(c.property).all.length === 1 ? 'This property should contain more than one value.' : null;
       case 'distinct-values': return this.distinct(c, s);
       case 'format': return format(c, use.snak);
       case 'one-of': return oneOf(c, use.snak, true);
       case 'none-of': return oneOf(c, use.snak, false);
       case 'conflicts-with': return this.conflicts(c);
-      case 'item-requires-statement': return requires(e, c, 'This entity');
+      case 'item-requires-statement': return requires(c, 'This entity', (p) => this.groupOf(p).all);
       case 'value-requires-statement': {
         const value = itemValue(use.snak);
         const target = value ? await this.read(value) : null;
-        return target ? requires(target, c, `The value ${value}`) : null;
+        return target ? requires(c, `The value ${value}`, (p) => (target.statements[p] ?? []).filter((x) => x.rank !== 'deprecated')) : null;
       }
       case 'type': return this.typed(e, c, `${e.id}`);
       case 'value-type': {
@@ -192,7 +237,7 @@ class Run {
   private conflicts(c: Constraint): Problem | null {
     const other = c.properties[0];
     if (!other) return { badParameters: 'A conflicts-with constraint needs its property (P2306).' };
-    const held = (this.entity.statements[other] ?? []).filter((x) => x.rank !== 'deprecated');
+    const held = this.groupOf(other).all;
     const hit = c.items.length ? held.some((x) => c.items.includes(itemValue(x) ?? '')) : held.length > 0;
     return hit ? `This entity should not have a ${other} statement${c.items.length ? ` with the value ${list(c.items)}` : ''} as well.` : null;
   }
@@ -253,16 +298,17 @@ class Run {
   }
 }
 
-/** Statements of the same property that share the separators' values (P4155) count as one value. */
-function separated(group: Statement[], s: Statement, c: Constraint): number {
-  const key = (x: Statement) => JSON.stringify(c.separators.map((p) => x.qualifiers.filter((q) => q.property.id === p).map((q) => q.value)));
-  return group.filter((x) => key(x) === key(s)).length;
+/** Statements of the same property that differ in the separators' values (P4155) are different values. */
+function separatorKey(c: Constraint, x: Statement): string {
+  if (c.separators.length === 0) return '';
+  return JSON.stringify(c.separators.map((p) => x.qualifiers.filter((q) => q.property.id === p).map((q) => q.value)));
 }
 
-function requires(target: Entity, c: Constraint, who: string): Problem | null {
+/** `statementsOf`: the non-deprecated statements of a property, of the entity that must have one. */
+function requires(c: Constraint, who: string, statementsOf: (property: string) => Statement[]): Problem | null {
   const other = c.properties[0];
   if (!other) return { badParameters: 'A requires-statement constraint needs its property (P2306).' };
-  const held = (target.statements[other] ?? []).filter((x) => x.rank !== 'deprecated');
+  const held = statementsOf(other);
   const ok = c.items.length ? held.some((x) => c.items.includes(itemValue(x) ?? '')) : held.length > 0;
   return ok ? null : `${who} should also have a ${other} statement${c.items.length ? ` with the value ${list(c.items)}` : ''}.`;
 }
