@@ -3,7 +3,7 @@
 // interface, `entia check-constraints`, and commitEdit in enforce mode.
 import { sameJson, type Entity } from '../domain/entity.js';
 import { EntiaError } from '../domain/errors.js';
-import { checkEntity, type CheckFocus, type ConstraintLookup, type Violation } from '../domain/constraints/check.js';
+import { checkEntity, linksOf, type CheckFocus, type ConstraintLookup, type Links, type Violation } from '../domain/constraints/check.js';
 import { constraintsOf, type Constraint } from '../domain/constraints/model.js';
 import type { ConstraintVocabulary } from '../domain/constraints/vocabulary.js';
 import { kindByName, parseEntityId } from '../domain/kinds.js';
@@ -14,12 +14,26 @@ export type { Violation };
 /** The store parts a check reads: entities (properties for their constraints) and the statement-value index. */
 export type ConstraintStore = Pick<EntityStore, 'readEntity'> & Pick<SearchIndex, 'statementValues'>;
 
-/** Lookups for one or more checks; a property's constraints are read once per lookup. */
-export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabulary): ConstraintLookup {
+/**
+ * Lookups for one or more checks; a property's constraints are read once per lookup. `keep`: entities kept between
+ * checks (most recently used first), for a run that checks many entities whose values and classes recur (the
+ * whole-store report); a single check keeps what it reads anyway.
+ */
+export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabulary, keep = 0): ConstraintLookup & { remember(entity: Entity): void } {
   const constraints = new Map<string, Promise<readonly Constraint[]>>();
+  const kept = new Map<string, Promise<Links | null>>();
   const entity = async (id: string): Promise<Entity | null> => {
-    const read = await store.readEntity(id);
-    return read.status === 'found' ? read.entity : null;
+    const found = await store.readEntity(id);
+    return found.status === 'found' ? found.entity : null;
+  };
+  const links = (id: string): Promise<Links | null> => {
+    if (keep === 0) return entity(id).then((e) => e && linksOf(e));
+    let found = kept.get(id);
+    if (found) kept.delete(id);
+    else found = entity(id).then((e) => e && linksOf(e));
+    kept.set(id, found);
+    if (kept.size > keep) kept.delete(kept.keys().next().value!);
+    return found;
   };
   return {
     constraints(property) {
@@ -29,7 +43,13 @@ export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabu
       }
       return found;
     },
-    entity,
+    links,
+    remember(e: Entity) {
+      if (keep === 0) return;
+      kept.delete(e.id);
+      kept.set(e.id, Promise.resolve(linksOf(e)));
+      if (kept.size > keep) kept.delete(kept.keys().next().value!);
+    },
     async holders(property, key, except, limit) {
       const kind = parseEntityId(except)?.kind ?? kindByName('item');
       const ids = await store.statementValues.find({ kind: kind.name, conditions: [{ property, key }], after: null, limit: limit + 1 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyEntity, type Entity, type Snak, type Statement, type Value } from '../../src/domain/entity.js';
-import { checkEntity, type ConstraintLookup } from '../../src/domain/constraints/check.js';
+import { checkEntity, linksOf, type ConstraintLookup } from '../../src/domain/constraints/check.js';
 import { constraintsOf } from '../../src/domain/constraints/model.js';
 import { constraintVocabulary, WIKIDATA_CONSTRAINTS as V, type ConstraintType } from '../../src/domain/constraints/vocabulary.js';
 
@@ -34,7 +34,7 @@ function lookup(entities: Entity[], holders: Record<string, string[]> = {}): Con
   const byId = new Map(entities.map((e) => [e.id, e]));
   return {
     async constraints(p) { const e = byId.get(p); return e ? constraintsOf(e, V) : []; },
-    async entity(id) { return byId.get(id) ?? null; },
+    async links(id) { const e = byId.get(id); return e ? linksOf(e) : null; },
     async holders(p, key, except) { return (holders[`${p}:${key}`] ?? []).filter((h) => h !== except); },
   };
 }

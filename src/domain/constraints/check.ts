@@ -12,10 +12,25 @@ import type { ConstraintType, ConstraintVocabulary } from './vocabulary.js';
 export interface ConstraintLookup {
   /** The constraints a property states (none when it states none or does not exist). */
   constraints(property: string): Promise<readonly Constraint[]>;
-  /** An entity as it is now, or null. */
-  entity(id: string): Promise<Entity | null>;
+  /** What the checks read of another entity (a value's, a class's): its links, or null when it does not exist. */
+  links(id: string): Promise<Links | null>;
   /** Up to `limit` entities other than `except` with a statement of `property` whose value has this lookup key. */
   holders(property: string, key: string, except: string, limit: number): Promise<string[]>;
+}
+
+/**
+ * An entity's non-deprecated main values by property: the item or property id each names, or '' for a value of
+ * another kind. Small, so that a long run can keep many of them (the whole-store report).
+ */
+export type Links = Readonly<Record<string, readonly string[]>>;
+
+export function linksOf(entity: Entity): Links {
+  const out: Record<string, string[]> = {};
+  for (const [property, group] of Object.entries(entity.statements)) {
+    const kept = group.filter((s) => s.rank !== 'deprecated').map((s) => itemValue(s) ?? '');
+    if (kept.length) out[property] = kept;
+  }
+  return out;
 }
 
 export type ResultStatus = 'violation' | 'warning' | 'suggestion' | 'bad-parameters';
@@ -125,16 +140,17 @@ const list = (ids: readonly string[]) => ids.join(', ');
 
 /** One entity's check: the entities and class closures it reads, kept for its other constraints. */
 class Run {
-  private readonly entities = new Map<string, Promise<Entity | null>>();
+  private readonly entities = new Map<string, Promise<Links | null>>();
+  private ownLinks: Links | null = null;
   private readonly closures = new Map<string, Promise<Set<string> | null>>();
   private readonly groups = new Map<string, { all: Statement[]; best: Statement[] }>();
   private readonly separatorCounts = new Map<Statement[], Map<string, Map<string, number>>>();
   constructor(private readonly entity: Entity, private readonly lookup: ConstraintLookup, private readonly vocab: ConstraintVocabulary) {}
 
-  private read(id: string): Promise<Entity | null> {
-    if (id === this.entity.id) return Promise.resolve(this.entity);
+  private read(id: string): Promise<Links | null> {
+    if (id === this.entity.id) return Promise.resolve(this.ownLinks ??= linksOf(this.entity));
     let read = this.entities.get(id);
-    if (!read) this.entities.set(id, read = this.lookup.entity(id));
+    if (!read) this.entities.set(id, read = this.lookup.links(id));
     return read;
   }
 
@@ -176,17 +192,17 @@ class Run {
       case 'one-of': return oneOf(c, use.snak, true);
       case 'none-of': return oneOf(c, use.snak, false);
       case 'conflicts-with': return this.conflicts(c);
-      case 'item-requires-statement': return requires(c, 'This entity', (p) => this.groupOf(p).all);
+      case 'item-requires-statement': return requires(c, 'This entity', (p) => this.groupOf(p).all.map((x) => itemValue(x) ?? ''));
       case 'value-requires-statement': {
         const value = itemValue(use.snak);
         const target = value ? await this.read(value) : null;
-        return target ? requires(c, `The value ${value}`, (p) => (target.statements[p] ?? []).filter((x) => x.rank !== 'deprecated')) : null;
+        return target ? requires(c, `The value ${value}`, (p) => target[p] ?? []) : null;
       }
-      case 'type': return this.typed(e, c, `${e.id}`);
+      case 'type': return this.typed(e.id, await this.read(e.id), c, `${e.id}`);
       case 'value-type': {
         const value = itemValue(use.snak);
         const target = value ? await this.read(value) : null;
-        return target ? this.typed(target, c, `The value ${value}`) : null;
+        return target ? this.typed(value!, target, c, `The value ${value}`) : null;
       }
       case 'inverse':
       case 'symmetric': {
@@ -194,8 +210,7 @@ class Run {
         const back = c.type === 'inverse' ? c.properties[0] : c.property;
         if (!value || !back) return c.type === 'inverse' && !back ? { badParameters: 'An inverse constraint needs its property (P2306).' } : null;
         const target = await this.read(value);
-        const linked = (target?.statements[back] ?? []).some((x) => x.rank !== 'deprecated' && itemValue(x) === e.id);
-        return target && !linked ? `${value} should have a ${back} statement with the value ${e.id}.` : null;
+        return target && !(target[back] ?? []).includes(e.id) ? `${value} should have a ${back} statement with the value ${e.id}.` : null;
       }
       case 'allowed-qualifiers': {
         const other = s.qualifiers.map((q) => q.property.id).filter((p) => !c.properties.includes(p));
@@ -242,12 +257,12 @@ class Run {
     return hit ? `This entity should not have a ${other} statement${c.items.length ? ` with the value ${list(c.items)}` : ''} as well.` : null;
   }
 
-  private async typed(target: Entity, c: Constraint, who: string): Promise<Problem | null> {
+  private async typed(id: string, target: Links | null, c: Constraint, who: string): Promise<Problem | null> {
     if (c.classes.length === 0) return { badParameters: 'A type constraint needs its classes (P2308).' };
     const { instanceOf, subclassOf } = this.vocab.properties;
     const starts = [
-      ...(c.relation !== 'subclass' ? values(target, instanceOf) : []),
-      ...(c.relation !== 'instance' ? [target.id, ...values(target, subclassOf)] : []),
+      ...(c.relation !== 'subclass' ? ids(target?.[instanceOf]) : []),
+      ...(c.relation !== 'instance' ? [id, ...ids(target?.[subclassOf])] : []),
     ];
     const closure = await this.closure(starts);
     if (closure === null) return null; // too deep to judge (MAX_CLASSES)
@@ -274,7 +289,7 @@ class Run {
         seen.add(id);
         if (seen.size > MAX_CLASSES) return null;
         const cls = await this.read(id);
-        if (cls) next.push(...values(cls, this.vocab.properties.subclassOf));
+        next.push(...ids(cls?.[this.vocab.properties.subclassOf]));
       }
       frontier = next;
     }
@@ -304,17 +319,18 @@ function separatorKey(c: Constraint, x: Statement): string {
   return JSON.stringify(c.separators.map((p) => x.qualifiers.filter((q) => q.property.id === p).map((q) => q.value)));
 }
 
-/** `statementsOf`: the non-deprecated statements of a property, of the entity that must have one. */
-function requires(c: Constraint, who: string, statementsOf: (property: string) => Statement[]): Problem | null {
+/** `valuesOf`: the links (Links) of a property, of the entity that must have a statement of it. */
+function requires(c: Constraint, who: string, valuesOf: (property: string) => readonly string[]): Problem | null {
   const other = c.properties[0];
   if (!other) return { badParameters: 'A requires-statement constraint needs its property (P2306).' };
-  const held = statementsOf(other);
-  const ok = c.items.length ? held.some((x) => c.items.includes(itemValue(x) ?? '')) : held.length > 0;
+  const held = valuesOf(other);
+  const ok = c.items.length ? held.some((x) => c.items.includes(x)) : held.length > 0;
   return ok ? null : `${who} should also have a ${other} statement${c.items.length ? ` with the value ${list(c.items)}` : ''}.`;
 }
 
-function values(entity: Entity, property: string): string[] {
-  return (entity.statements[property] ?? []).filter((x) => x.rank !== 'deprecated').map(itemValue).filter((v): v is string => v !== null);
+/** The ids among a property's links (values of other kinds left out). */
+function ids(links: readonly string[] | undefined): string[] {
+  return (links ?? []).filter((v) => v !== '');
 }
 
 function placeName(place: Place): string {
