@@ -262,13 +262,13 @@ function trustProxy(v: string | undefined): boolean | string {
   return entries.join(',');
 }
 
-/** `full` (every triple), `truthy` (the best-rank values, terms and sitelinks), or off. */
-function constraintsMode(v: string | undefined): Config['constraints'] {
-  if (v === undefined || v === '') return DEFAULTS.constraints;
+/** A setting that is one of some words or off (any of the switch's off spellings); empty means the default. */
+function modeSetting<T extends string>(name: string, v: string | undefined, words: readonly T[], fallback: T | 'off'): T | 'off' {
+  if (v === undefined || v === '') return fallback;
   const word = v.trim().toLowerCase();
-  if (word === 'report' || word === 'enforce') return word;
+  if ((words as readonly string[]).includes(word)) return word as T;
   if (SWITCH_OFF.includes(word)) return 'off';
-  throw new Error(`ENTIA_CONSTRAINTS must be report, enforce or off, got '${v}'`);
+  throw new Error(`${name} must be ${words.join(', ')} or off, got '${v}'`);
 }
 
 /** ENTIA_CONSTRAINTS_FILE: a JSON file replacing some of the constraint vocabulary's ids. */
@@ -279,14 +279,6 @@ function constraintsFile(path: string | undefined): ConstraintVocabulary {
   } catch (e) {
     throw new Error(`ENTIA_CONSTRAINTS_FILE ${path}: ${(e as Error).message}`);
   }
-}
-
-function sparqlMode(v: string | undefined): Config['sparql'] {
-  if (v === undefined || v === '') return DEFAULTS.sparql;
-  const word = v.trim().toLowerCase();
-  if (word === 'full' || word === 'truthy') return word;
-  if (SWITCH_OFF.includes(word)) return 'off';
-  throw new Error(`ENTIA_SPARQL must be full, truthy or off, got '${v}'`);
 }
 
 /** The embedded engine's memory is WebAssembly's, which holds at most 4 GiB; some of it is the engine's own. */
@@ -360,14 +352,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     conceptUri: env.ENTIA_CONCEPT_URI || DEFAULTS.conceptUri,
     wikibasePrefix: pathPrefix('ENTIA_WIKIBASE_PREFIX', env.ENTIA_WIKIBASE_PREFIX, DEFAULTS.wikibasePrefix),
     localIdsFrom: localIdsFrom(env.ENTIA_LOCAL_IDS_FROM),
-    sparql: sparqlMode(env.ENTIA_SPARQL),
+    // `full` (every triple), `truthy` (the best-rank values, terms and sitelinks), or off.
+    sparql: modeSetting('ENTIA_SPARQL', env.ENTIA_SPARQL, ['full', 'truthy'] as const, DEFAULTS.sparql),
     sparqlTimeoutSeconds: positive('ENTIA_SPARQL_TIMEOUT', env.ENTIA_SPARQL_TIMEOUT) ?? DEFAULTS.sparqlTimeoutSeconds,
     sparqlMemoryBytes: sparqlMemory(env.ENTIA_SPARQL_MEMORY),
     sparqlQueue: positive('ENTIA_SPARQL_QUEUE', env.ENTIA_SPARQL_QUEUE) ?? DEFAULTS.sparqlQueue,
     sparqlMaxResultBytes: megabytes('ENTIA_SPARQL_MAX_RESULT', env.ENTIA_SPARQL_MAX_RESULT) ?? DEFAULTS.sparqlMaxResultBytes,
     sparqlSnapshot: env.ENTIA_SPARQL_SNAPSHOT || null,
     sparqlUrl: httpUrl('ENTIA_SPARQL_URL', env.ENTIA_SPARQL_URL),
-    constraints: constraintsMode(env.ENTIA_CONSTRAINTS),
+    constraints: modeSetting('ENTIA_CONSTRAINTS', env.ENTIA_CONSTRAINTS, ['report', 'enforce'] as const, DEFAULTS.constraints),
     constraintVocabulary: constraintsFile(env.ENTIA_CONSTRAINTS_FILE),
     sparqlUpdateUrl: httpUrl('ENTIA_SPARQL_UPDATE_URL', env.ENTIA_SPARQL_UPDATE_URL) ?? httpUrl('ENTIA_SPARQL_URL', env.ENTIA_SPARQL_URL),
     sparqlUpdateAuth: env.ENTIA_SPARQL_UPDATE_AUTH || null,
