@@ -3,7 +3,7 @@
 // on standard error. The checks are the server's (http/constraints.ts); a property's constraints are read once.
 import type { Config } from '../config.js';
 import { pagesById } from '../store/store.js';
-import { constraintLookup, renderViolation } from '../http/constraints.js';
+import { constraintCaches, constraintLookup, renderViolation } from '../http/constraints.js';
 import { checkEntity } from '../domain/constraints/check.js';
 import { CliError } from './errors.js';
 import { readIdsFile } from './export.js';
@@ -18,10 +18,11 @@ export const CHECK_CONSTRAINTS_HELP = `Checks every item and property (or those 
 
 const PAGE = 500;
 /**
- * Entities whose links (domain/constraints/check.ts Links, about 1 KB each) the run keeps: the values and classes
- * checks read recur across the store, and an entity checked is kept too, so most are read once.
+ * Characters of links (domain/constraints/check.ts Links: the ids an entity's values name) the run keeps, some
+ * 200,000 entities': the values and classes checks read recur across the store, and each entity checked is kept
+ * too, so most are read once.
  */
-const KEEP = 200_000;
+const KEEP = 64 * 2 ** 20;
 const CSV_COLUMNS = ['entity', 'statement', 'property', 'place', 'status', 'constraint', 'type', 'message'];
 
 export async function checkConstraintsCommand(config: Config, values: Record<string, unknown>): Promise<void> {
@@ -35,7 +36,7 @@ export async function checkConstraintsCommand(config: Config, values: Record<str
   let violations = 0;
   try {
     const vocab = config.constraintVocabulary;
-    const lookup = constraintLookup(store, vocab, KEEP);
+    const lookup = constraintLookup(store, vocab, constraintCaches(KEEP));
     if (format === 'csv') process.stdout.write(`${CSV_COLUMNS.join(',')}\n`);
     const pages = ids ? chunks(ids, PAGE) : pagesById((after, limit) => store.entityIds(after, limit), (id) => id, PAGE);
     for await (const page of pages) {
@@ -43,7 +44,7 @@ export async function checkConstraintsCommand(config: Config, values: Record<str
         const read = await store.readEntity(id);
         if (read.status !== 'found') continue;
         entities++;
-        lookup.remember(read.entity);
+        lookup.remember(read.entity, read.head.revision);
         for (const v of await checkEntity(read.entity, lookup, vocab)) {
           violations++;
           const line = format === 'csv'

@@ -8,47 +8,57 @@ import { constraintsOf, type Constraint } from '../domain/constraints/model.js';
 import type { ConstraintVocabulary } from '../domain/constraints/vocabulary.js';
 import { kindByName, parseEntityId } from '../domain/kinds.js';
 import type { EntityStore, SearchIndex } from '../store/store.js';
+import { RevisionCache } from '../store/revision-cache.js';
 
 export type { Violation };
 
-/** The store parts a check reads: entities (properties for their constraints) and the statement-value index. */
-export type ConstraintStore = Pick<EntityStore, 'readEntity'> & Pick<SearchIndex, 'statementValues'>;
+/** The store parts a check reads: documents (properties for their constraints, values for their links) and the value index. */
+export type ConstraintStore = Pick<EntityStore, 'readDocument'> & Pick<SearchIndex, 'statementValues'>;
 
 /**
- * Lookups for one or more checks; a property's constraints are read once per lookup. `keep`: entities kept between
- * checks (most recently used first), for a run that checks many entities whose values and classes recur (the
- * whole-store report); a single check keeps what it reads anyway.
+ * What checks derive from a revision, kept across requests by (id, revision): a property's constraints and an
+ * entity's links. A check then reads only heads (one small indexed read each) for what it has seen before, where
+ * it parsed whole documents: an edit in enforce mode reads the same properties and values again and again.
  */
-export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabulary, keep = 0): ConstraintLookup & { remember(entity: Entity): void } {
-  const constraints = new Map<string, Promise<readonly Constraint[]>>();
-  const kept = new Map<string, Promise<Links | null>>();
-  const entity = async (id: string): Promise<Entity | null> => {
-    const found = await store.readEntity(id);
-    return found.status === 'found' ? found.entity : null;
-  };
-  const links = (id: string): Promise<Links | null> => {
-    if (keep === 0) return entity(id).then((e) => e && linksOf(e));
-    let found = kept.get(id);
-    if (found) kept.delete(id);
-    else found = entity(id).then((e) => e && linksOf(e));
-    kept.set(id, found);
-    if (kept.size > keep) kept.delete(kept.keys().next().value!);
-    return found;
-  };
-  return {
-    constraints(property) {
-      let found = constraints.get(property);
+export interface ConstraintCaches {
+  constraints: RevisionCache<readonly Constraint[]>;
+  links: RevisionCache<Links>;
+}
+
+/** Kept constraints and links, in characters of their JSON: some 16,000 typical entities' links. */
+const CACHE_BUDGET = 16 * 2 ** 20;
+
+export function constraintCaches(budget = CACHE_BUDGET): ConstraintCaches {
+  return { constraints: new RevisionCache(budget / 4), links: new RevisionCache(budget) };
+}
+
+/** Lookups for one or more checks; within one lookup a property's constraints and an entity's links are read once. */
+export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabulary, caches: ConstraintCaches = constraintCaches(0))
+  : ConstraintLookup & { remember(entity: Entity, revision: number): void } {
+  const derived = <V>(cache: RevisionCache<V>, derive: (e: Entity) => V, size: (v: V) => number) => {
+    const seen = new Map<string, Promise<V | null>>();
+    return (id: string): Promise<V | null> => {
+      let found = seen.get(id);
       if (!found) {
-        constraints.set(property, found = entity(property).then((p) => (p?.type === 'property' ? constraintsOf(p, vocab) : [])));
+        seen.set(id, found = store.readDocument(id).then((read) => {
+          if (read.status !== 'found') return null;
+          const kept = cache.get(id, read.head.revision);
+          if (kept !== undefined) return kept;
+          const value = derive(JSON.parse(read.json()) as Entity);
+          return cache.put(id, read.head.revision, value, size(value));
+        }));
       }
       return found;
-    },
+    };
+  };
+  const constraints = derived(caches.constraints, (p) => (p.type === 'property' ? constraintsOf(p, vocab) : []), (c) => 200 * c.length + 10);
+  const links = derived(caches.links, linksOf, linksSize);
+  return {
+    constraints: async (property) => (await constraints(property)) ?? [],
     links,
-    remember(e: Entity) {
-      if (keep === 0) return;
-      kept.delete(e.id);
-      kept.set(e.id, Promise.resolve(linksOf(e)));
-      if (kept.size > keep) kept.delete(kept.keys().next().value!);
+    remember(e: Entity, revision: number) {
+      const value = linksOf(e);
+      caches.links.put(e.id, revision, value, linksSize(value));
     },
     async holders(property, key, except, limit) {
       const kind = parseEntityId(except)?.kind ?? kindByName('item');
@@ -58,9 +68,15 @@ export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabu
   };
 }
 
+function linksSize(links: Links): number {
+  let n = 10;
+  for (const [p, ids] of Object.entries(links)) n += p.length + 4 + ids.reduce((m, id) => m + id.length + 3, 0);
+  return n;
+}
+
 /** Every constraint the entity breaks. */
-export function violationsOf(store: ConstraintStore, vocab: ConstraintVocabulary, entity: Entity): Promise<Violation[]> {
-  return checkEntity(entity, constraintLookup(store, vocab), vocab);
+export function violationsOf(store: ConstraintStore, vocab: ConstraintVocabulary, entity: Entity, caches?: ConstraintCaches): Promise<Violation[]> {
+  return checkEntity(entity, constraintLookup(store, vocab, caches), vocab);
 }
 
 /** A violation as the REST API and the web interface show it. */
@@ -78,8 +94,9 @@ const violationKey = (v: Violation) => `${v.constraint.id}\u0000${v.statement}\u
  * before (422 constraint-violation, naming the constraint). Suggestions and warnings never refuse, and what was
  * broken already stays editable.
  */
-export async function enforceConstraints(store: ConstraintStore, vocab: ConstraintVocabulary, before: Entity | null, next: Entity): Promise<void> {
-  const lookup = constraintLookup(store, vocab);
+export async function enforceConstraints(store: ConstraintStore, vocab: ConstraintVocabulary, before: Entity | null, next: Entity,
+  caches?: ConstraintCaches): Promise<void> {
+  const lookup = constraintLookup(store, vocab, caches);
   // Only the checks the edit can have changed run (an edit of one statement checks that property's group).
   const focus = before ? changesBetween(before, next) : undefined;
   const mandatory = async (e: Entity) => (await checkEntity(e, lookup, vocab, focus)).filter((v) => v.status === 'violation');

@@ -41,7 +41,7 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   if (found) throw violationError(found, plan.sitelinkConflictContext);
   checkSize(ctx, next, previous === null);
   const { config } = ctx.services;
-  if (config.constraints === 'enforce') await enforceConstraints(ctx.store, config.constraintVocabulary, previous?.entity ?? null, next);
+  if (config.constraints === 'enforce') await enforceConstraints(ctx.store, config.constraintVocabulary, previous?.entity ?? null, next, ctx.services.constraintCaches);
   await ctx.services.guard.consume(ctx, previous === null);
   if (!previous) next = withId(next, await ctx.store.allocateId(next.type));
   try {

@@ -7,6 +7,7 @@ import type { Account } from '../store/store.js';
 import { Metrics } from './metrics.js';
 import type { Ctx } from './route.js';
 import { EditQueue } from './edit-queue.js';
+import { constraintCaches, type ConstraintCaches } from './constraints.js';
 
 /** Who sent a request: nobody in particular, an account, or someone holding a token we do not know. */
 export type Identity =
@@ -71,6 +72,8 @@ export interface Services {
   rdfChanges: RdfChangeRenderer;
   /** This process's edits of one entity, taking turns (edit-queue.ts), whichever API they came through. */
   edits: EditQueue;
+  /** Properties' constraints and entities' links, by revision, for every constraint check (constraints.ts). */
+  constraintCaches: ConstraintCaches;
 }
 
 /**
@@ -94,5 +97,6 @@ export function buildServices(config: Config, sitesOverride?: unknown, guard: Ed
     metrics: new Metrics(),
     rdfChanges: rdfChangeRenderer({ config, sites }),
     edits: new EditQueue(),
+    constraintCaches: constraintCaches(),
   };
 }

@@ -27,7 +27,7 @@ export async function wbcheckconstraints({ params, store, services }: Call): Pro
   for (const id of ids) {
     const read = await store.readEntity(id);
     if (read.status !== 'found') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
-    const violations = (await violationsOf(store, services.config.constraintVocabulary, read.entity)).filter((v) =>
+    const violations = (await violationsOf(store, services.config.constraintVocabulary, read.entity, services.constraintCaches)).filter((v) =>
       statuses.has(v.status) && (constraintIds.size === 0 || constraintIds.has(v.constraint.id.toUpperCase()))
       && (onlyClaims.size === 0 || onlyClaims.has(v.statement.toUpperCase())));
     out[id] = { claims: claimsWithResults(read.entity, violations, services.config.publicUrl) };

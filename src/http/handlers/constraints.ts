@@ -9,6 +9,6 @@ import { findEntity } from '../subject.js';
 export async function getConstraintViolations(ctx: Ctx): Promise<Result> {
   if (ctx.services.config.constraints === 'off') fail('constraint-checks-off');
   const { entity } = await findEntity(ctx, true);
-  const violations = await violationsOf(ctx.store, ctx.services.config.constraintVocabulary, entity);
+  const violations = await violationsOf(ctx.store, ctx.services.config.constraintVocabulary, entity, ctx.services.constraintCaches);
   return { body: { violations: violations.map(renderViolation) } };
 }
