@@ -257,7 +257,7 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.equal((await s.get(`/v1/entities/items/${id}/labels/en`)).body, 'first writer');
   });
 
-  it('explains a refused edit in words, and asks for a token when there is none', async () => {
+  it('explains a refused edit in words, and shows a signed-out visitor no edit controls', async () => {
     const id = await createItem('refusals');
     const { page } = await newPage();
     await page.goto(`${s.url}/${id}`);
@@ -269,15 +269,13 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.match(await error.textContent() ?? '', /^That text is too long\./);
     await shot(page, 'refused');
 
+    // A signed-out visitor of a server that needs tokens gets no edit controls, and is told how to edit.
     const anonymous = await newPage(false);
     await anonymous.page.goto(`${s.url}/${id}`);
-    await anonymous.page.locator('table.terms tr[data-language="en"]').getByRole('button', { name: 'Edit' }).click();
-    await anonymous.page.getByLabel('Label', { exact: true }).fill('anonymous change');
-    await anonymous.page.getByRole('button', { name: 'Save' }).click();
-    const refusal = anonymous.page.locator('form.editor .editor-error');
-    await refusal.waitFor();
-    assert.match(await refusal.textContent() ?? '', /Editing needs a token/);
-    assert.equal((await s.get(`/v1/entities/items/${id}/labels/en`)).body, 'refusals');
+    await anonymous.page.getByText('Sign in with a token to edit.').waitFor();
+    assert.equal(await anonymous.page.getByRole('button', { name: 'Edit' }).count(), 0);
+    assert.equal(await anonymous.page.getByRole('button', { name: 'Merge into…' }).count(), 0);
+    await shot(anonymous.page, 'signed-out');
   });
 
   it('lists the history and reverts to an earlier revision after confirmation', async () => {

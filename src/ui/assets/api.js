@@ -30,6 +30,18 @@ export async function signIn(token) {
   return body.query.userinfo.name;
 }
 
+/**
+ * Whether this visitor may edit: signed in, or the server lets anyone edit (open mode). Asked of the Action API's
+ * userinfo, whose rights say what the server's permissions allow an anonymous visitor.
+ * @returns {Promise<{ may: boolean, anonymous: boolean }>}
+ */
+export async function editRights() {
+  if (signedIn()) return { may: true, anonymous: false };
+  const res = await fetch('/w/api.php?action=query&meta=userinfo&format=json&formatversion=2').catch(() => null);
+  const body = res?.ok ? await res.json().catch(() => ({})) : {};
+  return { may: Boolean(body.query?.userinfo?.rights?.includes('edit')), anonymous: true };
+}
+
 export function signOut() {
   sessionStorage.removeItem(TOKEN_KEY);
   sessionStorage.removeItem(USER_KEY);

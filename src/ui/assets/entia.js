@@ -1,7 +1,7 @@
 // @ts-check
 // What scripts add to the server-rendered pages: suggestions under the search boxes, signing in with a
 // token (kept in this tab's session storage), the notice of a saved edit, and the editors (edit.js).
-import { signedIn, signIn, signOut } from './api.js';
+import { editRights, signedIn, signIn, signOut } from './api.js';
 
 /** @param {HTMLInputElement} box */
 function suggest(box) {
@@ -101,6 +101,14 @@ function account() {
   slot.replaceChildren(open);
 }
 
+/** @param {string} text */
+function hint(text) {
+  const span = document.createElement('span');
+  span.className = 'edit-hint';
+  span.textContent = text;
+  return span;
+}
+
 function notice() {
   const text = sessionStorage.getItem('entia.flash');
   const box = document.getElementById('notice');
@@ -116,8 +124,18 @@ notice();
 const article = /** @type {HTMLElement | null} */ (document.querySelector('[data-entity]'));
 if (article) {
   const { enhanceEntity, enhanceReverts } = await import('./edit.js');
-  if (article.dataset.editable) enhanceEntity(article);
-  enhanceReverts(article);
+  const rights = await editRights();
+  const meta = article.querySelector('.entity-meta');
+  if (rights.may) {
+    if (article.dataset.editable) enhanceEntity(article);
+    enhanceReverts(article);
+    // Open mode: an anonymous edit is recorded under the visitor's address, as on a wiki.
+    if (rights.anonymous && article.dataset.editable) meta?.append(' · ', hint('Your edits will be recorded under your IP address.'));
+  } else {
+    // Controls only for those who may edit: a signed-out visitor of a server that needs tokens is told how to.
+    for (const b of article.querySelectorAll('button.revert')) b.remove();
+    if (article.dataset.editable) meta?.append(' · ', hint('Sign in with a token to edit.'));
+  }
   // The latest revision only: an old one's marks would be today's.
   if (article.dataset.editable) (await import('./constraints.js')).markConstraints(article).catch(() => undefined);
 }
