@@ -321,6 +321,17 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(csp, []);
   });
 
+  it('follows the reader\'s dark mode', async () => {
+    const id = await createItem('in the dark');
+    const page = await (await browser.newContext({ colorScheme: 'dark' })).newPage();
+    await page.goto(`${s.url}/${id}`);
+    const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const text = await page.evaluate(() => getComputedStyle(document.querySelector('h1')!).color);
+    assert.equal(background, 'rgb(23, 25, 28)');
+    assert.equal(text, 'rgb(232, 234, 237)');
+    await shot(page, 'dark');
+  });
+
   it('has no serious accessibility problems on its main pages (axe-core, WCAG 2 A and AA rules)', async () => {
     const id = await createItem('accessible', [valueSnak(stringProperty, 'checked')]);
     // axe is injected as a script of the test's own, so this context alone lets it past the page's CSP.
