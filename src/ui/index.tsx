@@ -18,6 +18,7 @@ import { HistoryPage, type Revision } from './pages/history.js';
 import { ErrorPage, HomePage } from './pages/home.js';
 import { SearchPage, type Hit } from './pages/search.js';
 import { DocsPage } from './pages/docs.js';
+import { CreatePage } from './pages/create.js';
 import type { Labels } from './values.js';
 import { entityOf, QUERY_EXAMPLES, QueryPage, type Binding, type QueryView } from './pages/query.js';
 
@@ -72,6 +73,12 @@ export function registerUi(app: FastifyInstance): string[] {
     '/search': (req, reply, language) => searchPage(api, req, reply, language),
     '/recent-changes': (req, _reply, language) => changesPage(api, req, language),
     '/query': (req, _reply, language) => queryPage(api, req, language),
+    // A literal colon in find-my-way's route syntax is written twice.
+    '/Special::NewItem': async (_req, _reply, language) => ({ title: 'Create a new item', content: <CreatePage kind="item" language={language} dataTypes={[]} /> }),
+    '/Special::NewProperty': async (req, _reply, language) => {
+      const types = expectOk(await api.get<Record<string, string>>(req, '/v1/property-data-types'));
+      return { title: 'Create a new property', content: <CreatePage kind="property" language={language} dataTypes={Object.keys(types)} /> };
+    },
     [`/:id${ENTITY}`]: (req, reply, language) => entityPage(api, req, reply, language),
     [`/:id${ENTITY}/history`]: (req, _reply, language) => historyPage(api, req, language),
     [`/:id${ENTITY}/revisions/:revision`]: (req, _reply, language) => revisionPage(api, req, language),

@@ -321,6 +321,32 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(csp, []);
   });
 
+  it('creates an item and a property from their pages, then opens them', async () => {
+    const { page, csp } = await newPage();
+    await page.goto(`${s.url}/Special:NewItem`);
+    // The language field starts as the reader's (Chromium asks for en-US here).
+    assert.equal(await page.getByLabel('Language').inputValue(), 'en-us');
+    await page.getByLabel('Language').fill('en');
+    await page.getByLabel('Label').fill('made in the browser');
+    await page.getByLabel('Description').fill('an item from the create page');
+    await page.getByLabel('Aliases (one per line)').fill('browser item\nnew item');
+    const opened = page.waitForURL(/\/Q\d+$/);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await opened;
+    await page.locator('#notice', { hasText: /^Created Q\d+\.$/ }).waitFor();
+    const item = (await s.get(`/v1/entities/items/${page.url().split('/').pop()}`)).body;
+    assert.deepEqual([item.labels.en, item.descriptions.en, item.aliases.en], ['made in the browser', 'an item from the create page', ['browser item', 'new item']]);
+    await page.goto(`${s.url}/Special:NewProperty`);
+    await page.getByLabel('Label').fill('browser quantity');
+    await page.getByLabel('Data type').selectOption('quantity');
+    const property = page.waitForURL(/\/P\d+$/);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await property;
+    assert.match(await page.locator('.data-type').textContent() ?? '', /quantity/);
+    await shot(page, 'created-property');
+    assert.deepEqual(csp, []);
+  });
+
   it('follows the reader\'s dark mode', async () => {
     const id = await createItem('in the dark');
     const page = await (await browser.newContext({ colorScheme: 'dark' })).newPage();
@@ -340,7 +366,7 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     // The query page with a result table: the engine has applied the item once `after=latest` answers.
     await (await fetch(`${s.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
     const queryPage = `/query?${new URLSearchParams({ query: `SELECT ?item ?itemLabel WHERE { BIND(wd:${id} AS ?item) SERVICE wikibase:label { bd:serviceParam wikibase:language "en". } }` })}`;
-    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, '/recent-changes', queryPage]) {
+    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, '/recent-changes', queryPage, '/Special:NewProperty']) {
       await page.goto(`${s.url}${path}`);
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {

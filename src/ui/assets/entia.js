@@ -121,6 +121,8 @@ function notice() {
 for (const box of document.querySelectorAll('input[data-suggest]')) suggest(/** @type {HTMLInputElement} */ (box));
 account();
 notice();
+const createForm = /** @type {HTMLFormElement | null} */ (document.querySelector('form.create-entity'));
+if (createForm) (await import('./create.js')).enhanceCreate(createForm);
 const article = /** @type {HTMLElement | null} */ (document.querySelector('[data-entity]'));
 if (article) {
   const { enhanceEntity, enhanceReverts } = await import('./edit.js');

@@ -14,6 +14,7 @@ export function HomePage() {
         <li><a href="/recent-changes">Recent changes</a>: what was edited lately.</li>
         <li><a href="/query">Query</a>: SPARQL over everything, as on the Wikidata Query Service.</li>
         <li><a href="/docs">API reference</a>: every route, tried from this page.</li>
+        <li><a href="/Special:NewItem">Create a new item</a> or <a href="/Special:NewProperty">a new property</a>.</li>
       </ul>
     </section>
   );
