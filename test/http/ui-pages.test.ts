@@ -97,6 +97,8 @@ describe('web interface pages', () => {
     const id = await createItem(s, { labels: { en: 'Zanzibarian ferry' }, descriptions: { en: 'a boat' } });
     const words = await page('/search?q=zanzibarian');
     assert.match(words.main, new RegExp(`Results for “zanzibarian”.*href="/${id}"`, 's'));
+    // The kind switch reads as two choices, not "ItemsProperties".
+    assert.match(words.main, /Search in: <strong aria-current="page">Items<\/strong> · <a href="[^"]*kind=properties[^"]*">Properties<\/a>/);
     const start = await page('/search?q=zanzib');
     assert.match(start.main, new RegExp(`Terms starting with “zanzib”.*href="/${id}".*a boat`, 's'));
     const refused = await page(`/search?q=${'x'.repeat(301)}`);

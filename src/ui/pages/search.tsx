@@ -22,11 +22,12 @@ export function SearchPage({ view }: { view: SearchView }) {
   return (
     <section class="search-page">
       <h1>Search</h1>
-      <p class="search-kinds">
-        {(['items', 'properties'] as const).map((k) => (k === kind
+      <nav class="search-kinds" aria-label="Search in">
+        Search in:{' '}
+        {(['items', 'properties'] as const).map((k, i) => [i > 0 ? ' · ' : null, k === kind
           ? <strong aria-current="page">{k === 'items' ? 'Items' : 'Properties'}</strong>
-          : <a href={link({ kind: k })}>{k === 'items' ? 'Items' : 'Properties'}</a>))}
-      </p>
+          : <a href={link({ kind: k })}>{k === 'items' ? 'Items' : 'Properties'}</a>])}
+      </nav>
       {q === '' ? <p>Type a name, an alias or an id.</p>
         : hits.length === 0 ? <p class="empty">No {kind} match “{q}”.</p>
         : <p>{view.bySuggest ? 'Terms starting with' : 'Results for'} “{q}”:</p>}
