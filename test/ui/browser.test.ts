@@ -152,6 +152,8 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(stored.body.aliases.en, ['first alias', 'second alias']);
     const history = await s.get(`/v1/entities/items/${id}/history`);
     assert.equal(history.body.revisions[0].user, 'Editor');
+    // No summary typed: the page says what changed, as Wikibase's automatic summaries do.
+    assert.equal(history.body.revisions[0].comment, 'Changed label [en]: label target renamed; Added en aliases: first alias, second alias');
     assert.deepEqual(csp, []);
   });
 
@@ -183,6 +185,9 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.equal(await page.locator(`.statement-group[data-property="${stringProperty}"]`).count(), 0);
     const stored = await s.get(`/v1/entities/items/${id}/statements`);
     assert.deepEqual(Object.keys(stored.body), [itemProperty]);
+    const comments = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions.map((r: any) => r.comment);
+    assert.deepEqual(comments.slice(0, 3), [`Removed claim: ${stringProperty}: new code`, `Created claim: ${itemProperty}: ${related}`,
+      `Changed claim: ${stringProperty}: new code (normal rank)`]);
   });
 
   it('adds and removes a sitelink', async () => {
@@ -198,6 +203,8 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await reloadsAfter(page, () => page.locator('tr[data-site="enwiki"]').getByRole('button', { name: 'Remove' }).click());
     assert.equal(await page.locator('tr[data-site="enwiki"]').count(), 0);
     assert.deepEqual((await s.get(`/v1/entities/items/${id}/sitelinks`)).body, {});
+    const comments = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions.map((r: any) => r.comment);
+    assert.deepEqual(comments.slice(0, 2), ['Removed sitelink [enwiki]: Linked page', 'Added sitelink [enwiki]: Linked page']);
   });
 
   it('marks a statement that breaks a constraint of its property', async () => {

@@ -69,6 +69,32 @@ function editor(spec) {
   return form;
 }
 
+/**
+ * An edit's summary: the editor's, or one said for them in Wikibase's words ("Changed label [en]: …"), which the
+ * history, recent changes and the change feed then show.
+ * @param {string | undefined} typed @param {string} automatic
+ */
+function summary(typed, automatic) {
+  return typed ?? (automatic.length > 500 ? `${automatic.slice(0, 499)}…` : automatic);
+}
+
+/** What changed in one language's terms, as Wikibase's summaries say it. @param {string} language
+ * @param {{ label: string, description: string, aliases: string[] }} old @param {{ label: string, description: string, aliases: string[] }} now */
+function termsSummary(language, old, now) {
+  const parts = [];
+  const text = (/** @type {string} */ what, /** @type {string} */ before, /** @type {string} */ after) => {
+    if (before === after) return;
+    parts.push(after === '' ? `Removed ${what} [${language}]: ${before}` : `${before === '' ? 'Added' : 'Changed'} ${what} [${language}]: ${after}`);
+  };
+  text('label', old.label, now.label);
+  text('description', old.description, now.description);
+  const added = now.aliases.filter((a) => !old.aliases.includes(a));
+  const removed = old.aliases.filter((a) => !now.aliases.includes(a));
+  if (added.length) parts.push(`Added ${language} aliases: ${added.join(', ')}`);
+  if (removed.length) parts.push(`Removed ${language} aliases: ${removed.join(', ')}`);
+  return parts.join('; ');
+}
+
 /** @param {string} label @param {HTMLElement} control */
 function field(label, control) {
   return el('label', {}, [el('span', { textContent: label }), control]);
@@ -149,13 +175,15 @@ function enhanceTerms(article, base, revision, saved) {
       title: `Terms in ${language}`,
       fields: [field('Label', label), field('Description', description), field('Aliases (one per line)', aliases)],
       save: (comment) => {
+        const now = { label: label.value.trim(), description: description.value.trim(),
+          aliases: aliases.value.split('\n').map((/** @type {string} */ a) => a.trim()).filter(Boolean) };
         const patch = [
-          ...termOps(`/labels/${language}`, old.label, label.value.trim()),
-          ...termOps(`/descriptions/${language}`, old.description, description.value.trim()),
-          ...aliasOps(`/aliases/${language}`, old.aliases, aliases.value.split('\n').map((/** @type {string} */ a) => a.trim()).filter(Boolean)),
+          ...termOps(`/labels/${language}`, old.label, now.label),
+          ...termOps(`/descriptions/${language}`, old.description, now.description),
+          ...aliasOps(`/aliases/${language}`, old.aliases, now.aliases),
         ];
         if (patch.length === 0) throw new Error('Nothing was changed.');
-        return call('PATCH', base, { body: { patch, comment }, revision });
+        return call('PATCH', base, { body: { patch, comment: summary(comment, termsSummary(language, old, now)) }, revision });
       },
       theirs: async () => {
         const now = await call('GET', `${base}?_fields=labels,descriptions,aliases`);
@@ -228,10 +256,15 @@ function enhanceStatements(article, base, revision, saved) {
         holder.append(editor({
           title: 'Change this statement',
           fields: [value.element, field('Rank', rank)],
-          save: (comment) => call('PATCH', `${base}/statements/${encodeURIComponent(sid)}`, {
-            body: { patch: [{ op: 'replace', path: '/value', value: value.read() }, { op: 'replace', path: '/rank', value: rank.value }], comment },
-            revision,
-          }),
+          save: (comment) => {
+            const next = value.read();
+            const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
+            return call('PATCH', `${base}/statements/${encodeURIComponent(sid)}`, {
+              body: { patch: [{ op: 'replace', path: '/value', value: next }, { op: 'replace', path: '/rank', value: rank.value }],
+                comment: summary(comment, `Changed claim: ${property}: ${valueText(next)} (${rank.value} rank)`) },
+              revision,
+            });
+          },
           theirs: () => describe(sid),
           done: saved,
           close: () => holder.remove(),
@@ -240,7 +273,10 @@ function enhanceStatements(article, base, revision, saved) {
       }, 'link'),
       button('Remove', async () => {
         if (!confirm('Remove this statement?')) return;
-        const answer = await call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`, { revision });
+        const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
+        const shown = item.querySelector('.statement-value')?.textContent?.trim() ?? '';
+        const answer = await call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`,
+          { body: { comment: `Removed claim: ${property}: ${shown}`.slice(0, 500) }, revision });
         if (answer.ok) return saved(answer);
         actions.after(await refusal(answer, async () => `Someone else edited this entity after you opened the page; nothing was removed. Their version: ${await describe(sid)}`));
       }, 'link danger'),
@@ -254,9 +290,13 @@ function enhanceStatements(article, base, revision, saved) {
     holder.append(editor({
       title: `Add a value for ${property}`,
       fields: [value.element, field('Rank', rank)],
-      save: (comment) => call('POST', `${base}/statements`, {
-        body: { statement: { property: { id: property }, value: value.read(), rank: rank.value }, comment }, revision,
-      }),
+      save: (comment) => {
+        const next = value.read();
+        return call('POST', `${base}/statements`, {
+          body: { statement: { property: { id: property }, value: next, rank: rank.value },
+            comment: summary(comment, `Created claim: ${property}: ${valueText(next)}`) }, revision,
+        });
+      },
       theirs: async () => 'The entity has a newer revision; reload to see it.',
       done: saved,
       close: () => holder.remove(),
@@ -299,7 +339,8 @@ function enhanceSitelinks(article, base, revision, saved) {
     const site = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.site);
     row.querySelector('td.actions')?.append(button('Remove', async () => {
       if (!confirm(`Remove the ${site} sitelink?`)) return;
-      const answer = await call('DELETE', `${base}/sitelinks/${site}`, { revision });
+      const page = row.querySelector('a')?.textContent?.trim() ?? '';
+      const answer = await call('DELETE', `${base}/sitelinks/${site}`, { body: { comment: `Removed sitelink [${site}]: ${page}`.slice(0, 500) }, revision });
       if (answer.ok) return saved(answer);
       section.append(await refusal(answer, async () => `Someone else edited this item first; nothing was removed. Now: ${await titleOf(site)}`));
     }, 'link danger'));
@@ -312,7 +353,8 @@ function enhanceSitelinks(article, base, revision, saved) {
       title: 'Add a sitelink',
       fields: [field('Site id', site), field('Page title', title)],
       save: (comment) => call('PUT', `${base}/sitelinks/${encodeURIComponent(site.value.trim())}`, {
-        body: { sitelink: { title: title.value.trim(), badges: [] }, comment }, revision,
+        body: { sitelink: { title: title.value.trim(), badges: [] },
+          comment: summary(comment, `Added sitelink [${site.value.trim()}]: ${title.value.trim()}`) }, revision,
       }),
       theirs: () => titleOf(site.value.trim()),
       done: saved,
@@ -341,7 +383,8 @@ export function enhanceReverts(/** @type {HTMLElement} */ container) {
     const target = Number(/** @type {HTMLElement} */ (b).dataset.revert);
     b.addEventListener('click', async () => {
       if (!confirm(`Make revision ${target} the current version of ${id}? This is recorded as a new revision.`)) return;
-      const answer = await call('POST', `/v1/entities/${kind}/${id}/revert`, { body: { revision: target }, revision: latest });
+      const answer = await call('POST', `/v1/entities/${kind}/${id}/revert`,
+        { body: { revision: target, comment: `Restored revision ${target}` }, revision: latest });
       if (!answer.ok) {
         b.after(await refusal(answer, async () => 'Someone else edited this entity after you opened the page, so nothing was reverted. Reload to see their change.'));
         return;
