@@ -19,6 +19,9 @@ import { checkEntity } from '../src/domain/constraints/check.js';
 import { constraintCaches, constraintLookup, enforceConstraints } from '../src/http/constraints.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { Entity, Statement } from '../src/domain/entity.js';
+import { buildApp } from '../src/http/app.js';
+import { buildServices } from '../src/http/services.js';
+import { DEFAULTS } from '../src/config.js';
 
 const argv = process.argv.slice(2);
 const flags = flagReader(argv);
@@ -62,6 +65,24 @@ async function main(): Promise<void> {
     current = { status: 'found', entity: next, head };
   });
   const enforceMs = await cpuMs(200, () => enforceConstraints(store, vocab, typical, plus, caches));
+
+  // The whole edit path, in process (Fastify's inject: routing, validation, the pipeline, the commit), with the
+  // constraints reported only and enforced: a statement added to the typical item, then removed.
+  const postMs = async (mode: 'report' | 'enforce') => {
+    const app = buildApp({ store, services: buildServices({ ...DEFAULTS, log: false, db, sparql: 'off', constraints: mode, constraintVocabulary: vocab }) });
+    const statement = { property: { id: property }, value: group[0].value };
+    const pair = async () => {
+      const added = await app.inject({ method: 'POST', url: `/v1/entities/items/${id}/statements`, payload: { statement } });
+      if (added.statusCode !== 201) throw new Error(`POST answered ${added.statusCode}: ${added.body}`);
+      const removed = await app.inject({ method: 'DELETE', url: `/v1/statements/${encodeURIComponent(added.json().id)}` });
+      if (removed.statusCode !== 200) throw new Error(`DELETE answered ${removed.statusCode}`);
+    };
+    const ms = await cpuMs(100, pair) / 2;
+    await app.close();
+    return ms;
+  };
+  const reportEditMs = await postMs('report');
+  const enforceEditMs = await postMs('enforce');
   await store.close();
 
   // The report over the whole store, as an operator runs it.
@@ -74,7 +95,8 @@ async function main(): Promise<void> {
   const own = /(\d+) violations in (\d+) entities, ([\d.]+) s \((\d+) entities\/s\)/.exec(child.stderr);
   const figures = {
     date: new Date().toISOString().slice(0, 10), items, seed, typical: { id, statements: Object.values(typical.statements).flat().length, violations: violations.length },
-    checkMs, coldCheckMs, readMs, checkPerRead: checkMs / readMs, editMs, enforceMs, enforceShareOfEdit: enforceMs / editMs,
+    checkMs, coldCheckMs, readMs, checkPerRead: checkMs / readMs, editMs, enforceMs, enforceShareOfStoreWrite: enforceMs / editMs,
+    httpEdit: { reportMs: reportEditMs, enforceMs: enforceEditMs, enforceCost: enforceEditMs / reportEditMs - 1 },
     report: { wallSeconds: seconds, violations: reported, entities: Number(own?.[2]), seconds: Number(own?.[3]), entitiesPerSecond: Number(own?.[4]) },
   };
   console.log(JSON.stringify(figures, null, 2));

@@ -23,25 +23,48 @@ export type ConstraintStore = Pick<EntityStore, 'readDocument'> & Pick<SearchInd
 export interface ConstraintCaches {
   constraints: RevisionCache<readonly Constraint[]>;
   links: RevisionCache<Links>;
+  /** When each id's head was last read (ms), for lookups that trust what they read a moment ago (enforce). */
+  checked: Map<string, number>;
 }
+
+/**
+ * How long enforce trusts a property's constraints and an entity's links it read, without reading their heads again.
+ * An edit's check then reads only what it has not seen lately, as WikibaseQualityConstraints keeps its results for a
+ * while: a change of a property's constraints or of a class applies to enforcement within this time, and to the
+ * reports at once.
+ */
+export const ENFORCE_TRUST_MS = 10_000;
 
 /** Kept constraints and links, in characters of their JSON: some 16,000 typical entities' links. */
 const CACHE_BUDGET = 16 * 2 ** 20;
 
+/** Ids whose last head read is remembered, at most; the oldest are forgotten (they are only read again). */
+const CHECKED_MAX = 100_000;
+
 export function constraintCaches(budget = CACHE_BUDGET): ConstraintCaches {
-  return { constraints: new RevisionCache(budget / 4), links: new RevisionCache(budget) };
+  return { constraints: new RevisionCache(budget / 4), links: new RevisionCache(budget), checked: new Map() };
 }
 
-/** Lookups for one or more checks; within one lookup a property's constraints and an entity's links are read once. */
-export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabulary, caches: ConstraintCaches = constraintCaches(0))
+/**
+ * Lookups for one or more checks; within one lookup a property's constraints and an entity's links are read once.
+ * `trustMs`: what the caches hold from a head read this recent is used without reading the head (enforce).
+ */
+export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabulary, caches: ConstraintCaches = constraintCaches(0), trustMs = 0)
   : ConstraintLookup & { remember(entity: Entity, revision: number): void } {
   const derived = <V>(cache: RevisionCache<V>, derive: (e: Entity) => V, size: (v: V) => number) => {
     const seen = new Map<string, Promise<V | null>>();
+    const fresh = (id: string): V | undefined => {
+      const at = caches.checked.get(id);
+      const revision = cache.revisionOf(id);
+      return at !== undefined && revision !== undefined && Date.now() - at < trustMs ? cache.get(id, revision) : undefined;
+    };
     return (id: string): Promise<V | null> => {
       let found = seen.get(id);
       if (!found) {
-        seen.set(id, found = store.readDocument(id).then((read) => {
+        const trusted = trustMs > 0 ? fresh(id) : undefined;
+        seen.set(id, found = trusted !== undefined ? Promise.resolve(trusted) : store.readDocument(id).then((read) => {
           if (read.status !== 'found') return null;
+          checked(caches, id);
           const kept = cache.get(id, read.head.revision);
           if (kept !== undefined) return kept;
           const value = derive(JSON.parse(read.json()) as Entity);
@@ -66,6 +89,12 @@ export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabu
       return ids.map((n) => `${kind.prefix}${n}`).filter((id) => id !== except).slice(0, limit);
     },
   };
+}
+
+function checked(caches: ConstraintCaches, id: string): void {
+  caches.checked.delete(id);
+  caches.checked.set(id, Date.now());
+  if (caches.checked.size > CHECKED_MAX) caches.checked.delete(caches.checked.keys().next().value!);
 }
 
 function linksSize(links: Links): number {
@@ -96,7 +125,7 @@ const violationKey = (v: Violation) => `${v.constraint.id}\u0000${v.statement}\u
  */
 export async function enforceConstraints(store: ConstraintStore, vocab: ConstraintVocabulary, before: Entity | null, next: Entity,
   caches?: ConstraintCaches): Promise<void> {
-  const lookup = constraintLookup(store, vocab, caches);
+  const lookup = constraintLookup(store, vocab, caches, ENFORCE_TRUST_MS);
   // Only the checks the edit can have changed run (an edit of one statement checks that property's group).
   const focus = before ? changesBetween(before, next) : undefined;
   const mandatory = async (e: Entity) => (await checkEntity(e, lookup, vocab, focus)).filter((v) => v.status === 'violation');
