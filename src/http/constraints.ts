@@ -25,6 +25,8 @@ export interface ConstraintCaches {
   links: RevisionCache<Links>;
   /** When each id's head was last read (ms), for lookups that trust what they read a moment ago (enforce). */
   checked: Map<string, number>;
+  /** Class closures by their starting classes, with when they were walked, for the same lookups. */
+  closures: Map<string, { at: number; closure: Promise<Set<string> | null> }>;
 }
 
 /**
@@ -40,9 +42,11 @@ const CACHE_BUDGET = 16 * 2 ** 20;
 
 /** Ids whose last head read is remembered, at most; the oldest are forgotten (they are only read again). */
 const CHECKED_MAX = 100_000;
+/** Class closures kept for enforce, at most (each up to MAX_CLASSES ids). */
+const CLOSURES_MAX = 1_000;
 
 export function constraintCaches(budget = CACHE_BUDGET): ConstraintCaches {
-  return { constraints: new RevisionCache(budget / 4), links: new RevisionCache(budget), checked: new Map() };
+  return { constraints: new RevisionCache(budget / 4), links: new RevisionCache(budget), checked: new Map(), closures: new Map() };
 }
 
 /**
@@ -76,9 +80,21 @@ export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabu
   };
   const constraints = derived(caches.constraints, (p) => (p.type === 'property' ? constraintsOf(p, vocab) : []), (c) => 200 * c.length + 10);
   const links = derived(caches.links, linksOf, linksSize);
+  const closures = trustMs > 0 ? {
+    get(key: string) {
+      const kept = caches.closures.get(key);
+      return kept && Date.now() - kept.at < trustMs ? kept.closure : undefined;
+    },
+    set(key: string, closure: Promise<Set<string> | null>) {
+      caches.closures.delete(key);
+      caches.closures.set(key, { at: Date.now(), closure });
+      if (caches.closures.size > CLOSURES_MAX) caches.closures.delete(caches.closures.keys().next().value!);
+    },
+  } : undefined;
   return {
     constraints: async (property) => (await constraints(property)) ?? [],
     links,
+    closures,
     remember(e: Entity, revision: number) {
       const value = linksOf(e);
       caches.links.put(e.id, revision, value, linksSize(value));

@@ -16,6 +16,11 @@ export interface ConstraintLookup {
   links(id: string): Promise<Links | null>;
   /** Up to `limit` entities other than `except` with a statement of `property` whose value has this lookup key. */
   holders(property: string, key: string, except: string, limit: number): Promise<string[]>;
+  /**
+   * Class closures (the classes a set of classes is, walked up subclass of) kept beyond one check, where the caller
+   * accepts them a little old (enforce); absent, each check walks again.
+   */
+  closures?: { get(key: string): Promise<Set<string> | null> | undefined; set(key: string, closure: Promise<Set<string> | null>): void };
 }
 
 /**
@@ -274,8 +279,12 @@ class Run {
   /** The classes `starts` are, with every class they are subclasses of; null past MAX_CLASSES. */
   private closure(starts: string[]): Promise<Set<string> | null> {
     const key = starts.join(' ');
-    let found = this.closures.get(key);
-    if (!found) this.closures.set(key, found = this.walk(starts));
+    let found = this.closures.get(key) ?? this.lookup.closures?.get(key);
+    if (!found) {
+      found = this.walk(starts);
+      this.lookup.closures?.set(key, found);
+    }
+    this.closures.set(key, found);
     return found;
   }
 
