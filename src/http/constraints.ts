@@ -159,8 +159,11 @@ export async function enforceConstraints(store: ConstraintStore, vocab: Constrai
 /** The properties whose statements differ between two versions of an entity, and whether its terms do. */
 function changesBetween(before: Entity, next: Entity): CheckFocus {
   const properties = new Set<string>();
+  // An edit keeps the statements it leaves alone as the same objects (patchedEntity), so most compare by identity.
+  const same = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) =>
+    a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((s, i) => s === b[i] || sameJson(s, b[i])));
   for (const p of new Set([...Object.keys(before.statements), ...Object.keys(next.statements)])) {
-    if (before.statements[p] !== next.statements[p] && !sameJson(before.statements[p], next.statements[p])) properties.add(p);
+    if (!same(before.statements[p], next.statements[p])) properties.add(p);
   }
   return { properties, terms: !sameJson(before.labels, next.labels) || !sameJson(before.descriptions, next.descriptions) };
 }
