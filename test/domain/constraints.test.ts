@@ -86,6 +86,9 @@ describe('constraint checks, a keeping and a breaking entity for each type', () 
     { type: 'citation-needed', keeps: [st('P1', text('a'), { references: [{ hash: 'h', parts: [snak('P9', text('r'))] }] })], breaks: [st('P1', text('a'))] },
     { type: 'label-in-language', params: [snak(P.language, text('de'))], keeps: [st('P1', text('a'))], breaks: [st('P1', text('a'))],
       subject: { labels: { de: 'x' } } },
+    // Born 1900, the value died in 1950 (keeps) or in 1850 (breaks): they must have existed at the same time.
+    { type: 'contemporary', others: [entity('Q60', [st('P570', time('+1950-01-01T00:00:00Z'))]), entity('Q61', [st('P570', time('+1850-01-01T00:00:00Z'))])],
+      keeps: [st('P1', item('Q60')), st('P569', time('+1900-01-01T00:00:00Z'))], breaks: [st('P1', item('Q61')), st('P569', time('+1900-01-01T00:00:00Z'))] },
   ];
   for (const c of cases) {
     it(c.type, async () => {

@@ -24,18 +24,23 @@ export interface ConstraintLookup {
 }
 
 /**
- * An entity's non-deprecated main values by property: the item or property id each names, or '' for a value of
- * another kind. Small, so that a long run can keep many of them (the whole-store report).
+ * An entity's non-deprecated main values by property: the item or property id each names, a time's timestamp, or
+ * '' for a value of another kind. Small, so that a long run can keep many of them (the whole-store report).
  */
 export type Links = Readonly<Record<string, readonly string[]>>;
 
 export function linksOf(entity: Entity): Links {
   const out: Record<string, string[]> = {};
   for (const [property, group] of Object.entries(entity.statements)) {
-    const kept = group.filter((s) => s.rank !== 'deprecated').map((s) => itemValue(s) ?? '');
+    const kept = group.filter((s) => s.rank !== 'deprecated').map((s) => itemValue(s) ?? timeValue(s) ?? '');
     if (kept.length) out[property] = kept;
   }
   return out;
+}
+
+function timeValue(snak: Pick<Snak, 'value'>): string | null {
+  const time = snak.value.type === 'value' ? (snak.value.content as { time?: unknown } | null)?.time : undefined;
+  return typeof time === 'string' ? time : null;
 }
 
 export type ResultStatus = 'violation' | 'warning' | 'suggestion' | 'bad-parameters';
@@ -62,7 +67,7 @@ const HOLDERS_SHOWN = 5;
 const STATEMENT_TYPES = new Set<ConstraintType>(['single-value', 'single-best-value', 'multi-value', 'distinct-values',
   'conflicts-with', 'item-requires-statement', 'value-requires-statement', 'type', 'inverse', 'symmetric', 'allowed-qualifiers',
   'mandatory-qualifier', 'difference-within-range', 'citation-needed', 'allowed-entity-types', 'label-in-language',
-  'description-in-language']);
+  'description-in-language', 'contemporary']);
 
 interface Use {
   statement: Statement;
@@ -117,6 +122,7 @@ function concerns(focus: CheckFocus, c: Constraint, use: Use, vocab: ConstraintV
   if (focus.properties.has(use.statement.property.id)) return true;
   if (c.properties.some((p) => focus.properties.has(p))) return true;
   if (c.type === 'type') return focus.properties.has(vocab.properties.instanceOf) || focus.properties.has(vocab.properties.subclassOf);
+  if (c.type === 'contemporary') return [...vocab.times.start, ...vocab.times.end].some((p) => focus.properties.has(p));
   return focus.terms && (c.type === 'label-in-language' || c.type === 'description-in-language');
 }
 
@@ -238,6 +244,16 @@ class Run {
         return c.propertyScopes.includes(use.place) ? null
           : `This property should not be used ${use.place === 'main' ? 'for statements' : `as a ${use.place}`} (only ${c.propertyScopes.map(placeName).join(', ') || 'nowhere'}).`;
       case 'citation-needed': return s.references.length === 0 ? 'This statement should have at least one reference.' : null;
+      case 'contemporary': {
+        const value = itemValue(use.snak);
+        const target = value ? await this.read(value) : null;
+        if (!target) return null;
+        const own = lifetime(await this.read(e.id), this.vocab);
+        const theirs = lifetime(target, this.vocab);
+        const apart = (own.end !== null && theirs.start !== null && own.end < theirs.start)
+          || (theirs.end !== null && own.start !== null && theirs.end < own.start);
+        return apart ? `${e.id} and ${value} should have existed at the same time.` : null;
+      }
       case 'label-in-language':
       case 'description-in-language': {
         const terms = c.type === 'label-in-language' ? e.labels : e.descriptions;
@@ -339,7 +355,16 @@ function requires(c: Constraint, who: string, valuesOf: (property: string) => re
 
 /** The ids among a property's links (values of other kinds left out). */
 function ids(links: readonly string[] | undefined): string[] {
-  return (links ?? []).filter((v) => v !== '');
+  return (links ?? []).filter((v) => /^[QP][1-9]\d*$/.test(v));
+}
+
+/** When an entity began and ended to exist, as years: the earliest start and the latest end its time properties say. */
+function lifetime(links: Links | null, vocab: ConstraintVocabulary): { start: number | null; end: number | null } {
+  const years = (properties: string[]) => properties.flatMap((p) => links?.[p] ?? [])
+    .map((t) => magnitude({ value: { type: 'value', content: { time: t } } })).filter((y): y is number => y !== null);
+  const starts = years(vocab.times.start);
+  const ends = years(vocab.times.end);
+  return { start: starts.length ? Math.min(...starts) : null, end: ends.length ? Math.max(...ends) : null };
 }
 
 function placeName(place: Place): string {

@@ -7,6 +7,7 @@ export const CONSTRAINT_TYPES = [
   'conflicts-with', 'item-requires-statement', 'value-requires-statement', 'type', 'value-type', 'inverse', 'symmetric',
   'allowed-qualifiers', 'mandatory-qualifier', 'range', 'difference-within-range', 'allowed-units', 'integer',
   'no-bounds', 'allowed-entity-types', 'property-scope', 'citation-needed', 'label-in-language', 'description-in-language',
+  'contemporary',
 ] as const;
 export type ConstraintType = (typeof CONSTRAINT_TYPES)[number];
 
@@ -28,6 +29,8 @@ export interface ConstraintVocabulary {
     scopeMainValue: string; scopeQualifiers: string; scopeReferences: string;
     wikibaseItem: string; wikibaseProperty: string;
   };
+  /** The properties that say when an entity began and ended to exist (contemporary), in WikibaseQualityConstraints' order. */
+  times: { start: string[]; end: string[] };
 }
 
 export const WIKIDATA_CONSTRAINTS: ConstraintVocabulary = {
@@ -45,7 +48,7 @@ export const WIKIDATA_CONSTRAINTS: ConstraintVocabulary = {
     'allowed-qualifiers': 'Q21510851', 'mandatory-qualifier': 'Q21510856', range: 'Q21510860',
     'difference-within-range': 'Q21510854', 'allowed-units': 'Q21514353', integer: 'Q52848401', 'no-bounds': 'Q51723761',
     'allowed-entity-types': 'Q52004125', 'property-scope': 'Q53869507', 'citation-needed': 'Q54554025',
-    'label-in-language': 'Q108139345', 'description-in-language': 'Q111204896',
+    'label-in-language': 'Q108139345', 'description-in-language': 'Q111204896', contemporary: 'Q25796498',
   },
   items: {
     mandatory: 'Q21502408', suggestion: 'Q62026391',
@@ -54,6 +57,7 @@ export const WIKIDATA_CONSTRAINTS: ConstraintVocabulary = {
     scopeMainValue: 'Q46466787', scopeQualifiers: 'Q46466783', scopeReferences: 'Q46466805',
     wikibaseItem: 'Q29934200', wikibaseProperty: 'Q29934218',
   },
+  times: { start: ['P569', 'P571', 'P580', 'P585'], end: ['P570', 'P576', 'P582', 'P585'] },
 };
 
 /**
@@ -62,16 +66,20 @@ export const WIKIDATA_CONSTRAINTS: ConstraintVocabulary = {
  */
 export function constraintVocabulary(override: unknown): ConstraintVocabulary {
   if (override === undefined || override === null) return WIKIDATA_CONSTRAINTS;
-  if (typeof override !== 'object' || Array.isArray(override)) throw new Error('must be a JSON object with properties, types and items');
+  if (typeof override !== 'object' || Array.isArray(override)) throw new Error('must be a JSON object with properties, types, items and times');
   const out = structuredClone(WIKIDATA_CONSTRAINTS);
   for (const [group, entries] of Object.entries(override as Record<string, unknown>)) {
-    if (!(group in out)) throw new Error(`unknown group "${group}" (properties, types, items)`);
-    const target = out[group as keyof ConstraintVocabulary] as Record<string, string>;
-    const pattern = group === 'properties' ? /^P[1-9]\d{0,9}$/ : /^Q[1-9]\d{0,9}$/;
+    if (!(group in out)) throw new Error(`unknown group "${group}" (properties, types, items, times)`);
+    const target = out[group as keyof ConstraintVocabulary] as Record<string, string | string[]>;
+    const properties = group === 'properties' || group === 'times';
+    const pattern = properties ? /^P[1-9]\d{0,9}$/ : /^Q[1-9]\d{0,9}$/;
     for (const [key, id] of Object.entries(entries as Record<string, unknown>)) {
       if (!(key in target)) throw new Error(`unknown ${group} key "${key}"`);
-      if (typeof id !== 'string' || !pattern.test(id)) throw new Error(`${group}.${key} must be an id such as ${group === 'properties' ? 'P2302' : 'Q21502410'}`);
-      target[key] = id;
+      const ids = group === 'times' ? id : [id];
+      if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string' && pattern.test(x))) {
+        throw new Error(`${group}.${key} must be ${group === 'times' ? 'a list of property ids' : `an id such as ${properties ? 'P2302' : 'Q21502410'}`}`);
+      }
+      target[key] = group === 'times' ? ids as string[] : ids[0] as string;
     }
   }
   return out;
