@@ -10,7 +10,7 @@ import { kindByName, parseEntityId } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
 import { fetchLabels } from './labels.js';
-import { pageLanguage, termIn } from './language.js';
+import { labelForTitle, pageLanguage } from './language.js';
 import { Layout, renderPage } from './layout.js';
 import { ChangesPage, type ChangeRow } from './pages/changes.js';
 import { EntityPage, idsOnPage, type EntityView } from './pages/entity.js';
@@ -148,7 +148,7 @@ async function revisionPage(api: PageApi, req: FastifyRequest, language: string)
 
 async function entityRendered(api: PageApi, req: FastifyRequest, view: EntityView, language: string): Promise<Rendered> {
   const labels = await fetchLabels(api, req, idsOnPage(view.entity), language);
-  const title = termIn(view.entity.labels, language, 'labels')?.text ?? view.entity.id;
+  const title = labelForTitle(view.entity.labels, language)?.text ?? view.entity.id;
   return { title: `${title} (${view.entity.id})`, content: <EntityPage view={view} labels={labels} /> };
 }
 

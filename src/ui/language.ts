@@ -41,3 +41,14 @@ export function termIn(map: Readonly<Record<string, string>> | undefined, langua
   const found = fallbackChain(language, use).find((code) => map[code] !== undefined);
   return found === undefined ? null : { text: map[found], language: found };
 }
+
+/**
+ * An entity's label for a title: in the page's language or its fallbacks, else in any language it has (the first
+ * by language code), marked `other` so that the page can say which: a bare id says less than a Swedish name.
+ */
+export function labelForTitle(labels: Readonly<Record<string, string>>, language: string): (Shown & { other?: true }) | null {
+  const near = termIn(labels, language, 'labels');
+  if (near) return near;
+  const code = Object.keys(labels).sort()[0];
+  return code === undefined ? null : { text: labels[code], language: code, other: true };
+}

@@ -56,6 +56,11 @@ describe('web interface pages', () => {
     assert.equal(await title(`/${id}`, { 'accept-language': 'fr;q=0.9, de-AT' }), `Farbe (AT) (${id}) – Entia`);
     assert.equal(await title(`/${id}`, { 'accept-language': 'gsw-CH' }), `Farbe (${id}) – Entia`);
     assert.equal(await title(`/${id}?uselang=nonsense`), `colour (${id}) – Entia`);
+    // No label in the chain: one in another language, marked with it, rather than the bare id.
+    const lake = await createItem(s, { labels: { sv: 'Price Lake (sv)', fr: 'Lac Price' } });
+    assert.equal(await title(`/${lake}?uselang=en`), `Lac Price (${lake}) – Entia`);
+    const heading = /<h1>(.*?)<\/h1>/s.exec((await s.get(`/${lake}?uselang=en`)).text)?.[1] ?? '';
+    assert.match(heading, /<span class="entity-label" lang="fr">Lac Price<\/span> <span class="label-language"[^>]*>\[fr\]<\/span>/);
   });
 
   it('answer a missing entity or revision with an HTML page carrying the API\'s status and message', async () => {

@@ -4,7 +4,7 @@
 import type { Entity, Reference, Snak, Statement } from '../../domain/entity.js';
 import { kindByName } from '../../domain/kinds.js';
 import { fallbackChain } from '../../domain/languages.js';
-import { termIn } from '../language.js';
+import { labelForTitle, termIn } from '../language.js';
 import { EntityLink, idsInValue, ValueView, type Labels } from '../values.js';
 
 export interface EntityView {
@@ -35,7 +35,7 @@ export function idsOnPage(entity: Entity): string[] {
 
 export function EntityPage({ view, labels }: { view: EntityView; labels: Labels }) {
   const { entity, revision, old } = view;
-  const label = termIn(entity.labels, labels.language, 'labels');
+  const label = labelForTitle(entity.labels, labels.language);
   const description = termIn(entity.descriptions, labels.language, 'descriptions');
   const aliases = entity.aliases[labels.language] ?? [];
   const kind = kindByName(entity.type);
@@ -53,6 +53,7 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
       <header class="entity-header">
         <h1>
           <span class="entity-label" lang={label?.language}>{label?.text ?? entity.id}</span>{' '}
+          {label?.other ? <span class="label-language" title="The label in another language">[{label.language}]</span> : null}{label?.other ? ' ' : null}
           <span class="entity-id">({entity.id})</span>
         </h1>
         <p class="entity-description" lang={description?.language}>{description?.text ?? <em>No description</em>}</p>
