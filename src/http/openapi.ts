@@ -118,7 +118,13 @@ export function buildOpenApi(bound: readonly BoundRoute[]): Record<string, unkno
     servers: [{ url: '/' }],
     tags: [...new Set(bound.map((b) => b.route.tag))].map((name) => ({ name })),
     paths,
-    components: { schemas: SCHEMAS },
+    // An account's token, for the edits that need one (ENTIA_EDIT=token); optional everywhere ({}): reads and open
+    // mode need none. Swagger UI at /docs shows it as its Authorize button, and "Try it out" then sends it.
+    security: [{}, { token: [] }],
+    components: {
+      schemas: SCHEMAS,
+      securitySchemes: { token: { type: 'http', scheme: 'bearer', description: 'An account token (`entia user token NAME`), sent as `Authorization: Bearer …`' } },
+    },
   };
 }
 

@@ -316,6 +316,11 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await page.goto(`${s.url}/docs`);
     await spec;
     await page.locator('.swagger-ui .opblock-summary-path', { hasText: '/v1/entities/items/{item_id}' }).first().waitFor();
+    // The token for writes, given once: Swagger UI's Authorize, from the document's bearer scheme.
+    await page.getByRole('button', { name: 'Authorize' }).first().click();
+    await page.locator('.modal-ux .auth-container input').fill(token);
+    await page.locator('.modal-ux button.modal-btn.authorize').click();
+    await page.locator('.modal-ux button.modal-btn.btn-done').click();
     await shot(page, 'docs');
     // "Try it out" calls this server.
     const operation = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /^\/v1\/property-data-types$/ }) });
@@ -323,7 +328,9 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await operation.getByRole('button', { name: 'Try it out' }).click();
     const called = page.waitForResponse((res) => res.url() === `${s.url}/v1/property-data-types`);
     await operation.getByRole('button', { name: 'Execute' }).click();
-    assert.equal((await called).status(), 200);
+    const answer = await called;
+    assert.equal(answer.status(), 200);
+    assert.equal(answer.request().headers().authorization, `Bearer ${token}`, 'the token given to Authorize is sent');
     await operation.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor();
     assert.deepEqual(csp, []);
   });
