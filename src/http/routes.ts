@@ -186,6 +186,8 @@ export const ROUTES: Route[] = [
       limit: { type: 'integer', description: 'Changes per page, 1..1000 (default 100)' },
       entity: { type: 'string', description: 'Comma-separated entity ids: only their changes' },
       types: { type: 'string', description: 'item, property, or item|property' },
+      user: { type: 'string', description: 'Comma-separated users (account names or addresses, as recorded): only their revisions' },
+      bot: { type: 'string', description: '0: leave bot edits out; 1: only bot edits' },
       order: { type: 'string', description: 'oldest (default): commit order; newest: backwards from `since` (absent: the latest), `next` null on the oldest page' },
       format: { type: 'string', description: 'json (default), or rdf: each change as a Wikimedia rdf_change event (the RDF it adds and removes, in Turtle)' },
     } },

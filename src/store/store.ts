@@ -67,6 +67,10 @@ export interface ChangeQuery {
   kinds?: readonly KindName[];
   /** Newest first: the changes before `since` (null: from the latest), for people reading what happened lately. */
   newestFirst?: boolean;
+  /** Only the revisions of these users (account names or addresses, as recorded). */
+  users?: readonly string[];
+  /** false: leave bot edits out; true: only them. */
+  bot?: boolean;
 }
 
 export interface EditInput {

@@ -12,7 +12,7 @@ import { expectOk, PageApi, PageError } from './api.js';
 import { fetchLabels } from './labels.js';
 import { labelForTitle, pageLanguage } from './language.js';
 import { Layout, renderPage } from './layout.js';
-import { ChangesPage, type ChangeRow } from './pages/changes.js';
+import { ChangesPage, type ChangeFilters, type ChangeRow } from './pages/changes.js';
 import { EntityPage, idsOnPage, type EntityView } from './pages/entity.js';
 import { HistoryPage, type Revision } from './pages/history.js';
 import { ErrorPage, HomePage } from './pages/home.js';
@@ -181,10 +181,13 @@ async function historyPage(api: PageApi, req: FastifyRequest, language: string):
 
 async function changesPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
   const before = queryParam(req, 'before');
-  const query = new URLSearchParams({ order: 'newest', limit: String(CHANGES_PAGE), ...(before ? { since: before } : {}) });
+  // The filters, as the feed takes them (it answers a bad one with its own 400).
+  const filters: ChangeFilters = { types: queryParam(req, 'types') ?? '', user: queryParam(req, 'user') ?? '', hidebots: queryParam(req, 'hidebots') === '1' };
+  const query = new URLSearchParams({ order: 'newest', limit: String(CHANGES_PAGE), ...(before ? { since: before } : {}),
+    ...(filters.types ? { types: filters.types } : {}), ...(filters.user ? { user: filters.user } : {}), ...(filters.hidebots ? { bot: '0' } : {}) });
   const page = expectOk(await api.get<{ changes: ChangeRow[]; next: string | null }>(req, `/v1/changes?${query}`));
   const labels = await fetchLabels(api, req, page.changes.map((c) => c.entity), language);
-  return { title: 'Recent changes', content: <ChangesPage changes={page.changes} next={page.next} labels={labels} /> };
+  return { title: 'Recent changes', content: <ChangesPage changes={page.changes} next={page.next} labels={labels} filters={filters} /> };
 }
 
 /** The query page: runs the query through /sparql, as a script would, and shows its rows or its error. */

@@ -126,6 +126,15 @@ describe('web interface pages', () => {
     const changes = await page('/recent-changes');
     const first = /<tbody><tr>([\s\S]*?)<\/tr>/.exec(changes.main)?.[1] ?? '';
     assert.match(first, new RegExp(`changed <span class="id">\\(${id}\\)</span>.*revisions/${rev}">edit</a>.*renamed it`, 's'));
+    // Filtered: properties only shows no item; the form keeps the filters; a bad filter is the feed's 400.
+    const property = (await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'filtered property' } } })).body.id;
+    const properties = await page('/recent-changes?types=property&user=127.0.0.1&hidebots=1');
+    assert.match(properties.main, new RegExp(`\\(${property}\\)`));
+    assert.doesNotMatch(properties.main, new RegExp(`\\(${id}\\)`));
+    assert.match(properties.main, /<option value="property" selected>Properties<\/option>/);
+    assert.match(properties.main, /name="hidebots" value="1" checked\/>/);
+    assert.match((await page('/recent-changes?user=nobody-at-all')).main, /No change matches these filters\./);
+    assert.equal((await page('/recent-changes?types=lexeme')).status, 400);
   });
 
   it('serve their scripts and styles, and Swagger UI\'s files only, from this server', async () => {

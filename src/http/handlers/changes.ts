@@ -43,6 +43,26 @@ function kindsOf(ctx: Ctx): KindName[] | undefined {
   return kinds as KindName[];
 }
 
+/** Users named in one filter, at most. */
+const MAX_USERS = 50;
+
+/** `user=Alice,Bob`: only these users' revisions (names as recorded: an account, or an address). */
+function usersOf(ctx: Ctx): string[] | undefined {
+  const raw = text(ctx, 'user');
+  if (raw === undefined) return undefined;
+  const users = raw.split(',').map((u) => u.trim());
+  if (users.length > MAX_USERS || users.some((u) => u === '' || u.length > 255)) fail('invalid-query-parameter', { parameter: 'user' });
+  return users;
+}
+
+/** `bot=0` leaves bot edits out (the import's, a bot's), `bot=1` keeps only them. */
+function botOf(ctx: Ctx): boolean | undefined {
+  const raw = text(ctx, 'bot');
+  if (raw === undefined) return undefined;
+  if (raw !== '0' && raw !== '1') fail('invalid-query-parameter', { parameter: 'bot' });
+  return raw === '1';
+}
+
 export function renderChange(c: Change): Record<string, unknown> {
   return { cursor: c.cursor, entity: c.entity, type: c.type, revision: c.revision,
     timestamp: c.timestamp.toISOString().replace('.000Z', 'Z'), user: c.user, comment: c.comment };
@@ -67,7 +87,7 @@ export async function getChanges(ctx: Ctx): Promise<Result> {
   const since = text(ctx, 'since') ?? null;
   const backwards = newestFirst(ctx);
   const query = { since: since === '0' && !backwards ? null : since, limit: limitOf(ctx), entities: entitiesOf(ctx),
-    kinds: kindsOf(ctx), newestFirst: backwards };
+    kinds: kindsOf(ctx), users: usersOf(ctx), bot: botOf(ctx), newestFirst: backwards };
   let changes: Change[];
   try {
     changes = await ctx.store.changes(query);

@@ -435,7 +435,8 @@ export const changeQueries = {
     SELECT xid::text AS xid, rev_id FROM revisions WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
     ORDER BY xid DESC, rev_id DESC LIMIT 1`),
   /** Changes after the position in commit order, or (newestFirst) before it, newest first. */
-  page: (db: Db, newestFirst: boolean, xid: string, rev: number, limit: number, entities: string[] | null, prefixes: string[] | null) =>
+  page: (db: Db, newestFirst: boolean, xid: string, rev: number, limit: number, entities: string[] | null, prefixes: string[] | null,
+    users: string[] | null, bot: boolean | null) =>
     rows<{ rev_id: string; xid: string; entity_id: string; timestamp: Date; user_name: string; comment: string | null; action: string | null; first: boolean }>(db, `
       SELECT r.rev_id, r.xid::text AS xid, r.entity_id, r."timestamp", r.user_name, r.comment, r.action,
         NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
@@ -443,5 +444,7 @@ export const changeQueries = {
       WHERE (r.xid, r.rev_id) ${newestFirst ? '<' : '>'} ($1::xid8, $2::bigint) AND r.xid < pg_snapshot_xmin(pg_current_snapshot())
         AND ($4::text[] IS NULL OR r.entity_id = ANY($4::text[]))
         AND ($5::text[] IS NULL OR left(r.entity_id, 1) = ANY($5::text[]))
-      ORDER BY r.xid ${newestFirst ? 'DESC' : ''}, r.rev_id ${newestFirst ? 'DESC' : ''} LIMIT $3`, [xid, rev, limit, entities, prefixes]),
+        AND ($6::text[] IS NULL OR r.user_name = ANY($6::text[]))
+        AND ($7::boolean IS NULL OR r.bot = $7::boolean)
+      ORDER BY r.xid ${newestFirst ? 'DESC' : ''}, r.rev_id ${newestFirst ? 'DESC' : ''} LIMIT $3`, [xid, rev, limit, entities, prefixes, users, bot]),
 };

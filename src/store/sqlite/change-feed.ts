@@ -14,15 +14,18 @@ export class SqliteChangeFeed implements ChangeFeed {
     if (since === null) throw new InvalidCursor(String(query.since));
     const kinds = query.kinds ?? [];
     const [after, order] = query.newestFirst ? ['<', 'DESC'] : ['>', 'ASC'];
-    const rows = this.db.prepare<[{ since: number; entities: string | null; kinds: string | null; limit: number }], ChangeRow>(`
+    const rows = this.db.prepare<[{ since: number; entities: string | null; kinds: string | null; users: string | null; bot: number | null; limit: number }], ChangeRow>(`
       SELECT r.rev_id, r.entity_id, r.timestamp, r.user, r.comment, r.action,
         NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
       FROM revisions r
       WHERE r.rev_id ${after} @since
         AND (@entities IS NULL OR r.entity_id IN (SELECT value FROM json_each(@entities)))
         AND (@kinds IS NULL OR substr(r.entity_id, 1, 1) IN (SELECT value FROM json_each(@kinds)))
+        AND (@users IS NULL OR r.user IN (SELECT value FROM json_each(@users)))
+        AND (@bot IS NULL OR r.bot = @bot)
       ORDER BY r.rev_id ${order} LIMIT @limit`).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
-      kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null, limit: query.limit });
+      kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null,
+      users: query.users ? JSON.stringify(query.users) : null, bot: query.bot === undefined ? null : query.bot ? 1 : 0, limit: query.limit });
     return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
   }
 
