@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     const head = await store.applyEdit({ entity: next, previous: current, meta: META, checks: {} });
     current = { status: 'found', entity: next, head };
   });
-  const enforceMs = await cpuMs(200, () => enforceConstraints(store, vocab, typical, plus, caches));
+  const enforceMs = await cpuMs(200, () => enforceConstraints({ constraints: 'enforce', constraintVocabulary: vocab }, store, caches, typical, plus));
 
   // The whole edit path, in process (Fastify's inject: routing, validation, the pipeline, the commit), with the
   // constraints reported only and enforced: a statement added to the typical item, then removed.

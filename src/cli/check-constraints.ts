@@ -48,7 +48,7 @@ export async function checkConstraintsCommand(config: Config, values: Record<str
         for (const v of await checkEntity(read.entity, lookup, vocab)) {
           violations++;
           const line = format === 'csv'
-            ? csvRow([id, v.statement, v.property, v.place, v.status, v.constraint.id, v.constraint.type, v.message])
+            ? csvRow([id, v.statement, v.constraint.property, v.place, v.status, v.constraint.id, v.constraint.type, v.message])
             : JSON.stringify({ entity: id, ...renderViolation(v) });
           if (!process.stdout.write(`${line}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));
         }

@@ -15,7 +15,7 @@
 // then is not empty and does not become a redirect.
 import type { Entity, Snak, Statement, StatementMap } from './entity.js';
 import { EntiaError } from './errors.js';
-import { newStatementId } from './statements.js';
+import { canonical, newStatementId } from './statements.js';
 
 export const MERGE_CONFLICTS = ['description', 'sitelink', 'statement'] as const;
 export type MergeConflict = (typeof MERGE_CONFLICTS)[number];
@@ -143,15 +143,7 @@ function claimKey(s: Statement): string {
 }
 
 function snakKey(s: Pick<Snak, 'property' | 'value'>): string {
-  return JSON.stringify([s.property.id, canonical(s.value)]);
-}
-
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
-  }
-  return v;
+  return `${s.property.id} ${canonical(s.value)}`;
 }
 
 /** The target's statement with the source statement's references it does not hold yet. */

@@ -146,8 +146,8 @@ function objectAt(input: unknown, path: string): Record<string, unknown> {
 
 // ---- References (docs/api.md §3 "Reference hash", §4.4) -------------------------------------------------
 
-/** JSON with sorted keys, so that the hash depends on content only, never on key order. */
-function canonical(v: unknown): string {
+/** JSON with sorted keys, so that a hash (or a comparison) depends on content only, never on key order. */
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (isPlainObject(v)) {
     return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;

@@ -7,6 +7,7 @@ import { checkEntity, linksOf, type CheckFocus, type ConstraintLookup, type Link
 import { constraintsOf, type Constraint } from '../domain/constraints/model.js';
 import type { ConstraintVocabulary } from '../domain/constraints/vocabulary.js';
 import { kindByName, parseEntityId } from '../domain/kinds.js';
+import type { Config } from '../config.js';
 import type { EntityStore, SearchIndex } from '../store/store.js';
 import { RevisionCache } from '../store/revision-cache.js';
 
@@ -127,20 +128,22 @@ export function violationsOf(store: ConstraintStore, vocab: ConstraintVocabulary
 /** A violation as the REST API and the web interface show it. */
 export function renderViolation(v: Violation): Record<string, unknown> {
   return {
-    statement_id: v.statement, property_id: v.property, place: v.place, status: v.status, message: v.message,
+    statement_id: v.statement, property_id: v.constraint.property, place: v.place, status: v.status, message: v.message,
     constraint: { id: v.constraint.id, type: v.constraint.type, type_item: v.constraint.typeItem, property_id: v.constraint.property },
   };
 }
 
-const violationKey = (v: Violation) => `${v.constraint.id}\u0000${v.statement}\u0000${v.place}\u0000${v.property}`;
+const violationKey = (v: Violation) => `${v.constraint.id}\u0000${v.statement}\u0000${v.place}`;
 
 /**
  * ENTIA_CONSTRAINTS=enforce: refuses an edit whose result breaks a mandatory constraint the entity did not break
  * before (422 constraint-violation, naming the constraint). Suggestions and warnings never refuse, and what was
- * broken already stays editable.
+ * broken already stays editable. In the other modes it does nothing: every commit (commitEdit, the merge) calls it.
  */
-export async function enforceConstraints(store: ConstraintStore, vocab: ConstraintVocabulary, before: Entity | null, next: Entity,
-  caches?: ConstraintCaches): Promise<void> {
+export async function enforceConstraints(config: Pick<Config, 'constraints' | 'constraintVocabulary'>, store: ConstraintStore,
+  caches: ConstraintCaches | undefined, before: Entity | null, next: Entity): Promise<void> {
+  if (config.constraints !== 'enforce') return;
+  const vocab = config.constraintVocabulary;
   const lookup = constraintLookup(store, vocab, caches, ENFORCE_TRUST_MS);
   // Only the checks the edit can have changed run (an edit of one statement checks that property's group).
   const focus = before ? changesBetween(before, next) : undefined;
@@ -152,7 +155,7 @@ export async function enforceConstraints(store: ConstraintStore, vocab: Constrai
   if (!first) return;
   throw new EntiaError('constraint-violation', {
     constraint_id: first.constraint.id, constraint_type: first.constraint.type,
-    statement_id: before ? first.statement : null, property_id: first.property,
+    statement_id: before ? first.statement : null, property_id: first.constraint.property,
   }, { message: first.message });
 }
 

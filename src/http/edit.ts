@@ -40,8 +40,7 @@ export async function commitEdit(ctx: Ctx, plan: EditPlan): Promise<Committed> {
   const found = await checkPolicy(previous?.entity ?? null, next, () => ctx.store.findViolation(next, checks));
   if (found) throw violationError(found, plan.sitelinkConflictContext);
   checkSize(ctx, next, previous === null);
-  const { config } = ctx.services;
-  if (config.constraints === 'enforce') await enforceConstraints(ctx.store, config.constraintVocabulary, previous?.entity ?? null, next, ctx.services.constraintCaches);
+  await enforceConstraints(ctx.services.config, ctx.store, ctx.services.constraintCaches, previous?.entity ?? null, next);
   await ctx.services.guard.consume(ctx, previous === null);
   if (!previous) next = withId(next, await ctx.store.allocateId(next.type));
   try {

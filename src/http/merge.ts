@@ -38,8 +38,7 @@ export async function commitMerge(ctx: Ctx, plan: MergePlan): Promise<MergeCommi
   const sameValue = await checkPolicy(target.entity, into, async () => null);
   if (sameValue) throw violationError(sameValue);
   checkSize(ctx, into, false);
-  const { config } = ctx.services;
-  if (config.constraints === 'enforce') await enforceConstraints(ctx.store, config.constraintVocabulary, target.entity, into, ctx.services.constraintCaches);
+  await enforceConstraints(ctx.services.config, ctx.store, ctx.services.constraintCaches, target.entity, into);
   await ctx.services.guard.consume(ctx, false);
   // Without a comment, each revision says what it was in Wikibase's own words, which tools read in histories.
   const said = (autocomment: string): EditMeta => ({ ...meta, comment: meta.comment ?? `/* ${autocomment} */` });

@@ -2,7 +2,7 @@
 // redirects (308 on reads, 409 on edits). The steps are separate because docs/api.md §7.7 puts other
 // request validation between them; write.ts runs them for every write, the read handlers call them in order.
 import { fail } from '../domain/errors.js';
-import { parseIdOfKind, type Kind } from '../domain/kinds.js';
+import { parseEntityId, parseIdOfKind, type Kind } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
 import type { DocumentRead, Head, ReadResult } from '../store/store.js';
 import { checkPreconditions, revisionSeen } from './conditional.js';
@@ -48,6 +48,15 @@ export function requireFound<F extends { status: 'found' }>(ctx: Ctx, read: Loca
     throw new EmptyReply(308, { location });
   }
   return fail('redirected-item', { redirect_target: read.target }, { id });
+}
+
+/**
+ * An entity an edit names outside the path (a batch's commands, a merge's other item): found, or the answer
+ * for a missing or redirected one, as for the path's. No preconditions: the request's headers are about its path.
+ */
+export async function entityToEdit(ctx: Ctx, id: string): Promise<Found> {
+  const kind = parseEntityId(id)?.kind ?? ctx.kind;
+  return requireFound(ctx, await ctx.store.readEntity(id, 'edit'), id, false, kind);
 }
 
 /** The three steps in a row, for routes with nothing to validate in between. */

@@ -70,25 +70,33 @@ export interface WriteRequest<P, B, T, L> extends BeforeTarget<P, B, L> {
   target: T;
 }
 
-export interface Write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }, D = Committed> {
+interface WriteSteps<P, B, T, L extends { id: string }, D> {
   /** The subject: the path's entity or statement; null for a creation. */
   subject: SubjectRule<L> | null;
   param?: (ctx: Ctx) => P;
   body?: { part: BodyPart; parse: (ctx: Ctx, before: BeforeBody<P, L>) => B | Promise<B> };
   target?: (ctx: Ctx, request: BeforeTarget<P, B, L>) => T | Promise<T>;
-  /** The entity after the edit: the domain's pure change, save the store lookups a validation needs. */
-  change: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Entity | Promise<Entity>;
-  /**
-   * A write of more than the subject (a merge writes its target too) commits through its own step 8-9 function
-   * instead of commitEdit; `change` is then not called.
-   */
-  commit?: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Promise<D>;
   respond: (done: D, request: WriteRequest<P, B, T, L>, ctx: Ctx) => Result;
   /** docs/api.md §6.4: PUT of one sitelink reports a conflict without `site_id`. */
   sitelinkConflictContext?: EditPlan['sitelinkConflictContext'];
   /** Recorded with the revision, where it is not a plain edit. */
   action?: EditMeta['action'];
 }
+
+/** Most writes: the entity after the edit, the domain's pure change (save the store lookups a validation needs), committed by commitEdit. */
+interface ChangeStep<P, B, T, L> {
+  change: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Entity | Promise<Entity>;
+  commit?: never;
+}
+
+/** A write of more than its subject (a merge writes its target too): its own step 8-9 function instead of commitEdit. */
+interface CommitStep<P, B, T, L, D> {
+  commit: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Promise<D>;
+  change?: never;
+}
+
+export type Write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }, D = Committed> =
+  WriteSteps<P, B, T, L, D> & (ChangeStep<P, B, T, L> | CommitStep<P, B, T, L, D>);
 
 /** Declares a write route (the generic parameters are inferred from the functions). */
 export function write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }, D = Committed>(

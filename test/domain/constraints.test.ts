@@ -131,7 +131,7 @@ describe('exceptions, statuses, scopes and bounds', () => {
     const single = constrained('single-value', [], 'P3');
     const subject = entity('Q100', [st('P1', text('a')), st('P2', text('b')), st('P3', text('c')), st('P3', text('d'))]);
     const types = async (properties: string[]) => (await checkEntity(subject, lookup([subject, conflicting, single]), V,
-      { properties: new Set(properties), terms: false })).map((v) => `${v.property} ${v.constraint.type}`);
+      { properties: new Set(properties), terms: false })).map((v) => `${v.constraint.property} ${v.constraint.type}`);
     assert.deepEqual(await types(['P2']), ['P1 conflicts-with'], 'P1 reads P2: checked again; P3 is not');
     assert.deepEqual(await types(['P3']), ['P3 single-value', 'P3 single-value']);
     assert.deepEqual(await types([]), []);

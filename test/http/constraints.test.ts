@@ -90,6 +90,8 @@ describe('constraint reports', () => {
     assert.match(claim.mainsnak.results[0]['message-html'], /should match the format \[0-9\]\+/);
     const onlyViolations = await (await fetch(`${url}&status=violation`)).json() as any;
     assert.deepEqual(onlyViolations.wbcheckconstraints[broken.id].claims, {});
+    const many = await (await fetch(`${url}&constraintid=${Array.from({ length: 51 }, (_, i) => `P6$${i}`).join('|')}`)).json() as any;
+    assert.equal(many.error.code, 'toomanyvalues');
   });
 });
 

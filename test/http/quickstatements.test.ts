@@ -89,6 +89,12 @@ describe('POST /v1/quickstatements', () => {
     assert.equal(item.statements[P.mass], undefined, 'added, then removed by value');
     assert.equal(item.labels.de, 'bearbeitet');
     assert.equal((await history(id)).length, before + 1, 'one revision for the group of commands on the item');
+    // A command's comment longer than a revision comment may be is cut at a whole character ("abc" puts the cut of
+    // a character-by-character cut on a surrogate pair).
+    const long = await run(`${id}\tLit\t"lungo" /* abc${'😀'.repeat(200)} */`);
+    assert.equal(long.body.done, 1, long.text);
+    const [latest] = await history(id);
+    assert.ok(Buffer.byteLength(latest.comment) <= 500 && latest.comment.endsWith('😀…') && latest.comment.isWellFormed(), latest.comment);
   });
 
   it('reads CSV, merges, and refuses what is not a batch', async () => {

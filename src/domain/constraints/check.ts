@@ -47,10 +47,8 @@ export type ResultStatus = 'violation' | 'warning' | 'suggestion' | 'bad-paramet
 
 export interface Violation {
   constraint: Constraint;
-  /** The statement whose main value, qualifier or reference broke the constraint. */
+  /** The statement whose main value, qualifier or reference broke the constraint (with the constraint's property). */
   statement: string;
-  /** The property used where it broke it (the constraint's). */
-  property: string;
   place: Place;
   /** Where in the statement: [] for its main value, [i] for its i-th qualifier, [r, p] for part p of reference r. */
   at: number[];
@@ -138,7 +136,7 @@ type Problem = string | { badParameters: string };
 function violation(constraint: Constraint, use: Use, problem: Problem): Violation {
   const bad = typeof problem === 'object';
   return {
-    constraint, statement: use.statement.id, property: use.snak.property.id, place: use.place, at: use.at,
+    constraint, statement: use.statement.id, place: use.place, at: use.at,
     status: bad ? 'bad-parameters' : constraint.status === 'mandatory' ? 'violation' : constraint.status === 'suggestion' ? 'suggestion' : 'warning',
     message: bad ? problem.badParameters : problem,
   };

@@ -2,7 +2,7 @@
 // answer, so that the gadgets and tools that read Wikidata's constraint reports read Entia's: per entity, per
 // claim, the results of its main snak, of each qualifier (grouped by property) and of each reference's snaks.
 import type { Entity, Statement } from '../../domain/entity.js';
-import { parseEntityId, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
+import { parseEntityId } from '../../domain/kinds.js';
 import { parseStatementId } from '../../domain/statements.js';
 import { toWikidataClaim } from '../../domain/wikidata-export.js';
 import { violationsOf, type Violation } from '../constraints.js';
@@ -14,14 +14,20 @@ const MAX_ENTITIES = 50;
 
 export async function wbcheckconstraints({ params, store, services }: Call): Promise<Json> {
   if (services.config.constraints === 'off') refuse('badvalue', 'Constraint checks are off on this server.');
-  const claimIds = list(param(params, 'claimid'));
+  // Each list at most MAX_ENTITIES values, as MediaWiki limits a multi-value parameter, before any is parsed.
+  const multi = (name: string) => {
+    const values = list(param(params, name));
+    if (values.length > MAX_ENTITIES) refuse('toomanyvalues', `Too many values supplied for parameter "${name}". The limit is ${MAX_ENTITIES}.`);
+    return values;
+  };
+  const claimIds = multi('claimid');
   const statements = claimIds.map((raw) => parseStatementId(raw) ?? refuse('invalid-guid', `Invalid claim id "${raw}".`));
-  const ids = [...new Set([...list(param(params, 'id')).map(entityId), ...statements.map((s) => s.subjectId)])];
+  const ids = [...new Set([...multi('id').map(entityId), ...statements.map((s) => s.subjectId)])];
   if (ids.length === 0) refuse('param-missing', 'Either provide the entity "id" or the "claimid".');
   if (ids.length > MAX_ENTITIES) refuse('toomanyvalues', `Too many values supplied for parameter "id". The limit is ${MAX_ENTITIES}.`);
   const statuses = new Set(param(params, 'status') === undefined ? STATUSES : list(param(params, 'status')));
   for (const s of statuses) if (!STATUSES.includes(s)) refuse('badvalue', `Unrecognized value for parameter "status": ${s}.`);
-  const constraintIds = new Set(list(param(params, 'constraintid')).map((c) => c.toUpperCase()));
+  const constraintIds = new Set(multi('constraintid').map((c) => c.toUpperCase()));
   const onlyClaims = new Set(statements.map((s) => s.id.toUpperCase()));
   const out: Json = {};
   for (const id of ids) {
@@ -72,9 +78,9 @@ function claimWithResults(entity: Entity, statement: Statement, violations: Viol
 }
 
 function result(v: Violation, publicUrl: string): Json {
-  const property = parseIdOfKind(PROPERTY, v.constraint.property) ?? v.constraint.property;
+  const property = v.constraint.property;
   return {
-    status: v.status, property: v.property,
+    status: v.status, property: v.constraint.property,
     constraint: {
       id: v.constraint.id, type: v.constraint.typeItem, typeLabel: `${v.constraint.type} constraint`,
       link: `${publicUrl}/${property}#${encodeURIComponent(v.constraint.id)}`, discussLink: `${publicUrl}/${property}`,

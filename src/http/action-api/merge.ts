@@ -5,7 +5,7 @@ import { MERGE_CONFLICTS, type MergeConflict } from '../../domain/merge.js';
 import { isEntiaError } from '../../domain/errors.js';
 import { runEdit } from '../edit-queue.js';
 import { commitMerge } from '../merge.js';
-import { list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { entityToEdit, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
 
 function itemId(call: WriteCall, name: string): string {
   const raw = required(call.params, name);
@@ -25,7 +25,7 @@ export async function wbmergeitems(call: WriteCall): Promise<Json> {
   // In the source's turn, as every edit of it; the target's compare-and-set guards the other half, and a lost
   // race re-runs the whole merge (runEdit).
   const done = await runEdit(call.edits, call.store, from, async () => {
-    const [source, target] = [await found(call, from), await found(call, to)];
+    const [source, target] = [await entityToEdit(call.store, from), await entityToEdit(call.store, to)];
     try {
       return await commitMerge(call.ctx, { source, target, ignore, meta: call.meta });
     } catch (e) {
@@ -38,13 +38,6 @@ export async function wbmergeitems(call: WriteCall): Promise<Json> {
     success: 1, redirected: done.source.redirected ? 1 : 0,
     from: entity(from, done.source.head), to: entity(to, done.target.head),
   };
-}
-
-async function found(call: WriteCall, id: string) {
-  const read = await call.store.readEntity(id, 'edit');
-  if (read.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
-  if (read.status === 'redirect') refuse('unresolved-redirect', `${id} is a redirect to ${read.target}.`);
-  return { entity: read.entity, head: read.head };
 }
 
 function describeConflict(context: Json): string {

@@ -3,7 +3,8 @@
 // answers them; an error from the edit path (the contract's table) is translated here, once, by ACTION_CODES.
 import { ERRORS, type EntiaError, type ErrorCode } from '../../domain/errors.js';
 import { hasControlCharacter } from '../../domain/text.js';
-import type { EditMeta, Store } from '../../store/store.js';
+import type { EditMeta, Head, Store } from '../../store/store.js';
+import type { Entity } from '../../domain/entity.js';
 import type { EditQueue } from '../edit-queue.js';
 import type { Ctx } from '../route.js';
 import type { Services } from '../services.js';
@@ -138,4 +139,12 @@ export interface WriteCall extends Call {
   ctx: Ctx;
   meta: EditMeta;
   edits: EditQueue;
+}
+
+/** The entity an edit module changes, as read for the edit: Wikibase's `no-such-entity` or `unresolved-redirect` otherwise. */
+export async function entityToEdit(store: Pick<Store, 'readEntity'>, id: string): Promise<{ entity: Entity; head: Head }> {
+  const read = await store.readEntity(id, 'edit');
+  if (read.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
+  if (read.status === 'redirect') refuse('unresolved-redirect', `${id} is a redirect to ${read.target}.`);
+  return read;
 }

@@ -23,7 +23,7 @@ import { wbmergeitems } from './merge.js';
 import {
   hashedClaim, snakListFromAction, statementById, statementFromAction, storedSnakHash, valueFromAction,
 } from './claims.js';
-import { jsonParam, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { entityToEdit, jsonParam, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
 
 
 interface Edited {
@@ -55,9 +55,7 @@ function parsedId(raw: string): string {
 async function editDocument(call: WriteCall, id: string, change: (doc: Doc, entity: Entity) => void): Promise<Edited> {
   const { ctx } = call;
   return runEdit(call.edits, call.store, id, async () => {
-    const read = await call.store.readEntity(id, 'edit');
-    if (read.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
-    if (read.status === 'redirect') refuse('unresolved-redirect', `${id} is a redirect to ${read.target}.`);
+    const read = await entityToEdit(call.store, id);
     const since = await changedSinceBase(call, id, read.entity, read.head.revision);
     await ctx.services.guard.authorize(ctx, id);
     const kind = parseEntityId(id)!.kind;

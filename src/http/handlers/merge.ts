@@ -35,7 +35,6 @@ export const mergeItem = write({
     if (read.status === 'missing') fail('referenced-resource-not-found', { path: '/into' });
     return requireFound(ctx, read, body.into, false);
   },
-  change: ({ subject }) => subject.entity,
   commit: ({ subject, target, body, meta }, ctx): Promise<MergeCommitted> =>
     commitMerge(ctx, { source: subject, target, ignore: body.ignore, meta }),
   respond: (done, _request, ctx) => ({

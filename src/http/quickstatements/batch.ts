@@ -19,6 +19,7 @@ import { rulesFor } from '../handlers/entities.js';
 import { commitMerge } from '../merge.js';
 import { COMMENT_MAX_BYTES } from '../meta.js';
 import type { Ctx } from '../route.js';
+import { entityToEdit } from '../subject.js';
 
 type Json = Record<string, unknown>;
 
@@ -108,18 +109,10 @@ function groups(lines: Runnable[]): Group[] {
 async function runMerge(ctx: Ctx, line: Runnable, state: BatchState): Promise<void> {
   const { from, into } = line.command as Extract<QsCommand, { op: 'merge' }>;
   const done = await runEdit(ctx.services.edits, ctx.store, from, async () => {
-    const [source, target] = [await found(ctx, from), await found(ctx, into)];
+    const [source, target] = [await entityToEdit(ctx, from), await entityToEdit(ctx, into)];
     return commitMerge(ctx, { source, target, ignore: new Set(), meta: groupMeta(state, [line]) });
   });
   state.results.set(line, { line: line.line, command: line.text, status: 'done', entity: into, revision: done.target.head.revision });
-}
-
-async function found(ctx: Ctx, id: string): Promise<{ entity: Entity; head: { revision: number; modified: Date } }> {
-  const kind = parseEntityId(id)?.kind ?? ITEM;
-  const read = await ctx.store.readEntity(id, 'edit');
-  if (read.status === 'missing') throw new EntiaError(kind.codes.notFound, undefined, { id });
-  if (read.status === 'redirect') throw new EntiaError('redirected-item', { redirect_target: read.target }, { id });
-  return read;
 }
 
 /**
@@ -138,7 +131,7 @@ async function runEntityGroup(ctx: Ctx, group: Exclude<Group, { kind: 'merge' }>
     throw new EntiaError('invalid-quickstatements-command', { reason: target ? `not an entity id: ${target}` : 'LAST: no item was created before it' });
   }
   const results = await runEdit(ctx.services.edits, ctx.store, target, async () => {
-    const read = await found(ctx, target);
+    const read = await entityToEdit(ctx, target);
     return applyGroup(ctx, kind, read, group.lines, state);
   });
   for (const [line, result] of results) state.results.set(line, result);
@@ -306,13 +299,16 @@ async function validated(ctx: Ctx, kind: Kind, original: Entity | null, doc: Doc
 /** The group's comment: the batch (so its edits can be found), the request's comment, the commands' own. */
 function groupMeta(state: BatchState, lines: readonly QsLine[]): EditMeta {
   const said = [state.meta.comment, ...lines.map((l) => l.comment)].filter((c): c is string => Boolean(c));
-  let comment = `quickstatements batch #${state.id}${said.length ? `: ${[...new Set(said)].join('; ')}` : ''}`;
-  if (Buffer.byteLength(comment, 'utf8') > COMMENT_MAX_BYTES) {
-    comment = comment.slice(0, COMMENT_MAX_BYTES);
-    while (Buffer.byteLength(`${comment}…`, 'utf8') > COMMENT_MAX_BYTES) comment = comment.slice(0, -1);
-    comment += '…';
-  }
-  return { ...state.meta, comment };
+  return { ...state.meta, comment: clipped(`quickstatements batch #${state.id}${said.length ? `: ${[...new Set(said)].join('; ')}` : ''}`) };
+}
+
+/** A comment cut to the revision comment's limit in bytes, at a whole character, with an ellipsis. */
+function clipped(text: string): string {
+  if (Buffer.byteLength(text, 'utf8') <= COMMENT_MAX_BYTES) return text;
+  // By code point, so that no surrogate pair is cut in two.
+  const chars = Array.from(text.slice(0, COMMENT_MAX_BYTES + 1));
+  while (Buffer.byteLength(`${chars.join('')}…`, 'utf8') > COMMENT_MAX_BYTES) chars.pop();
+  return `${chars.join('')}…`;
 }
 
 function refuse(reason: string): never {

@@ -75,7 +75,18 @@ function editor(spec) {
  * @param {string | undefined} typed @param {string} automatic
  */
 function summary(typed, automatic) {
-  return typed ?? (automatic.length > 500 ? `${automatic.slice(0, 499)}…` : automatic);
+  return typed ?? clipped(automatic);
+}
+
+const COMMENT_MAX_BYTES = 500;
+const utf8 = new TextEncoder();
+
+/** A summary cut to the API's limit in bytes, at a whole character, with an ellipsis. @param {string} text */
+function clipped(text) {
+  if (utf8.encode(text).length <= COMMENT_MAX_BYTES) return text;
+  const chars = Array.from(text.slice(0, COMMENT_MAX_BYTES + 1));
+  while (utf8.encode(`${chars.join('')}…`).length > COMMENT_MAX_BYTES) chars.pop();
+  return `${chars.join('')}…`;
 }
 
 /** What changed in one language's terms, as Wikibase's summaries say it. @param {string} language
@@ -276,7 +287,7 @@ function enhanceStatements(article, base, revision, saved) {
         const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
         const shown = item.querySelector('.statement-value')?.textContent?.trim() ?? '';
         const answer = await call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`,
-          { body: { comment: `Removed claim: ${property}: ${shown}`.slice(0, 500) }, revision });
+          { body: { comment: clipped(`Removed claim: ${property}: ${shown}`) }, revision });
         if (answer.ok) return saved(answer);
         actions.after(await refusal(answer, async () => `Someone else edited this entity after you opened the page; nothing was removed. Their version: ${await describe(sid)}`));
       }, 'link danger'),
@@ -340,7 +351,7 @@ function enhanceSitelinks(article, base, revision, saved) {
     row.querySelector('td.actions')?.append(button('Remove', async () => {
       if (!confirm(`Remove the ${site} sitelink?`)) return;
       const page = row.querySelector('a')?.textContent?.trim() ?? '';
-      const answer = await call('DELETE', `${base}/sitelinks/${site}`, { body: { comment: `Removed sitelink [${site}]: ${page}`.slice(0, 500) }, revision });
+      const answer = await call('DELETE', `${base}/sitelinks/${site}`, { body: { comment: clipped(`Removed sitelink [${site}]: ${page}`) }, revision });
       if (answer.ok) return saved(answer);
       section.append(await refusal(answer, async () => `Someone else edited this item first; nothing was removed. Now: ${await titleOf(site)}`));
     }, 'link danger'));
