@@ -5,6 +5,8 @@
 // Wikibase's own hashes (wikibase-hash.ts, ADR 0012), so one value has one node whoever writes it. Pure.
 import { createHash } from 'node:crypto';
 import { phpNumberText, referenceHash, snakHash, valueHash } from './wikibase-hash.js';
+import { standardDate } from './rdf-time.js';
+import { blank, Graph, iri, plain, tagged, typed } from './rdf-terms.js';
 import type { SiteTable } from './sites.js';
 import { sitelinkUrl } from './sites.js';
 
@@ -31,8 +33,6 @@ const COMMONS_DATA = 'http://commons.wikimedia.org/data/main/';
 export const RDF_FORMAT_VERSION = '1.0.0';
 const WIKIDATA_ENTITY = 'http://www.wikidata.org/entity/';
 const EARTH = `${WIKIDATA_ENTITY}Q2`;
-const GREGORIAN = `${WIKIDATA_ENTITY}Q1985727`;
-const JULIAN = `${WIKIDATA_ENTITY}Q1985786`;
 
 /** Where an instance's nodes live: concept URIs (`wd:`) and the data documents about them (`wdata:`). */
 export interface RdfVocabulary {
@@ -80,106 +80,7 @@ export function instancePrefixes(v: RdfVocabulary): Record<string, string> {
   };
 }
 
-// ---- N-Triples terms -------------------------------------------------------------------------------------
-
-/** An IRI term; characters an IRI may not hold are percent-encoded (a URL value can hold anything). */
-const IRI_UNSAFE = /[\u0000-\u0020<>"{}|^`\\]/;
-const IRI_UNSAFE_ALL = new RegExp(IRI_UNSAFE.source, 'g');
-export function iri(text: string): string {
-  // Most IRIs need nothing: tested first, since this runs for nearly every term of every entity.
-  if (!IRI_UNSAFE.test(text)) return `<${text}>`;
-  return `<${text.replace(IRI_UNSAFE_ALL, (c) => encodeURIComponent(c))}>`;
-}
-
-/** A literal's lexical form, ASCII only: `\"`, `\\`, `\n`, `\r`, `\t`, and `\uXXXX` / `\UXXXXXXXX` beyond. */
-const LITERAL_PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-function escapeLiteral(text: string): string {
-  if (LITERAL_PLAIN.test(text)) return text;
-  let out = '';
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (cp < 0x20 || (cp >= 0x7f && cp <= 0xffff)) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-    else if (cp > 0xffff) out += `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}`;
-    else out += ch;
-  }
-  return out;
-}
-
-const plain = (text: string) => `"${escapeLiteral(text)}"`;
-const tagged = (text: string, language: string) => `"${escapeLiteral(text)}"@${language}`;
-const typed = (text: string, type: string) => `"${escapeLiteral(text)}"^^<${type}>`;
-const blank = (label: string) => `_:${label}`;
-
-/** Triples as N-Triples lines, each written once. */
-class Graph {
-  readonly lines = new Set<string>();
-  add(subject: string, predicate: string, object: string): void {
-    this.lines.add(`${subject} ${predicate} ${object} .`);
-  }
-}
-
 // ---- Values --------------------------------------------------------------------------------------------------
-
-/**
- * Wikibase's `xsd:dateTime` of a time value (its JulianDateTimeValueCleaner): a Julian date of day precision
- * converted to the Gregorian calendar; a Gregorian one, or any coarser than a day, with XSD 1.1 years (1 BCE is
- * 0000) and an unknown month or day as 01; null (the time is then written as a plain literal) for a day in
- * another calendar.
- */
-export function standardDate(time: string, precision: number, calendar: string): string | null {
-  if (calendar === JULIAN && precision >= 11) return julianToGregorian(time);
-  if (calendar !== GREGORIAN && precision >= 11) return null;
-  const m = /^([+-])(\d+)-(\d\d)-(\d\d)T(.*)$/.exec(time);
-  if (!m) return null;
-  let minus = m[1] === '-' ? '-' : '';
-  let year = m[2].replace(/^0+/, '');
-  if (year === '') return null; // year 0 is invalid
-  let month = Math.min(12, Math.max(1, Number(m[3])));
-  let day = Math.max(1, Number(m[4]));
-  if (precision <= 9) { day = 1; month = 1; } else if (precision === 10) day = 1;
-  if (!(day <= 28 || (month !== 2 && day <= 30))) day = Math.min(day, daysInMonth(month, Number(year) * (minus ? -1 : 1)));
-  if (precision >= 9 && minus) {
-    year = (BigInt(year) - 1n).toString();
-    if (year === '0') minus = '';
-  }
-  return `${minus}${year.padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T${m[5]}`;
-}
-
-function daysInMonth(month: number, year: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** A Julian date of day precision as the Gregorian date of the same day (through its Julian day number). */
-function julianToGregorian(time: string): string | null {
-  const m = /^([+-])(\d+)-(\d\d)-(\d\d)T(.*)$/.exec(time);
-  if (!m) return null;
-  let year = Number(m[2]) * (m[1] === '-' ? -1 : 1);
-  if (year < 0) year += 1; // astronomical numbering: 1 BCE is year 0
-  const month = Number(m[3]);
-  const day = Number(m[4]);
-  if (!Number.isSafeInteger(year) || month < 1 || day < 1) return null;
-  const a = Math.floor((14 - month) / 12);
-  const y = year + 4800 - a;
-  const mm = month + 12 * a - 3;
-  const jdn = day + Math.floor((153 * mm + 2) / 5) + 365 * y + Math.floor(y / 4) - 32083;
-  const b = jdn + 32044;
-  const c = Math.floor((4 * b + 3) / 146097);
-  const d = b - Math.floor(146097 * c / 4);
-  const e = Math.floor((4 * d + 3) / 1461);
-  const f = d - Math.floor(1461 * e / 4);
-  const g = Math.floor((5 * f + 2) / 153);
-  const gd = f - Math.floor((153 * g + 2) / 5) + 1;
-  const gm = g + 3 - 12 * Math.floor(g / 10);
-  const gy = 100 * c + e - 4800 + Math.floor(g / 10);
-  const sign = gy < 0 ? '-' : '';
-  return `${sign}${String(Math.abs(gy)).padStart(4, '0')}-${String(gm).padStart(2, '0')}-${String(gd).padStart(2, '0')}T${m[5]}`;
-}
 
 /** A snak's simple value (`ps:`, `pq:`, `pr:`, `wdt:`), or null for a value with no simple form. */
 function simpleValue(ns: Namespaces, dataType: string, datavalue: Json): string | null {
@@ -325,54 +226,114 @@ export function entityTriples(dump: Json, options: RdfOptions): string[] {
   const graph = new Graph();
   const id = String(dump.id);
   const entity = iri(ns.entity(id));
-  const data = iri(ns.data(id));
-  const a = iri(`${RDF}type`);
-  graph.add(entity, a, iri(WIKIBASE + (KIND_TYPES[dump.type] ?? 'Item')));
-  graph.add(data, a, iri(`${SCHEMA}Dataset`));
-  graph.add(data, iri(`${SCHEMA}about`), entity);
-  graph.add(data, iri(`${CC}license`), iri(CC0));
-  graph.add(data, iri(`${SCHEMA}softwareVersion`), plain(RDF_FORMAT_VERSION));
-  if (options.revision) {
-    graph.add(data, iri(`${SCHEMA}version`), typed(String(options.revision.id), `${XSD}integer`));
-    graph.add(data, iri(`${SCHEMA}dateModified`), typed(options.revision.modified, `${XSD}dateTime`));
-  }
-  for (const term of Object.values(dump.labels ?? {}) as Json[]) {
-    for (const predicate of [`${RDFS}label`, `${SKOS}prefLabel`, `${SCHEMA}name`]) graph.add(entity, iri(predicate), tagged(term.value, term.language));
-  }
-  for (const term of Object.values(dump.descriptions ?? {}) as Json[]) graph.add(entity, iri(`${SCHEMA}description`), tagged(term.value, term.language));
+  addHead(graph, ns, id, String(dump.type));
+  addVersion(graph, ns, id, options);
+  for (const term of Object.values(dump.labels ?? {}) as Json[]) addLabel(graph, entity, term.language, term.value);
+  for (const term of Object.values(dump.descriptions ?? {}) as Json[]) addDescription(graph, entity, term.language, term.value);
   for (const list of Object.values(dump.aliases ?? {}) as Json[][]) {
-    for (const term of list) graph.add(entity, iri(`${SKOS}altLabel`), tagged(term.value, term.language));
+    for (const term of list) addAlias(graph, entity, term.language, term.value);
   }
-  addSitelinks(graph, entity, dump.sitelinks ?? {}, options.sites, ns);
+  for (const [siteId, link] of Object.entries(dump.sitelinks ?? {}) as [string, Json][]) addSitelink(graph, entity, siteId, link, options.sites, ns);
   if (dump.type === 'property' && typeof dump.datatype === 'string') {
     for (const line of propertyComponents(options.vocabulary, id, dump.datatype)) graph.lines.add(line);
   }
   for (const claims of Object.values(dump.claims ?? {}) as Json[][]) {
     const best = bestStatements(claims);
-    for (const claim of claims) {
-      if (best.has(claim)) addSnak(graph, ns, entity, id, claim.mainsnak, 'direct', null);
-      if (options.flavor === 'full') addStatement(graph, ns, entity, claim, best.has(claim));
-    }
+    for (const claim of claims) addClaim(graph, ns, entity, id, claim, best.has(claim), options.flavor);
   }
   return [...graph.lines];
 }
 
-function addSitelinks(graph: Graph, entity: string, sitelinks: Json, sites: SiteTable, ns: Namespaces): void {
-  for (const [siteId, link] of Object.entries(sitelinks) as [string, Json][]) {
-    const site = Object.hasOwn(sites, siteId) ? sites[siteId] : undefined;
-    if (!site) continue;
-    const url = sitelinkUrl(site, String(link.title));
-    const page = iri(url);
-    // The site is its scheme and host (Wikibase's SiteLinksRdfBuilder): <https://en.wikipedia.org/>.
-    const root = iri(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0].concat('/') ?? sitelinkUrl(site, ''));
-    graph.add(page, iri(`${RDF}type`), iri(`${SCHEMA}Article`));
-    graph.add(page, iri(`${SCHEMA}about`), entity);
-    graph.add(page, iri(`${SCHEMA}inLanguage`), plain(site.language));
-    graph.add(page, iri(`${SCHEMA}isPartOf`), root);
-    graph.add(page, iri(`${SCHEMA}name`), tagged(String(link.title), site.language));
-    graph.add(root, iri(`${WIKIBASE}wikiGroup`), plain(site.group || 'none'));
-    for (const badge of (link.badges ?? []) as string[]) graph.add(page, iri(`${WIKIBASE}badge`), iri(ns.entity(badge)));
+/**
+ * The same triples, part by part: each part of an entity rendered alone, so that a revision which changed one
+ * statement renders that statement only (the rdf_change events, sparql/rdf-diff.ts). The union of an
+ * entity's parts is entityTriples' answer.
+ */
+export interface EntityRdfParts {
+  /** The entity's type and its data node: `type` is the dump's `item` or `property`. */
+  head(type: string): string[];
+  /** The data node's revision and time (`schema:version`, `schema:dateModified`), which every edit changes. */
+  version(): string[];
+  label(language: string, value: string): string[];
+  description(language: string, value: string): string[];
+  alias(language: string, values: readonly string[]): string[];
+  sitelink(siteId: string, link: { title: string; badges?: readonly string[] }): string[];
+  /** A property's components, which follow from its data type (propertyComponents). */
+  components(dataType: string): string[];
+  /** A dump claim; `best`: whether it is among its property's best-ranked statements. */
+  claim(claim: Json, best: boolean): string[];
+}
+
+export function entityRdfParts(id: string, options: RdfOptions): EntityRdfParts {
+  const ns = namespaces(options.vocabulary);
+  const entity = iri(ns.entity(id));
+  const part = (add: (graph: Graph) => void) => {
+    const graph = new Graph();
+    add(graph);
+    return [...graph.lines];
+  };
+  return {
+    head: (type) => part((g) => addHead(g, ns, id, type)),
+    version: () => part((g) => addVersion(g, ns, id, options)),
+    label: (language, value) => part((g) => addLabel(g, entity, language, value)),
+    description: (language, value) => part((g) => addDescription(g, entity, language, value)),
+    alias: (language, values) => part((g) => { for (const value of values) addAlias(g, entity, language, value); }),
+    sitelink: (siteId, link) => part((g) => addSitelink(g, entity, siteId, link, options.sites, ns)),
+    components: (dataType) => propertyComponents(options.vocabulary, id, dataType),
+    claim: (claim, best) => part((g) => addClaim(g, ns, entity, id, claim, best, options.flavor)),
+  };
+}
+
+function addHead(graph: Graph, ns: Namespaces, id: string, type: string): void {
+  const entity = iri(ns.entity(id));
+  const data = iri(ns.data(id));
+  const a = iri(`${RDF}type`);
+  graph.add(entity, a, iri(WIKIBASE + (KIND_TYPES[type] ?? 'Item')));
+  graph.add(data, a, iri(`${SCHEMA}Dataset`));
+  graph.add(data, iri(`${SCHEMA}about`), entity);
+  graph.add(data, iri(`${CC}license`), iri(CC0));
+  graph.add(data, iri(`${SCHEMA}softwareVersion`), plain(RDF_FORMAT_VERSION));
+}
+
+function addVersion(graph: Graph, ns: Namespaces, id: string, options: RdfOptions): void {
+  const data = iri(ns.data(id));
+  if (options.revision) {
+    graph.add(data, iri(`${SCHEMA}version`), typed(String(options.revision.id), `${XSD}integer`));
+    graph.add(data, iri(`${SCHEMA}dateModified`), typed(options.revision.modified, `${XSD}dateTime`));
   }
+}
+
+const LABEL_PREDICATES = [`${RDFS}label`, `${SKOS}prefLabel`, `${SCHEMA}name`].map(iri);
+function addLabel(graph: Graph, entity: string, language: string, value: string): void {
+  for (const predicate of LABEL_PREDICATES) graph.add(entity, predicate, tagged(value, language));
+}
+function addDescription(graph: Graph, entity: string, language: string, value: string): void {
+  graph.add(entity, iri(`${SCHEMA}description`), tagged(value, language));
+}
+function addAlias(graph: Graph, entity: string, language: string, value: string): void {
+  graph.add(entity, iri(`${SKOS}altLabel`), tagged(value, language));
+}
+
+/** A claim's truthy triple (best rank only) and, in the full flavour, its statement node. */
+function addClaim(graph: Graph, ns: Namespaces, entity: string, id: string, claim: Json, best: boolean, flavor: RdfFlavor): void {
+  if (best) addSnak(graph, ns, entity, id, claim.mainsnak, 'direct', null);
+  if (flavor === 'full') addStatement(graph, ns, entity, claim, best);
+}
+
+function addSitelink(graph: Graph, entity: string, siteId: string, link: Json, sites: SiteTable, ns: Namespaces): void {
+  const site = Object.hasOwn(sites, siteId) ? sites[siteId] : undefined;
+  if (!site) return;
+  const url = sitelinkUrl(site, String(link.title));
+  const page = iri(url);
+  // The site is its scheme and host (Wikibase's SiteLinksRdfBuilder): <https://en.wikipedia.org/>.
+  const root = iri(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0].concat('/') ?? sitelinkUrl(site, ''));
+  graph.add(page, iri(`${RDF}type`), iri(`${SCHEMA}Article`));
+  graph.add(page, iri(`${SCHEMA}about`), entity);
+  graph.add(page, iri(`${SCHEMA}inLanguage`), plain(site.language));
+  graph.add(page, iri(`${SCHEMA}isPartOf`), root);
+  graph.add(page, iri(`${SCHEMA}name`), tagged(String(link.title), site.language));
+  graph.add(root, iri(`${WIKIBASE}wikiGroup`), plain(site.group || 'none'));
+  for (const badge of (link.badges ?? []) as string[]) graph.add(page, iri(`${WIKIBASE}badge`), iri(ns.entity(badge)));
 }
 
 function addStatement(graph: Graph, ns: Namespaces, entity: string, claim: Json, best: boolean): void {
