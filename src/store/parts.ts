@@ -4,6 +4,7 @@
 import type { Entity } from '../domain/entity.js';
 import type { EntityFilter } from '../search/rank.js';
 import { searchFilter } from './search-filter.js';
+import { RecentWrites } from './recent-writes.js';
 import type {
   BuildStep, BulkImport, Change, ChangeFeed, ChangeQuery, CounterHit, Counters, EditMeta, ImportExtras, ImportState, LocalIdStart,
   SearchHit, SearchQuery, StatementValueIndex,
@@ -20,6 +21,8 @@ export abstract class StoreParts {
   abstract readonly imports: BulkImport;
   protected abstract readonly feed: ChangeFeed;
   protected abstract readonly counters: Counters;
+  /** What this process wrote last, for the change feed's readers, and who to tell of a commit (recent-writes.ts). */
+  protected readonly recent = new RecentWrites();
 
   // SearchIndex
 
@@ -32,6 +35,7 @@ export abstract class StoreParts {
   changes(query: ChangeQuery): Promise<Change[]> { return this.feed.changes(query); }
   changesHead(): Promise<string> { return this.feed.changesHead(); }
   changesCommitted(): Promise<string> { return this.feed.changesCommitted(); }
+  watchCommits(listener: () => void): () => void { return this.recent.watch(listener); }
 
   // Counters
 

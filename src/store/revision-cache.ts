@@ -31,6 +31,15 @@ export class RevisionCache<V> {
     return entry.value;
   }
 
+  /** Whatever revision is held for `id`, taken out of the cache (the caller moves it on and puts it back). */
+  take(id: string): V | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    this.entries.delete(id);
+    this.used -= entry.size;
+    return entry.value;
+  }
+
   /** The revision held for `id`, without counting a lookup or refreshing the entry. */
   revisionOf(id: string): number | undefined {
     return this.entries.get(id)?.revision;

@@ -235,6 +235,8 @@ export interface EntityStore {
   readDocuments(ids: readonly string[]): Promise<Map<string, DocumentRead>>;
   /** The entity as it was after one of its revisions; null when the entity has no such revision. */
   readRevision(entityId: string, revision: number): Promise<RevisionContent | null>;
+  /** The entity's revision just before `revision`, or null: what the change feed's readers compare it with. */
+  revisionBefore(entityId: string, revision: number): Promise<number | null>;
   /** Newest first; `before`: only revisions older than that one (paging backwards through history). */
   revisions(entityId: string, limit: number, before?: number): Promise<RevisionRecord[]>;
   /** Ids of the entities the store holds (redirects left out), in id order after `after`: for exports. */
@@ -359,7 +361,13 @@ export interface StoreLifecycle {
  * A whole store, as the server and the CLI open it: the named parts above, each with its own contract suite
  * (test/store/contract/), plus accounts (users, tokens, protection). Code that needs one part asks for that part.
  */
-export interface Store extends EntityStore, ChangeFeed, SearchIndex, Counters, BulkImport, StoreLifecycle {
+/** Word of this process's own commits, as they happen (a follower of the feed need not wait for its next poll). */
+export interface CommitWatch {
+  /** `listener` is called after each edit, merge or redirect this process commits; returns how to stop. */
+  watchCommits(listener: () => void): () => void;
+}
+
+export interface Store extends EntityStore, ChangeFeed, CommitWatch, SearchIndex, Counters, BulkImport, StoreLifecycle {
   /** Users, tokens and protection (issue #7). */
   readonly accounts: AccountStore;
 }

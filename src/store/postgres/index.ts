@@ -175,7 +175,10 @@ export class PostgresStore extends StoreParts implements Store {
 
   async readEntity(id: string, _purpose?: ReadPurpose, atLeast = 0): Promise<ReadResult> {
     const read = await this.readDocument(id, atLeast);
-    return read.status === 'found' ? { status: 'found', entity: JSON.parse(read.json()) as Entity, head: read.head } : read;
+    if (read.status !== 'found') return read;
+    // The revision this process just wrote: the next edit of the entity starts from it, sharing what it keeps.
+    const written = this.recent.get(id, read.head.revision);
+    return { status: 'found', entity: written?.kind === 'entity' ? written.entity : JSON.parse(read.json()) as Entity, head: read.head };
   }
 
   async readDocument(id: string, atLeast = 0): Promise<DocumentRead> {
@@ -249,6 +252,7 @@ export class PostgresStore extends StoreParts implements Store {
   async applyEdit(edit: EditInput): Promise<Head> {
     const head = await this.commitEdit(edit);
     if (this.replicas) this.floor.raise(edit.entity.id, head.revision);
+    this.recent.remember(edit.entity, head);
     return head;
   }
 
@@ -301,6 +305,8 @@ export class PostgresStore extends StoreParts implements Store {
       this.floor.raise(source.entity.id, heads.source.revision);
       this.floor.raise(target.entity.id, heads.target.revision);
     }
+    if (!source.redirect) this.recent.remember(source.entity, heads.source);
+    this.recent.remember(target.entity, heads.target);
     return heads;
   }
 
@@ -333,6 +339,7 @@ export class PostgresStore extends StoreParts implements Store {
       return revision;
     }).then((revision) => {
       if (this.replicas) this.floor.raise(sourceId, revision);
+      this.recent.committed();
     });
   }
 
@@ -377,6 +384,12 @@ export class PostgresStore extends StoreParts implements Store {
     return found;
   }
 
+  /** On the primary: a replica behind the change would name an older revision. */
+  async revisionBefore(entityId: string, revision: number): Promise<number | null> {
+    const row = await q.revisionBefore(this.pool, entityId, revision);
+    return row?.rev_id === null || row === undefined ? null : Number(row.rev_id);
+  }
+
   async revisions(entityId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<RevisionRecord[]> {
     return (await q.revisionsOf(this.reader, entityId, limit, before)).map((r) => ({
       revision: Number(r.rev_id), entityId: r.entity_id, timestamp: r.timestamp, user: r.user_name,
@@ -393,6 +406,8 @@ export class PostgresStore extends StoreParts implements Store {
   }
 
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
+    const written = this.recent.get(entityId, revision);
+    if (written) return written;
     // A revision the replica has not replayed yet is looked for on the primary.
     const row = await q.revisionOf(this.reader, entityId, revision) ?? (this.reader === this.pool ? undefined : await q.revisionOf(this.pool, entityId, revision));
     return row ? revisionContent(row.content, { revision: Number(row.rev_id), modified: row.timestamp }) : null;
@@ -408,6 +423,7 @@ export class PostgresStore extends StoreParts implements Store {
 
   /** Entities whose turn lock this process holds now (inTurn): their edits must not wait for it again. */
   private readonly inTurnHere = new Set<string>();
+
 
   /** The last counts and when they were taken: counting every entity is a scan, done at most every 30 s. */
   private counted: { at: number; stats: Promise<StoreStatistics> } | null = null;

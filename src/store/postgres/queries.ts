@@ -218,6 +218,8 @@ export const queries = {
   revisionsOf: (db: Db, entityId: string, limit: number, before: number) => rows<RevisionRow>(db, `
     SELECT rev_id, entity_id, "timestamp", user_name, comment, tags, bot, octet_length(content) AS size FROM revisions
     WHERE entity_id = $1 AND rev_id < $3 ORDER BY rev_id DESC LIMIT $2`, [entityId, limit, before]),
+  revisionBefore: (db: Db, entityId: string, revision: number) => first<{ rev_id: string | null }>(db, `
+    SELECT max(rev_id) AS rev_id FROM revisions WHERE entity_id = $1 AND rev_id < $2`, [entityId, revision]),
   revisionOf: (db: Db, entityId: string, revision: number) => first<{ rev_id: string; timestamp: Date; content: string }>(db, `
     SELECT rev_id, "timestamp", content FROM revisions WHERE entity_id = $1 AND rev_id = $2`, [entityId, revision]),
 

@@ -5,6 +5,8 @@ import { kindByName } from '../../domain/kinds.js';
 import { changeOf, type ChangeRow } from '../revision-content.js';
 import { InvalidCursor, type Change, type ChangeFeed, type ChangeQuery } from '../store.js';
 
+interface PageParameters { since: number; entities: string | null; kinds: string | null; users: string | null; bot: number | null; limit: number }
+
 export class SqliteChangeFeed implements ChangeFeed {
   constructor(private readonly db: Database.Database) {}
 
@@ -13,8 +15,19 @@ export class SqliteChangeFeed implements ChangeFeed {
       : /^(0|[1-9][0-9]{0,15})$/.test(query.since) ? Number(query.since) : null;
     if (since === null) throw new InvalidCursor(String(query.since));
     const kinds = query.kinds ?? [];
-    const [after, order] = query.newestFirst ? ['<', 'DESC'] : ['>', 'ASC'];
-    const rows = this.db.prepare<[{ since: number; entities: string | null; kinds: string | null; users: string | null; bot: number | null; limit: number }], ChangeRow>(`
+    const [after, order] = query.newestFirst ? ['<', 'DESC'] as const : ['>', 'ASC'] as const;
+    const rows = this.page(order, after).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
+      kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null,
+      users: query.users ? JSON.stringify(query.users) : null, bot: query.bot === undefined ? null : query.bot ? 1 : 0, limit: query.limit });
+    return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
+  }
+
+  /** Prepared once per direction: a follower reads a page on every commit it hears of. */
+  private readonly pages = new Map<string, Database.Statement<[PageParameters], ChangeRow>>();
+  private page(order: 'ASC' | 'DESC', after: '<' | '>'): Database.Statement<[PageParameters], ChangeRow> {
+    let statement = this.pages.get(order);
+    if (!statement) {
+      statement = this.db.prepare<[PageParameters], ChangeRow>(`
       SELECT r.rev_id, r.entity_id, r.timestamp, r.user, r.comment, r.action,
         NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
       FROM revisions r
@@ -23,10 +36,10 @@ export class SqliteChangeFeed implements ChangeFeed {
         AND (@kinds IS NULL OR substr(r.entity_id, 1, 1) IN (SELECT value FROM json_each(@kinds)))
         AND (@users IS NULL OR r.user IN (SELECT value FROM json_each(@users)))
         AND (@bot IS NULL OR r.bot = @bot)
-      ORDER BY r.rev_id ${order} LIMIT @limit`).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
-      kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null,
-      users: query.users ? JSON.stringify(query.users) : null, bot: query.bot === undefined ? null : query.bot ? 1 : 0, limit: query.limit });
-    return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
+      ORDER BY r.rev_id ${order} LIMIT @limit`);
+      this.pages.set(order, statement);
+    }
+    return statement;
   }
 
   /** One writer commits in revision order, so the newest committed change is the head. */

@@ -170,6 +170,9 @@ export class SqliteStore extends StoreParts implements Store {
     const { revision } = found.head;
     const cached = this.cache.get(id, revision);
     if (cached) return { status: 'found', entity: cached, head: found.head };
+    // The revision this process just wrote: the next edit of the entity starts from it, sharing what it keeps.
+    const written = this.recent.get(id, revision);
+    if (written?.kind === 'entity') return { status: 'found', entity: written.entity, head: found.head };
     const json = decodeDocument(this.q.readContent.get(revision)!.content);
     const parsed = JSON.parse(json) as Entity;
     const entity = cache ? this.cache.put(id, revision, parsed, json.length) : freezeJson(parsed);
@@ -239,8 +242,12 @@ export class SqliteStore extends StoreParts implements Store {
     }
     edits.forEach((q, i) => {
       const outcome = outcomes[i];
-      if ('head' in outcome) q.resolve(outcome.head);
-      else q.reject(outcome.error);
+      if ('head' in outcome) {
+        this.recent.remember(q.edit.entity, outcome.head);
+        q.resolve(outcome.head);
+      } else {
+        q.reject(outcome.error);
+      }
     });
   }
 
@@ -288,10 +295,11 @@ export class SqliteStore extends StoreParts implements Store {
       const source = this.readEntitySync(sourceId);
       this.writeRedirect(sourceId, source.status === 'found' ? source.entity : null, targetId, meta);
     }).immediate();
+    this.recent.committed();
   }
 
   async applyMerge({ source, target }: MergeInput): Promise<{ source: Head; target: Head }> {
-    return this.db.transaction(() => {
+    const heads = this.db.transaction(() => {
       let sourceHead: Head;
       if (source.redirect) {
         const current = this.q.headOf.get(source.entity.id);
@@ -302,6 +310,9 @@ export class SqliteStore extends StoreParts implements Store {
       }
       return { source: sourceHead, target: this.applyEditInTransaction(target) };
     }).immediate();
+    if (!source.redirect) this.recent.remember(source.entity, heads.source);
+    this.recent.remember(target.entity, heads.target);
+    return heads;
   }
 
   /** The redirect's revision and head; the source's index rows (its sitelinks, terms, values) dropped. */
@@ -339,6 +350,10 @@ export class SqliteStore extends StoreParts implements Store {
     return found;
   }
 
+  async revisionBefore(entityId: string, revision: number): Promise<number | null> {
+    return this.q.revisionBefore.get(entityId, revision)?.rev_id ?? null;
+  }
+
   async revisions(entityId: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<RevisionRecord[]> {
     return this.q.revisionsOf.all(entityId, before, limit).map((r) => ({
       revision: r.rev_id, entityId: r.entity_id, timestamp: new Date(r.timestamp * 1000), user: r.user,
@@ -358,6 +373,8 @@ export class SqliteStore extends StoreParts implements Store {
   }
 
   async readRevision(entityId: string, revision: number): Promise<RevisionContent | null> {
+    const written = this.recent.get(entityId, revision);
+    if (written) return written;
     const row = this.q.revisionOf.get(entityId, revision);
     return row ? revisionContent(decodeDocument(row.content), toHead(row.rev_id, row.timestamp)) : null;
   }

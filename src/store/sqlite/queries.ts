@@ -100,6 +100,8 @@ export function prepareQueries(db: Database.Database) {
     revisionsOf: db.prepare<[string, number, number], RevisionRow>(`
       SELECT rev_id, entity_id, timestamp, user, comment, tags, bot, content FROM revisions
       WHERE entity_id = ? AND rev_id < ? ORDER BY rev_id DESC LIMIT ?`),
+    revisionBefore: db.prepare<[string, number], { rev_id: number | null }>(`
+      SELECT max(rev_id) AS rev_id FROM revisions WHERE entity_id = ? AND rev_id < ?`),
     revisionOf: db.prepare<[string, number], RevisionRow>(`
       SELECT rev_id, entity_id, timestamp, user, comment, tags, bot, content FROM revisions
       WHERE entity_id = ? AND rev_id = ?`),

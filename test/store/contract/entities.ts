@@ -224,5 +224,33 @@ export function entitiesContract(open: () => Promise<Store>): void {
       assert.equal(first.entity.labels.en, 'one'); // what a reader already holds does not change under it
       await store.close();
     });
+
+    it('reads a revision just written as it was written, and tells watchers of each commit, not of a refused edit', async () => {
+      const store = await open();
+      let heard = 0;
+      const stop = store.watchCommits(() => heard++);
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'one' } });
+      const target = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'target' } });
+      const first = await store.readEntity(item.id);
+      assert.ok(first.status === 'found');
+      const edited = { ...item, labels: { en: 'two' }, descriptions: { fr: 'deux' } };
+      const head = await store.applyEdit({ entity: edited, previous: first, meta: META, checks: {} });
+      assert.equal(heard, 3);
+      const content = await store.readRevision(item.id, head.revision);
+      assert.deepEqual(content, { kind: 'entity', entity: edited, head });
+      const read = await store.readEntity(item.id);
+      assert.deepEqual(read.status === 'found' && [read.entity, read.head], [edited, head]);
+      assert.deepEqual(await store.readRevision(item.id, first.head.revision), { kind: 'entity', entity: item, head: first.head });
+      assert.equal(await store.revisionBefore(item.id, head.revision), first.head.revision);
+      assert.equal(await store.revisionBefore(item.id, first.head.revision), null);
+      await assert.rejects(store.applyEdit({ entity: { ...item, labels: { en: 'stale' } }, previous: first, meta: META, checks: {} }), EditConflict);
+      assert.equal(heard, 3, 'a refused edit commits nothing');
+      await store.redirectEntity(item.id, target.id, META);
+      assert.equal(heard, 4);
+      stop();
+      await create(store, { ...emptyEntity('', 'item'), labels: { en: 'unheard' } });
+      assert.equal(heard, 4);
+      await store.close();
+    });
   });
 }
