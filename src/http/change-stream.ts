@@ -8,16 +8,30 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fastifySSE } from '@fastify/sse';
 import { fail } from '../domain/errors.js';
-import { InvalidCursor, type Change, type ChangeFeed } from '../store/store.js';
+import { InvalidCursor, type Change, type ChangeFeed, type CommitWatch } from '../store/store.js';
 import { changeFormat, renderChange } from './handlers/changes.js';
 import type { RdfChangeEvent } from '../sparql/rdf-change.js';
 
-/** How often followers' positions are read from the store. */
+/**
+ * How often followers' positions are read from the store when nothing is heard: this process's own commits
+ * wake the hub sooner (CommitWatch); other processes' are found at the next tick.
+ */
 const TICK_MS = 200;
+/**
+ * How long after a commit of this process the hub reads: the commits of that while share one read and one
+ * write to each follower (a read per commit cost a JSON follower 26% of an edit's CPU, measured with
+ * bench/rdf-change-cpu.mjs), and an rdf_change follower stays within the revisions the store still holds parsed.
+ */
+const WAKE_MS = 10;
 /** Changes read per position and tick; a follower further behind catches up over several ticks. */
 const PAGE = 500;
-/** rdf_change events read per position and tick: each reads two revisions and writes their RDF. */
-const RDF_PAGE = 50;
+/**
+ * rdf_change events are rendered in chunks of this many, until a tick has spent RDF_TICK_MS: an event costs
+ * little when its entity's last revision was rendered (the follower is in step), and a whole rendering of a
+ * large item when not, so a follower far behind catches up without holding the event loop for long.
+ */
+const RDF_CHUNK = 50;
+const RDF_TICK_MS = 50;
 
 interface Follower {
   cursor: string;
@@ -26,6 +40,8 @@ interface Follower {
   reply: FastifyReply;
 }
 
+type RenderedChange = Change & { event: RdfChangeEvent };
+
 /** Renders changes as rdf_change events (handlers/rdf-changes.ts). */
 export type RdfRenderer = (changes: readonly Change[]) => Promise<RdfChangeEvent[]>;
 
@@ -33,15 +49,30 @@ class ChangeHub {
   private readonly followers = new Set<Follower>();
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
+  /** A commit was heard, or a page came back full, while a tick ran: tick again once it ends. */
+  private again = false;
+  private woken = false;
+  private stopWatching: (() => void) | null = null;
 
   /** `maxBuffered`: bytes waiting in a follower's socket beyond which it is dropped as too slow. */
-  constructor(private readonly store: ChangeFeed, private readonly maxBuffered: number,
+  constructor(private readonly store: ChangeFeed & CommitWatch, private readonly maxBuffered: number,
     private readonly counted: (followers: number) => void, private readonly rdf: RdfRenderer) {}
 
   add(follower: Follower): void {
     this.followers.add(follower);
     this.counted(this.followers.size);
     this.timer ??= setInterval(() => void this.tick(), TICK_MS);
+    this.stopWatching ??= this.store.watchCommits(() => this.wake());
+  }
+
+  /** A commit of this process: one tick within WAKE_MS, however many commits come in between. */
+  private wake(): void {
+    if (this.woken) return;
+    this.woken = true;
+    setTimeout(() => {
+      this.woken = false;
+      void this.tick();
+    }, WAKE_MS);
   }
 
   remove(follower: Follower): void {
@@ -50,6 +81,8 @@ class ChangeHub {
     if (this.followers.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
+      this.stopWatching?.();
+      this.stopWatching = null;
     }
   }
 
@@ -59,22 +92,30 @@ class ChangeHub {
     this.counted(0);
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopWatching?.();
+    this.stopWatching = null;
   }
 
   /** One read per distinct position; each follower gets what lies after its own cursor. */
   private async tick(): Promise<void> {
-    if (this.busy) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
     this.busy = true;
+    this.again = false;
     try {
       const byPosition = new Map<string, Follower[]>();
       for (const f of this.followers) byPosition.set(`${f.format} ${f.cursor}`, [...(byPosition.get(`${f.format} ${f.cursor}`) ?? []), f]);
       for (const group of byPosition.values()) {
         const { cursor, format } = group[0];
-        const changes = await this.store.changes({ since: cursor === '0' ? null : cursor, limit: format === 'rdf' ? RDF_PAGE : PAGE });
+        const read = await this.store.changes({ since: cursor === '0' ? null : cursor, limit: PAGE });
+        const changes = format === 'rdf' ? await this.renderedPrefix(read) : read;
         if (changes.length === 0) continue;
-        const frames = format === 'rdf'
-          ? (await this.rdf(changes)).map((e, i) => sseFrame(changes[i].cursor, 'rdf_change', e)).join('')
-          : changes.map((c) => sseFrame(c.cursor, 'change', renderChange(c))).join('');
+        // Behind by more than this tick took: the next one at once, not at the next interval.
+        if (changes.length < read.length || read.length === PAGE) this.again = true;
+        const frames = changes.map((c) => format === 'rdf' ? sseFrame(c.cursor, 'rdf_change', (c as RenderedChange).event)
+          : sseFrame(c.cursor, 'change', renderChange(c))).join('');
         const next = changes[changes.length - 1].cursor;
         for (const f of group) this.deliver(f, frames, next);
       }
@@ -82,7 +123,20 @@ class ChangeHub {
       // The store is briefly unreachable: the next tick tries again from the same positions.
     } finally {
       this.busy = false;
+      if (this.again) this.wake();
     }
+  }
+
+  /** The first changes of a page with their rdf_change events, as many as RDF_TICK_MS allows (one chunk at least). */
+  private async renderedPrefix(changes: readonly Change[]): Promise<RenderedChange[]> {
+    const rendered: RenderedChange[] = [];
+    const started = performance.now();
+    for (let i = 0; i < changes.length && (i === 0 || performance.now() - started < RDF_TICK_MS); i += RDF_CHUNK) {
+      const chunk = changes.slice(i, i + RDF_CHUNK);
+      const events = await this.rdf(chunk);
+      chunk.forEach((change, k) => rendered.push({ ...change, event: events[k] }));
+    }
+    return rendered;
   }
 
   private deliver(f: Follower, frames: string, next: string): void {
@@ -109,13 +163,13 @@ export const CHANGE_STREAM_PATH = '/v1/changes/stream';
 
 /** Registers the route after the SSE plugin (both are queued, so the route sees the plugin's hooks). */
 /** `counted`: told the number of followers each time it changes (GET /metrics). */
-export function registerChangeStream(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void,
+export function registerChangeStream(app: FastifyInstance, store: ChangeFeed & CommitWatch, maxBuffered: number, counted: (followers: number) => void,
   rdf: RdfRenderer): void {
   app.register(fastifySSE, { heartbeatInterval: 15_000 });
   app.register(async (scope) => routes(scope, store, maxBuffered, counted, rdf));
 }
 
-async function routes(app: FastifyInstance, store: ChangeFeed, maxBuffered: number, counted: (followers: number) => void,
+async function routes(app: FastifyInstance, store: ChangeFeed & CommitWatch, maxBuffered: number, counted: (followers: number) => void,
   rdf: RdfRenderer): Promise<void> {
   const hub = new ChangeHub(store, maxBuffered, counted, rdf);
   app.addHook('onClose', async () => hub.close());

@@ -94,6 +94,10 @@ describe('the change feed as rdf_change events', () => {
       references: [{ parts: [{ property: { id: property }, value: quantity('+7') }] }] } })).body;
     await s.put(`/v1/statements/${onA.id}`, { statement: { property: { id: property }, value: quantity('+6'), rank: 'preferred' } });
     await s.delete(`/v1/statements/${onB.id}`);
+    // Two statements holding one value share its node and their truthy triple: removing one keeps both.
+    const twins = [];
+    for (let i = 0; i < 2; i++) twins.push((await s.post(`/v1/entities/items/${b}/statements`, { statement: { property: { id: property }, value: quantity('+8') } })).body);
+    await s.delete(`/v1/statements/${twins[0].id}`);
     await s.patch(`/v1/entities/items/${a}/sitelinks`, { patch: [{ op: 'add', path: '/enwiki', value: { title: 'Change test' } }] });
     const { revisions } = (await s.get(`/v1/entities/items/${a}/history?limit=500`)).body;
     assert.equal((await s.post(`/v1/entities/items/${a}/revert`, { revision: revisions.at(-2).id })).status, 200);
@@ -113,7 +117,11 @@ describe('the change feed as rdf_change events', () => {
     assert.deepEqual({ stale: [...rebuilt].filter((t) => !expected.has(t)), missing: [...expected].filter((t) => !rebuilt.has(t)) },
       { stale: [], missing: [] });
     const values = [...rebuilt].filter((t) => t.includes('<http://wikiba.se/ontology#quantityAmount>')).map((t) => t.split(' ')[2]);
-    assert.deepEqual(values.sort(), ['"6"^^<http://www.w3.org/2001/XMLSchema#decimal>'], '+5, +7 and +99 are gone; +6 stays, used twice');
+    assert.deepEqual(values.sort(), ['"6"^^<http://www.w3.org/2001/XMLSchema#decimal>', '"8"^^<http://www.w3.org/2001/XMLSchema#decimal>'],
+      '+5, +7 and +99 are gone; +6 stays, used twice; +8 stays, used by the twin left');
+    const twinLeft = events.filter((e) => e.entity_id === b).at(-1);
+    assert.equal(twinLeft.rdf_unlinked_shared_data, undefined, 'the value node is still used by the other twin');
+    assert.ok(!lines(twinLeft.rdf_deleted_data).some((l) => l.includes('/prop/direct/')), 'the truthy triple is still stated by the other twin');
 
     // The events themselves, as the schema has them.
     const first = events.find((e) => e.entity_id === a);

@@ -1,8 +1,9 @@
 // The change feed's `format=rdf` (docs/api.md §10.10): each change as Wikimedia's rdf_change event
-// (sparql/rdf-change.ts), from the revision it made and the one before it.
+// (sparql/rdf-change.ts), the difference between the revision it made and the one before it (sparql/rdf-diff.ts).
 import type { Change, EntityStore } from '../../store/store.js';
 import { RevisionCache } from '../../store/revision-cache.js';
-import { rdfChangeEvent, revisionTriples, triplesSize, type RdfChangeEvent, type RevisionTriples } from '../../sparql/rdf-change.js';
+import { rdfChangeEvent, type RdfChangeEvent } from '../../sparql/rdf-change.js';
+import { EntityRdf } from '../../sparql/rdf-diff.js';
 import { mirrorLayout } from '../../sparql/mirror-triples.js';
 import { conceptVocabulary } from '../vocabulary.js';
 import type { Config } from '../../config.js';
@@ -14,30 +15,35 @@ const CACHE_CHARS = 32 * 2 ** 20;
 export type RdfChangeRenderer = (store: EntityStore, changes: readonly Change[]) => Promise<RdfChangeEvent[]>;
 
 /**
- * Renders pages of changes as events. The triples of each entity's last rendered revision are kept (a revision
- * never changes): an edit's "after" is the next edit's "before", so a follower in step renders each revision
- * once, not twice.
+ * Renders pages of changes as events. Each entity's RDF at its last rendered revision is kept part by part (a
+ * revision never changes): a follower in step renders only the parts each edit changed. A follower elsewhere
+ * in the feed moves the entity's kept state to the revision before the change first (rendered whole when none
+ * is kept).
  */
 export function rdfChangeRenderer(services: { config: Config; sites: SiteTable }): RdfChangeRenderer {
-  const cache = new RevisionCache<NonNullable<RevisionTriples>>(CACHE_CHARS);
+  const cache = new RevisionCache<EntityRdf>(CACHE_CHARS);
   return async (store, changes) => {
     // Read per page: the public URL (the data nodes' base) is the configured one, known once the server listens.
     const setup = { vocabulary: conceptVocabulary(services.config), sites: services.sites, flavor: 'full' as const };
     const layout = mirrorLayout(setup.vocabulary);
     const domain = new URL(services.config.publicUrl).host;
-    const triples = async (entity: string, revision: number): Promise<RevisionTriples> => {
-      const kept = cache.get(entity, revision);
-      if (kept) return kept;
-      const made = revisionTriples(layout, setup, entity, await store.readRevision(entity, revision));
-      return made && cache.put(entity, revision, made, triplesSize(made));
-    };
     const events: RdfChangeEvent[] = [];
     for (const change of changes) {
-      const [previous] = await store.revisions(change.entity, 1, change.revision);
-      const before = previous ? await triples(change.entity, previous.revision) : null;
-      const after = await triples(change.entity, change.revision);
-      events.push(rdfChangeEvent({ cursor: change.cursor, entity: change.entity, revision: change.revision, timestamp: change.timestamp, before, after },
-        domain));
+      const previous = change.type === 'create' ? null : await store.revisionBefore(change.entity, change.revision);
+      const content = await store.readRevision(change.entity, change.revision);
+      // Taken from the cache and moved on with no await between, so two followers never move one state at once.
+      let state = previous !== null && cache.get(change.entity, previous);
+      if (!state) {
+        const before = previous !== null ? await store.readRevision(change.entity, previous) : null;
+        // The entity at another revision (a follower elsewhere, or edits nobody followed) is moved to the one
+        // before the change: only what differs is rendered.
+        state = cache.take(change.entity) ?? new EntityRdf(layout, setup, change.entity);
+        state.update(before);
+      }
+      const delta = state.update(content);
+      cache.put(change.entity, change.revision, state, state.size);
+      const operation = previous === null ? 'import' : !content ? 'delete' : 'diff';
+      events.push(rdfChangeEvent(change, operation, delta, domain));
     }
     return events;
   };
