@@ -30,11 +30,26 @@ export interface PreparedEntity {
   shared: Map<string, string>;
 }
 
-/** To the writer. */
-export interface WriterRequest { id: number; entities: MirrorEntity[]; fresh: boolean }
+/**
+ * What changed of an entity the engine holds (the writer knows what it last wrote, rdf-diff.ts): its own quads
+ * added and deleted (N-Quads in its graph), the shared nodes it starts using (their N-Triples) and stops using.
+ */
+export interface PatchedEntity {
+  id: string;
+  added: string;
+  deleted: string;
+  linked: Map<string, string>;
+  unlinked: string[];
+}
+
+/**
+ * To the writer: entities to write, or `reset`: forget what was written (the engine is emptied or loaded from
+ * a snapshot, or a write failed), so that each entity's next write replaces it whole.
+ */
+export type WriterRequest = { id: number; entities: MirrorEntity[]; fresh: boolean } | { reset: true };
 
 export type EngineRequest =
-  | { id: number; op: 'put'; entities: PreparedEntity[]; fresh: boolean }
+  | { id: number; op: 'put'; entities: (PreparedEntity | PatchedEntity)[]; fresh: boolean }
   | { id: number; op: 'query'; query: string; format: string }
   | { id: number; op: 'save'; path: string; header: string }
   | { id: number; op: 'restore'; path: string }

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
 import { mirrorLayout } from './mirror-triples.js';
-import type { EngineReply, EngineRequest, EngineSetup, PreparedEntity } from './engine-protocol.js';
+import type { EngineReply, EngineRequest, EngineSetup, PatchedEntity, PreparedEntity } from './engine-protocol.js';
 
 const { setup, writer } = workerData as { setup: EngineSetup; writer: MessagePort };
 const layout = mirrorLayout(setup.vocabulary);
@@ -34,19 +34,45 @@ function collect(candidates: string[]): void {
 const LOAD = { format: 'application/n-quads', lenient: true } as const;
 
 /**
+ * An entity's patch: its deleted quads go now, and the text to load (its added quads, the shared nodes it
+ * starts using) is returned; the nodes it stops using join `unused`, to be collected once everything is loaded.
+ */
+function patch({ id, added, deleted, linked, unlinked }: PatchedEntity, unused: Set<string>): string {
+  if (deleted) for (const quad of oxigraph.parse(deleted, { format: 'application/n-quads' })) store.delete(quad);
+  const nodes = new Set(uses.get(id)?.split(' ') ?? []);
+  for (const node of unlinked) {
+    nodes.delete(node);
+    unused.add(node);
+  }
+  let text = added;
+  for (const [node, lines] of linked) {
+    nodes.add(node);
+    text += lines;
+  }
+  if (nodes.size > 0) uses.set(id, [...nodes].join(' '));
+  else uses.delete(id);
+  return text;
+}
+
+/**
  * Writes entities: each replaces what the engine held for it. Its graph is dropped and written again, the shared
  * nodes it uses newly are added, and those it no longer uses are collected. The whole batch goes at once (one
  * update, one load, one collection): per call, the engine's fixed costs were most of an entity's. `fresh`: the
  * engine holds none of them yet (a build), so there is nothing to drop or collect and the load skips the
  * engine's transaction. Each entity appears once in a batch.
  */
-function put(entities: readonly PreparedEntity[], fresh: boolean): void {
+function put(entities: readonly (PreparedEntity | PatchedEntity)[], fresh: boolean): void {
   if (entities.length === 0) return;
-  if (!fresh) store.update(entities.map(({ id }) => `DROP SILENT GRAPH <${layout.graphOf(id)}>`).join(' ;\n'));
+  const whole = entities.filter((e): e is PreparedEntity => 'own' in e);
+  if (!fresh && whole.length) store.update(whole.map(({ id }) => `DROP SILENT GRAPH <${layout.graphOf(id)}>`).join(' ;\n'));
   let text = '';
   const written = new Set<string>();
   const unused = new Set<string>();
-  for (const { id, own, shared } of entities) {
+  for (const entity of entities) {
+    if ('own' in entity) continue;
+    text += patch(entity, unused);
+  }
+  for (const { id, own, shared } of whole) {
     const before = new Set(uses.get(id)?.split(' ') ?? []);
     text += own;
     for (const [node, lines] of shared) {

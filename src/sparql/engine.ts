@@ -44,7 +44,11 @@ export class SparqlEngine extends EventEmitter {
 
   /** Writes entities, through the RDF writer's thread (the engine's thread answers). */
   put(entities: MirrorEntity[], fresh: boolean): Promise<Done> {
-    return this.send(this.writer, (id) => ({ id, entities, fresh }) satisfies WriterRequest);
+    return this.send(this.writer, (id) => ({ id, entities, fresh }) satisfies WriterRequest).catch((e: unknown) => {
+      // The writer may have moved on from what the engine holds: its next write of each entity is whole.
+      this.resetWriter();
+      throw e;
+    });
   }
 
   save(path: string, header: string): Promise<Done> {
@@ -52,11 +56,18 @@ export class SparqlEngine extends EventEmitter {
   }
 
   restore(path: string): Promise<Done> {
+    this.resetWriter();
     return this.request({ op: 'restore', path });
   }
 
   clear(): Promise<Done> {
+    this.resetWriter();
     return this.request({ op: 'clear' });
+  }
+
+  /** The writer forgets what it wrote (rdf-worker.ts): the engine's content is about to be something else. */
+  private resetWriter(): void {
+    if (!this.closed) this.writer.postMessage({ reset: true } satisfies WriterRequest);
   }
 
   /** Runs a query, serialised in `format`; past `timeoutMs` of running (not of waiting its turn), the engine restarts. */

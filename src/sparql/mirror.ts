@@ -8,13 +8,15 @@
 // cursor instead of building again.
 import { existsSync } from 'node:fs';
 import { KINDS } from '../domain/kinds.js';
-import { compareCursors, InvalidCursor, pagesById, type ChangeFeed, type EntityStore, type StoreStatistics } from '../store/store.js';
+import { compareCursors, InvalidCursor, pagesById, type ChangeFeed, type CommitWatch, type EntityStore, type StoreStatistics } from '../store/store.js';
 import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
 import { mirrorLines } from './mirror-triples.js';
 import { EngineRestarted, type SparqlEngine } from './engine.js';
 
 /** How often the feed is read while the mirror is in step, and how many changes one read takes. */
 const TICK_MS = 100;
+/** How soon after a commit of this process the feed is read (the commits of that while share the read). */
+const WAKE_MS = 10;
 const PAGE = 500;
 /** Entities written to the engine per message during a build, and while following the feed. */
 const BUILD_BATCH = 200;
@@ -25,7 +27,7 @@ const SYNC_IN_FLIGHT = 1;
 const SNAPSHOT_EVERY_MS = 10 * 60_000;
 const SNAPSHOT_VERSION = 1;
 
-export type MirrorStore = EntityStore & ChangeFeed & { statistics(): Promise<StoreStatistics> };
+export type MirrorStore = EntityStore & ChangeFeed & CommitWatch & { statistics(): Promise<StoreStatistics> };
 
 export interface MirrorOptions {
   /** Where the snapshot lives; null: none (every start builds). */
@@ -58,6 +60,11 @@ export class SparqlMirror {
   /** Seconds between the oldest change not yet applied and now (0 when in step). */
   lagSeconds = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending read is due (performance.now()). */
+  private due = 0;
+  private stopWatching: (() => void) | null = null;
+  /** A commit of this process was heard since the last read began. */
+  private heard = false;
   private stopped = false;
   private following: Promise<void> = Promise.resolve();
   private lastSnapshot = Date.now();
@@ -118,6 +125,7 @@ export class SparqlMirror {
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopTimer();
+    this.stopWatching?.();
     await this.following;
     if (this.state.status === 'ready' && this.changedSinceSnapshot) await this.snapshot().catch(() => {});
   }
@@ -232,13 +240,25 @@ export class SparqlMirror {
     return readMirrorEntities(this.store, ids);
   }
 
-  /** The next read of the feed, unless one is already due: a restart while the feed is read makes no second loop. */
-  private schedule(): void {
-    if (this.stopped || this.timer) return;
+  /**
+   * The next read of the feed in `ms`, unless one is due sooner: a restart while the feed is read makes no second
+   * loop. This process's commits bring the read forward to WAKE_MS; other processes' are read at the tick.
+   */
+  private schedule(ms = TICK_MS): void {
+    if (this.stopped) return;
+    this.stopWatching ??= this.store.watchCommits(() => {
+      this.heard = true;
+      if (this.timer) this.schedule(WAKE_MS);
+    });
+    if (this.timer && this.due <= performance.now() + ms) return;
+    this.stopTimer();
+    this.due = performance.now() + ms;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.following = this.follow().finally(() => this.schedule());
-    }, TICK_MS);
+      this.heard = false;
+      // A commit heard while the feed was read is read next, without waiting for the tick.
+      this.following = this.follow().finally(() => this.schedule(this.heard ? WAKE_MS : TICK_MS));
+    }, ms);
   }
 
   private stopTimer(): void {

@@ -2,19 +2,75 @@
 // loads (domain/rdf.ts, laid out by mirror-triples.ts) and passes them straight to the engine's thread. Writing
 // RDF costs about as much as the engine's loading it; in two threads the two overlap (docs/adr/0013 has the
 // figures).
+//
+// While following the feed, the writer keeps what it last wrote of the entities it wrote lately, part by part
+// (rdf-diff.ts): the next write of such an entity is a patch, the triples of the parts that changed, not the
+// whole entity dropped and loaded again. An entity it does not hold (a build, the first edit after a start, one
+// pushed out of its memory) is written whole, and held from then on.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { Entity } from '../domain/entity.js';
+import { RevisionCache } from '../store/revision-cache.js';
+import type { RevisionContent } from '../store/store.js';
 import { mirrorLayout, mirrorLines, splitTriples } from './mirror-triples.js';
-import type { EngineReply, EngineRequest, EngineSetup, PreparedEntity, WriterRequest } from './engine-protocol.js';
+import { EntityRdf, type RdfDelta } from './rdf-diff.js';
+import type { EngineReply, EngineRequest, EngineSetup, MirrorEntity, PatchedEntity, PreparedEntity, WriterRequest } from './engine-protocol.js';
 
 const { setup, engine } = workerData as { setup: EngineSetup; engine: MessagePort };
 const layout = mirrorLayout(setup.vocabulary);
 
+/**
+ * Characters of triples held: a Wikidata-sized item is some 300 triples, about 45,000 characters, so some
+ * 2,000 items; the embedded engine holds at most some 15,000 of them (ADR 0013).
+ */
+const HELD_CHARS = 96 * 2 ** 20;
+let held = new RevisionCache<EntityRdf>(HELD_CHARS);
+
+/** A document as the revision it is (a redirect's revision number is not needed to write it). */
+function contentOf(e: MirrorEntity): RevisionContent | null {
+  if (e.redirect !== undefined) return { kind: 'redirect', target: e.redirect, head: { revision: 0, modified: new Date(0) } };
+  if (e.json === undefined || !e.head) return null;
+  return { kind: 'entity', entity: JSON.parse(e.json) as Entity, head: { revision: e.head.revision, modified: new Date(e.head.modified) } };
+}
+
+const quads = (id: string, lines: readonly string[]) => {
+  const graph = `<${layout.graphOf(id)}>`;
+  return lines.map((line) => `${line.slice(0, -1)}${graph} .\n`).join('');
+};
+
+function patchOf(id: string, delta: RdfDelta): PatchedEntity {
+  const linked = new Map<string, string>();
+  for (const lines of delta.linked) linked.set(lines.slice(1, lines.indexOf('>')), `${lines}\n`);
+  const unlinked = delta.unlinked.map((lines) => lines.slice(1, lines.indexOf('>')));
+  return { id, added: quads(id, delta.added), deleted: quads(id, delta.deleted), linked, unlinked };
+}
+
+/** An entity written while following the feed: a patch when the writer holds it, else whole (and held). */
+function followed(e: MirrorEntity): PreparedEntity | PatchedEntity {
+  const content = contentOf(e);
+  const state = held.take(e.id);
+  const next = state ?? new EntityRdf(layout, setup, e.id);
+  const delta = next.update(content);
+  held.put(e.id, e.head?.revision ?? 0, next, next.size);
+  const patch = patchOf(e.id, delta);
+  // Not held: what the engine holds of it is unknown here, so it is replaced whole (all of it is "added").
+  return state ? patch : { id: e.id, own: patch.added, shared: patch.linked };
+}
+
 parentPort!.on('message', (request: WriterRequest) => {
+  if ('reset' in request) {
+    held = new RevisionCache<EntityRdf>(HELD_CHARS);
+    return;
+  }
   try {
-    const entities: PreparedEntity[] = request.entities.map((e) => ({ id: e.id, ...splitTriples(layout, e.id, mirrorLines(e, setup)) }));
+    // A build writes each entity once: nothing to hold for it.
+    const entities = request.fresh
+      ? request.entities.map((e): PreparedEntity => ({ id: e.id, ...splitTriples(layout, e.id, mirrorLines(e, setup)) }))
+      : request.entities.map(followed);
     engine.postMessage({ id: request.id, op: 'put', entities, fresh: request.fresh } satisfies EngineRequest);
   } catch (e) {
-    // A document the writer cannot read fails its own request; the engine never sees it.
+    // A document the writer cannot read fails its own request; the engine never sees it. What the writer held
+    // of the batch may have moved on without the engine: it forgets everything, and writes whole from now on.
+    held = new RevisionCache<EntityRdf>(HELD_CHARS);
     parentPort!.postMessage({ id: request.id, ok: false, error: (e as Error).message } satisfies EngineReply);
   }
 });
