@@ -127,7 +127,9 @@ export class SparqlMirror {
     this.stopTimer();
     this.stopWatching?.();
     await this.following;
-    if (this.state.status === 'ready' && this.changedSinceSnapshot) await this.snapshot().catch(() => {});
+    // Without a snapshot path (ENTIA_SPARQL_SNAPSHOT off) nothing is saved: a save to "null" left
+    // null.<pid>.partial files in the working directory.
+    if (this.state.status === 'ready' && this.changedSinceSnapshot && this.options.snapshotPath) await this.snapshot().catch(() => {});
   }
 
   private header(): string {

@@ -3,7 +3,7 @@
 // mirror in step with the store: after every kind of edit the engine holds exactly the union of every entity's
 // RDF (as Special:EntityData writes it), with no stale triple and no orphaned value or reference node.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -288,5 +288,16 @@ describe('the engine\'s bounds and lifetime', () => {
       await second.close();
       rmSync(snapshot, { force: true });
     }
+  });
+
+  it('writes no snapshot when it has no place for one (PostgreSQL), and leaves no file behind on shutdown', async () => {
+    const junk = () => readdirSync(process.cwd()).filter((name) => name.startsWith('null'));
+    const before = junk();
+    const server = await startServer({ config: { sparql: 'full', sparqlSnapshot: null } });
+    await waitForSparql(server);
+    await server.post('/v1/entities/items', { item: { labels: { en: 'edited before shutdown' } } });
+    await fetch(`${server.url}/sparql?after=latest&query=ASK%7B%7D`);
+    await server.close();
+    assert.deepEqual(junk(), before);
   });
 });
