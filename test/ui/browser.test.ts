@@ -190,6 +190,40 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
       `Changed claim: ${stringProperty}: new code (normal rank)`]);
   });
 
+  it('adds a qualifier and a reference to a statement, then removes the qualifier', async () => {
+    const id = await createItem('qualified target', [valueSnak(stringProperty, 'main value')]);
+    const { page, csp } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    const statement = page.locator(`.statement-group[data-property="${stringProperty}"] li.statement`);
+    await statement.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Property of a new qualifier').fill(itemProperty);
+    await page.getByRole('button', { name: 'Add qualifier', exact: true }).click();
+    const related = await createItem('qualifier value');
+    await page.locator('.qualifier-editor .value-input input[name="value"]').fill(related);
+    await page.getByLabel('Property of a new reference part').fill(stringProperty);
+    await page.getByRole('button', { name: 'Add reference part', exact: true }).click();
+    await page.locator('.reference-editor .value-input input[name="value"]').fill('page 12');
+    await shot(page, 'statement-editor');
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
+    const stored = (await s.get(`/v1/entities/items/${id}/statements`)).body[stringProperty][0];
+    assert.deepEqual(stored.qualifiers.map((q: any) => [q.property.id, q.value.content]), [[itemProperty, related]]);
+    assert.deepEqual(stored.references.map((r: any) => r.parts.map((p: any) => [p.property.id, p.value.content])), [[[stringProperty, 'page 12']]]);
+    assert.equal(stored.value.content, 'main value');
+    // The page shows them; editing again lists them, and the qualifier goes while the reference stays.
+    assert.match(await statement.textContent() ?? '', /qualifier value/);
+    await shot(page, 'statement-qualified');
+    await statement.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Remove qualifier', exact: true }).click();
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
+    const after = (await s.get(`/v1/entities/items/${id}/statements`)).body[stringProperty][0];
+    assert.deepEqual(after.qualifiers, []);
+    assert.equal(after.references.length, 1);
+    const comments = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions.map((r: any) => r.comment);
+    assert.deepEqual(comments.slice(0, 2), [`Changed claim: ${stringProperty}: main value (normal rank; 0 qualifiers, 1 reference)`,
+      `Changed claim: ${stringProperty}: main value (normal rank; 1 qualifier, 1 reference)`]);
+    assert.deepEqual(csp, []);
+  });
+
   it('adds and removes a sitelink', async () => {
     const id = await createItem('linked page');
     const { page } = await newPage();

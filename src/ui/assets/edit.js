@@ -1,5 +1,6 @@
 // @ts-check
-// Editing on an entity page: terms per language, statements (add, change value and rank, remove), sitelinks
+// Editing on an entity page: terms per language, statements (add; change value, rank, qualifiers and
+// references; remove), sitelinks
 // (add, remove), and revert from the history or an old revision. Every edit is one API request sent with
 // If-Match: the revision the page showed. A 412 means someone else edited first: the editor says so and shows
 // their version instead of overwriting it.
@@ -241,6 +242,84 @@ function aliasOps(path, before, after) {
 }
 
 /**
+ * What an automatic summary adds when the qualifiers or references changed: their counts now.
+ * @param {any} before @param {Snak[]} qualifiers @param {{ parts: Snak[] }[]} references
+ */
+function statementExtras(before, qualifiers, references) {
+  const same = (/** @type {any} */ a, /** @type {any} */ b) => JSON.stringify(a) === JSON.stringify(b);
+  const strip = (/** @type {Snak[]} */ snaks) => snaks.map((s) => ({ property: { id: s.property.id }, value: s.value }));
+  const changedQualifiers = !same(strip(before?.qualifiers ?? []), qualifiers);
+  const changedReferences = !same((before?.references ?? []).map((/** @type {any} */ r) => strip(r.parts)), references.map((r) => r.parts));
+  if (!changedQualifiers && !changedReferences) return '';
+  const count = (/** @type {number} */ n, /** @type {string} */ noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  return `; ${count(qualifiers.length, 'qualifier')}, ${count(references.length, 'reference')}`;
+}
+
+/** A property's data type, or null when there is no such property. @param {string} property */
+async function dataTypeOf(property) {
+  const info = await fetch(`/w/api.php?action=wbgetentities&format=json&props=info&ids=${property}`).then((r) => r.json());
+  return info.entities?.[property]?.datatype ?? null;
+}
+
+/** @typedef {{ property: { id: string }, value: any }} Snak */
+
+/**
+ * Snaks to edit (a statement's qualifiers, or the parts of a new reference): each listed with Remove, and below
+ * them a property to pick, whose value input (by its data type) then joins the list. read() gives the snaks kept
+ * and added, in the API's input shape.
+ * @param {string} noun what one snak is called ("qualifier", "part") @param {Snak[]} snaks
+ */
+function snakEditor(noun, snaks) {
+  const kept = snaks.map((s) => ({ property: { id: s.property.id }, value: s.value }));
+  /** @type {{ property: string, input: { element: HTMLElement, read: () => any } }[]} */
+  const added = [];
+  const list = el('ul', { className: 'snaks' });
+  const show = () => list.replaceChildren(
+    ...kept.map((snak, i) => el('li', {}, [el('span', { textContent: `${snak.property.id}: ${valueText(snak.value)}` }),
+      button(`Remove ${noun}`, () => { kept.splice(i, 1); show(); }, 'link danger')])),
+    ...added.map(({ property, input }, i) => el('li', {}, [el('span', { textContent: `${property}:` }), input.element,
+      button(`Remove ${noun}`, () => { added.splice(i, 1); show(); }, 'link danger')])),
+  );
+  show();
+  const picker = entityPicker('properties', '', `${noun}-property`);
+  const problem = el('p', { className: 'editor-error', role: 'alert' });
+  const add = button(`Add ${noun}`, async () => {
+    problem.textContent = '';
+    let property = '';
+    try {
+      property = idIn(picker.el.value);
+    } catch { /* said below */ }
+    const dataType = /^P[1-9]\d*$/.test(property) ? await dataTypeOf(property) : null;
+    if (!dataType) return void (problem.textContent = `Pick a property for the ${noun} from the suggestions, or type its id such as P585.`);
+    added.push({ property, input: valueInput(dataType) });
+    picker.el.value = '';
+    show();
+  }, 'link');
+  const element = el('div', { className: 'snak-editor' }, [list, el('div', { className: 'row' }, [field(`Property of a new ${noun}`, picker.wrap), add]), problem]);
+  return { element, read: () => /** @type {Snak[]} */ ([...kept, ...added.map(({ property, input }) => ({ property: { id: property }, value: input.read() }))]) };
+}
+
+/**
+ * A statement's references: each listed with Remove, and a new one made of parts (snakEditor) added on save.
+ * @param {{ parts: Snak[] }[]} references
+ */
+function referenceEditor(references) {
+  const kept = references.map((r) => ({ parts: r.parts.map((s) => ({ property: { id: s.property.id }, value: s.value })) }));
+  const list = el('ul', { className: 'references' });
+  const show = () => list.replaceChildren(...kept.map((reference, i) => el('li', {}, [
+    el('span', { textContent: reference.parts.map((s) => `${s.property.id}: ${valueText(s.value)}`).join('; ') }),
+    button('Remove reference', () => { kept.splice(i, 1); show(); }, 'link danger')])));
+  show();
+  const fresh = snakEditor('reference part', []);
+  const element = el('fieldset', { className: 'reference-editor' }, [el('legend', { textContent: 'References' }), list,
+    el('p', { className: 'hint', textContent: 'A new reference: its parts, such as a reference URL (P854) and a retrieval date (P813).' }), fresh.element]);
+  return { element, read: () => {
+    const parts = fresh.read();
+    return parts.length ? [...kept, { parts }] : kept;
+  } };
+}
+
+/**
  * @param {HTMLElement} article @param {string} base @param {number} revision @param {(a: Answer) => void} saved
  */
 function enhanceStatements(article, base, revision, saved) {
@@ -263,16 +342,25 @@ function enhanceStatements(article, base, revision, saved) {
         const current = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
         const value = valueInput(dataType, current.ok ? current.body.value : undefined);
         const rank = rankSelect(item.dataset.rank ?? 'normal');
+        const qualifiers = snakEditor('qualifier', current.ok ? current.body.qualifiers ?? [] : []);
+        const references = referenceEditor(current.ok ? current.body.references ?? [] : []);
         const holder = el('div');
         holder.append(editor({
           title: 'Change this statement',
-          fields: [value.element, field('Rank', rank)],
+          fields: [value.element, field('Rank', rank),
+            el('fieldset', { className: 'qualifier-editor' }, [el('legend', { textContent: 'Qualifiers' }), qualifiers.element]),
+            references.element],
           save: (comment) => {
             const next = value.read();
             const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
+            const nextQualifiers = qualifiers.read();
+            const nextReferences = references.read();
+            // `add` replaces a member that is there and adds one that is not (RFC 6902).
             return call('PATCH', `${base}/statements/${encodeURIComponent(sid)}`, {
-              body: { patch: [{ op: 'replace', path: '/value', value: next }, { op: 'replace', path: '/rank', value: rank.value }],
-                comment: summary(comment, `Changed claim: ${property}: ${valueText(next)} (${rank.value} rank)`) },
+              body: { patch: [{ op: 'replace', path: '/value', value: next }, { op: 'replace', path: '/rank', value: rank.value },
+                { op: 'add', path: '/qualifiers', value: nextQualifiers }, { op: 'add', path: '/references', value: nextReferences }],
+                comment: summary(comment, `Changed claim: ${property}: ${valueText(next)} (${rank.value} rank`
+                  + `${statementExtras(current.ok ? current.body : null, nextQualifiers, nextReferences)})`) },
               revision,
             });
           },
@@ -328,8 +416,7 @@ function enhanceStatements(article, base, revision, saved) {
     problem.textContent = '';
     const property = (/^\s*(P[1-9]\d*)/i.exec(picker.el.value)?.[1] ?? '').toUpperCase();
     if (!property) return void (problem.textContent = 'Pick a property from the suggestions, or type its id such as P31.');
-    const info = await fetch(`/w/api.php?action=wbgetentities&format=json&props=info&ids=${property}`).then((r) => r.json());
-    const dataType = info.entities?.[property]?.datatype;
+    const dataType = await dataTypeOf(property);
     if (!dataType) return void (problem.textContent = `There is no property ${property}.`);
     addTo(property, dataType, start);
   });
