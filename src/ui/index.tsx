@@ -15,6 +15,8 @@ import { Layout, renderPage } from './layout.js';
 import { ChangesPage, type ChangeFilters, type ChangeRow } from './pages/changes.js';
 import { EntityPage, idsOnPage, type EntityView } from './pages/entity.js';
 import { HistoryPage, type Revision } from './pages/history.js';
+import { DiffPage, idsInDiff, type DiffSide } from './pages/diff.js';
+import { diffEntities } from '../domain/entity-diff.js';
 import { ErrorPage, HomePage } from './pages/home.js';
 import { SearchPage, type Hit } from './pages/search.js';
 import { DocsPage } from './pages/docs.js';
@@ -82,6 +84,7 @@ export function registerUi(app: FastifyInstance): string[] {
     [`/:id${ENTITY}`]: (req, reply, language) => entityPage(api, req, reply, language),
     [`/:id${ENTITY}/history`]: (req, _reply, language) => historyPage(api, req, language),
     [`/:id${ENTITY}/revisions/:revision`]: (req, _reply, language) => revisionPage(api, req, language),
+    [`/:id${ENTITY}/diff/:from/:to`]: (req, _reply, language) => diffPage(api, req, language),
     // Wikidata's own page addresses, as people paste them.
     [`/wiki/:id${ENTITY}`]: async (req, reply) => {
       await reply.redirect(`/${(req.params as Params).id}`, 301);
@@ -172,10 +175,15 @@ async function historyPage(api: PageApi, req: FastifyRequest, language: string):
   const query = new URLSearchParams({ limit: String(HISTORY_PAGE), ...(before ? { before } : {}) });
   const page = expectOk(await api.get<{ revisions: Revision[]; next: number | null }>(req, `/v1/entities/${segment}/${id}/history?${query}`));
   const latest = before ? await latestRevision(api, req, segment, id) : page.revisions[0]?.id ?? 0;
+  // The page's last revision is diffed with the one before it, which the next page begins with.
+  const last = page.revisions.at(-1);
+  const older = last && page.next !== null
+    ? expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1&before=${last.id}`)).revisions[0]
+    : undefined;
   const label = (await fetchLabels(api, req, [id], language)).label(id)?.text ?? null;
   return {
     title: `History of ${label ?? id}`,
-    content: <HistoryPage view={{ id, label, kind: segment, revisions: page.revisions, latest, next: page.next }} />,
+    content: <HistoryPage view={{ id, label, kind: segment, revisions: page.revisions, latest, next: page.next, before: older }} />,
   };
 }
 
@@ -228,4 +236,27 @@ async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply
     bySuggest = true;
   }
   return { title: `Search: ${q}`, content: <SearchPage view={{ ...view, hits, bySuggest }} /> };
+}
+
+/** A revision of the entity as the diff page shows it: the entity then, and its history record (time, size). */
+async function revisionSide(api: PageApi, req: FastifyRequest, segment: string, id: string, revision: string): Promise<{ entity: Entity; side: DiffSide }> {
+  if (!/^[1-9][0-9]{0,15}$/.test(revision)) throw new PageError(400, 'invalid-path-parameter', `Not a revision number: '${revision}'`);
+  const entity = expectOk(await api.get<Entity>(req, `/v1/entities/${segment}/${id}/revisions/${revision}`));
+  // The newest revision before revision + 1 is this one: its record says when, who and how large.
+  const page = expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1&before=${Number(revision) + 1}`));
+  const record = page.revisions[0];
+  return { entity, side: { revision: Number(revision), timestamp: record.timestamp, user: record.user, comment: record.comment, size: record.size } };
+}
+
+async function diffPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const { id, segment } = entityParams(req);
+  const { from: fromRevision, to: toRevision } = req.params as Params;
+  const [from, to] = await Promise.all([revisionSide(api, req, segment, id, fromRevision), revisionSide(api, req, segment, id, toRevision)]);
+  const rows = diffEntities(from.entity, to.entity);
+  const labels = await fetchLabels(api, req, [id, ...idsInDiff(rows)], language);
+  const label = labels.label(id)?.text ?? null;
+  return {
+    title: `Changes to ${label ?? id} (revisions ${from.side.revision} to ${to.side.revision})`,
+    content: <DiffPage view={{ id, label, from: from.side, to: to.side, rows }} labels={labels} />,
+  };
 }

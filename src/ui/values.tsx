@@ -130,3 +130,8 @@ function coordinateView(latitude: number, longitude: number) {
   const map = `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=10/${latitude}/${longitude}`;
   return <a href={map} rel="noopener noreferrer" class="external coordinates">{text}</a>;
 }
+
+/** A change in bytes as history pages show it: +120, −8, 0. */
+export function sizeChange(bytes: number): string {
+  return bytes > 0 ? `+${bytes.toLocaleString('en')}` : bytes < 0 ? `−${(-bytes).toLocaleString('en')}` : '0';
+}

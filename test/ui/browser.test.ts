@@ -224,6 +224,36 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(csp, []);
   });
 
+  it('shows what a revision changed, linked from the history with its size change', async () => {
+    const id = await createItem('diffed item', [valueSnak(stringProperty, 'first code')]);
+    assert.equal((await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'diffed item renamed' }, auth)).status, 200);
+    const [original] = (await s.get(`/v1/entities/items/${id}/statements`)).body[stringProperty];
+    assert.equal((await s.patch(`/v1/statements/${original.id}`, { patch: [{ op: 'replace', path: '/value/content', value: 'second code' }] }, auth)).status, 200);
+    const { revisions } = (await s.get(`/v1/entities/items/${id}/history`)).body;
+    const { page, csp } = await newPage(false);
+    await page.goto(`${s.url}/${id}/history`);
+    const latest = page.locator('table.revisions tbody tr').first();
+    assert.equal(await page.locator('table.revisions tbody tr').last().locator('td').nth(4).textContent(), 'created');
+    await Promise.all([page.waitForURL(`${s.url}/${id}/diff/${revisions[1].id}/${revisions[0].id}`),
+      latest.getByRole('link', { name: `Changes in revision ${revisions[0].id}` }).click()]);
+    const rows = page.locator('table.diff tbody tr');
+    assert.equal(await rows.count(), 1);
+    assert.equal(await rows.first().getAttribute('data-part'), 'statement');
+    assert.equal((await rows.first().locator('td.diff-before .statement-value').textContent())?.trim(), 'first code');
+    assert.equal((await rows.first().locator('td.diff-after .statement-value').textContent())?.trim(), 'second code');
+    const change = revisions[0].size - revisions[1].size;
+    assert.equal(await page.locator('.size-change').textContent(), `${change > 0 ? '+' : change < 0 ? '−' : ''}${Math.abs(change)} bytes`);
+    // From the first revision to the last: the label and the statement.
+    await page.goto(`${s.url}/${id}/diff/${revisions[2].id}/${revisions[0].id}`);
+    assert.deepEqual(await page.locator('table.diff tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-part'))), ['label', 'statement']);
+    assert.match(await page.locator('tr[data-part="label"] td.diff-after').textContent() ?? '', /diffed item renamed/);
+    await shot(page, 'diff');
+    // Not a revision of this item, or not a number: said as a page, not a stack trace.
+    assert.equal((await page.goto(`${s.url}/${id}/diff/${revisions[2].id}/abc`))?.status(), 400);
+    assert.equal((await page.goto(`${s.url}/${id}/diff/${revisions[2].id}/999999999`))?.status(), 404);
+    assert.deepEqual(csp, []);
+  });
+
   it('adds and removes a sitelink', async () => {
     const id = await createItem('linked page');
     const { page } = await newPage();
@@ -414,7 +444,10 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     // The query page with a result table: the engine has applied the item once `after=latest` answers.
     await (await fetch(`${s.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
     const queryPage = `/query?${new URLSearchParams({ query: `SELECT ?item ?itemLabel WHERE { BIND(wd:${id} AS ?item) SERVICE wikibase:label { bd:serviceParam wikibase:language "en". } }` })}`;
-    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, '/recent-changes', queryPage, '/Special:NewProperty']) {
+    await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'accessible, renamed' }, auth);
+    const [newest, older] = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions;
+    const diffPage = `/${id}/diff/${older.id}/${newest.id}`;
+    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, diffPage, '/recent-changes', queryPage, '/Special:NewProperty']) {
       await page.goto(`${s.url}${path}`);
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {

@@ -128,7 +128,7 @@ function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
 
 const RANK_TEXT = { preferred: 'Preferred rank', normal: 'Normal rank', deprecated: 'Deprecated rank' } as const;
 
-function StatementView({ statement, labels }: { statement: Statement; labels: Labels }) {
+export function StatementView({ statement, labels }: { statement: Statement; labels: Labels }) {
   return (
     <li class={`statement rank-${statement.rank}`} data-statement-id={statement.id}
       data-datatype={statement.property['data-type'] ?? ''} data-rank={statement.rank}>

@@ -1,4 +1,7 @@
-// An entity's revisions, newest first, each linking to the entity as it was; every older one can be reverted to.
+// An entity's revisions, newest first, each linking to the entity as it was and to what it changed (the diff with
+// the revision before, with the change in size); every older one can be reverted to.
+import { sizeChange } from '../values.js';
+
 export interface Revision {
   id: number;
   timestamp: string;
@@ -17,7 +20,10 @@ export interface HistoryView {
   /** The entity's latest revision. */
   latest: number;
   next: number | null;
+  /** The revision just before the page's last one, when there is one (the next page's first). */
+  before?: Revision;
 }
+
 
 export function HistoryPage({ view }: { view: HistoryView }) {
   return (
@@ -25,18 +31,24 @@ export function HistoryPage({ view }: { view: HistoryView }) {
       <h1>History of <a href={`/${view.id}`}>{view.label ?? view.id}</a> <span class="entity-id">({view.id})</span></h1>
       <table class="revisions">
         <caption class="visually-hidden">Revisions, newest first</caption>
-        <thead><tr><th scope="col">Revision</th><th scope="col">Time (UTC)</th><th scope="col">User</th><th scope="col">Summary</th><th scope="col">Size</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <thead><tr><th scope="col">Revision</th><th scope="col">Time (UTC)</th><th scope="col">User</th><th scope="col">Summary</th><th scope="col">Size</th><th scope="col">Change</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
         <tbody>
-          {view.revisions.map((r) => (
+          {view.revisions.map((r, i) => {
+            // The revision before this one: the next row, or (last on the page) the first of the next page.
+            const previous = view.revisions[i + 1] ?? view.before;
+            return (
             <tr data-revision={r.id}>
               <th scope="row"><a href={`/${view.id}/revisions/${r.id}`}>{r.id}</a>{r.id === view.latest ? ' (current)' : ''}</th>
               <td><time datetime={r.timestamp}>{r.timestamp.replace('T', ' ').replace('Z', '')}</time></td>
               <td>{r.user}{r.bot ? <span class="tag"> bot</span> : null}</td>
               <td>{r.comment ?? ''}{r.tags.map((t) => <span class="tag"> {t}</span>)}</td>
               <td>{r.size.toLocaleString('en')} bytes</td>
+              <td>{previous ? <a href={`/${view.id}/diff/${previous.id}/${r.id}`} class="diff-link"
+                aria-label={`Changes in revision ${r.id}`}>{sizeChange(r.size - previous.size)}</a> : 'created'}</td>
               <td>{r.id === view.latest ? null : <button type="button" class="revert" data-revert={r.id}>Revert to this</button>}</td>
             </tr>
-          ))}
+            );
+          })}
         </tbody>
       </table>
       {view.next !== null ? <nav class="pager" aria-label="History pages"><a href={`/${view.id}/history?before=${view.next}`} rel="next">Older revisions</a></nav> : null}
