@@ -326,6 +326,34 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.match(await conflict.textContent() ?? '', /Someone else edited this entity.*Their version:.*Label: first writer/s);
     await shot(second.page, 'conflict');
     assert.equal((await s.get(`/v1/entities/items/${id}/labels/en`)).body, 'first writer');
+    assert.equal(await second.page.getByLabel('Label', { exact: true }).inputValue(), 'second writer', 'what was typed stays');
+  });
+
+  it('saves an edit that overlaps nothing another page changed meanwhile', async () => {
+    const id = await createItem('shared', [valueSnak(stringProperty, 'kept value'), valueSnak(itemProperty, await createItem('a neighbour'))]);
+    const { page } = await newPage();
+    const { page: second } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    await second.goto(`${s.url}/${id}`);
+    // Someone else changes the description, a statement and adds a sitelink after the page was loaded.
+    assert.equal((await s.put(`/v1/entities/items/${id}/descriptions/en`, { description: 'changed elsewhere' }, auth)).status, 200);
+    assert.equal((await s.put(`/v1/entities/items/${id}/sitelinks/dewiki`, { sitelink: { title: 'Elsewhere' } }, auth)).status, 200);
+    const [other] = (await s.get(`/v1/entities/items/${id}/statements`)).body[itemProperty];
+    assert.equal((await s.patch(`/v1/statements/${other.id}`, { patch: [{ op: 'replace', path: '/rank', value: 'preferred' }] }, auth)).status, 200);
+    // These pages add a sitelink and change the other statement, and undo nothing of theirs.
+    await page.getByRole('button', { name: 'Add a sitelink' }).click();
+    await page.getByLabel('Site id').fill('enwiki');
+    await page.getByLabel('Page title').fill('Here');
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
+    const statement = second.locator(`.statement-group[data-property="${stringProperty}"] li.statement`);
+    await statement.getByRole('button', { name: 'Edit' }).click();
+    await second.getByLabel('Value', { exact: true }).fill('changed here');
+    await reloadsAfter(second, () => second.getByRole('button', { name: 'Save' }).click());
+    const stored = (await s.get(`/v1/entities/items/${id}`)).body;
+    assert.equal(stored.descriptions.en, 'changed elsewhere');
+    assert.deepEqual(Object.fromEntries(Object.entries(stored.sitelinks).map(([site, link]: [string, any]) => [site, link.title])), { dewiki: 'Elsewhere', enwiki: 'Here' });
+    assert.equal(stored.statements[stringProperty][0].value.content, 'changed here');
+    assert.equal(stored.statements[itemProperty][0].rank, 'preferred');
   });
 
   it('explains a refused edit in words, and shows a signed-out visitor no edit controls', async () => {

@@ -27,9 +27,36 @@ function flash(text) {
 }
 
 /**
+ * The entity's revision now if the part an edit touches (`part` of what `url` answers) is as the editor saw it,
+ * else null: the edit then overlaps nothing others changed meanwhile.
+ * @param {string} url @param {(body: any) => unknown} part @param {unknown} seen
+ */
+async function revisionIfUnchanged(url, part, seen) {
+  const now = await call('GET', url);
+  if (!now.ok || now.revision === null) return null;
+  return JSON.stringify(part(now.body) ?? null) === JSON.stringify(seen ?? null) ? now.revision : null;
+}
+
+/**
+ * Sends an edit with the page's revision (`send()`); refused because the entity changed since (412), sends it
+ * again on top of the newer revision when `unchanged` says the part it edits is as the editor saw it.
+ * @param {(revision?: number) => Promise<Answer>} send @param {(() => Promise<number | null>) | undefined} unchanged
+ */
+async function sendOnTop(send, unchanged) {
+  const answer = await send();
+  if (answer.status !== 412 || !unchanged) return answer;
+  const newer = await unchanged().catch(() => null);
+  return newer === null ? answer : send(newer);
+}
+
+/**
  * An editor box: its fields, an optional summary, Save and Cancel, and a place for errors and conflicts.
- * @param {{ title: string, fields: HTMLElement[], save: (comment: string | undefined) => Promise<Answer>,
- *   theirs: () => Promise<string>, done: (answer: Answer) => void, close: () => void }} spec
+ * A save refused because the entity changed since the page was loaded (412) is sent again on top of the newer
+ * revision when `unchanged` finds the part it edits as the editor saw it: edits of different parts do not
+ * conflict. Otherwise the editor shows their version and keeps what was typed.
+ * @param {{ title: string, fields: HTMLElement[], save: (comment: string | undefined, revision?: number) => Promise<Answer>,
+ *   theirs: () => Promise<string>, unchanged?: () => Promise<number | null>, done: (answer: Answer) => void,
+ *   close: () => void }} spec
  */
 function editor(spec) {
   const summary = el('input', { type: 'text', name: 'comment', maxLength: 500 });
@@ -47,7 +74,8 @@ function editor(spec) {
     message.replaceChildren();
     save.disabled = true;
     try {
-      const answer = await spec.save(summary.value.trim() || undefined);
+      const comment = summary.value.trim() || undefined;
+      const answer = await sendOnTop((rev) => spec.save(comment, rev), spec.unchanged);
       if (answer.ok) return spec.done(answer);
       if (answer.status === 412) {
         const theirs = await spec.theirs().catch(() => '(could not be read)');
@@ -186,7 +214,7 @@ function enhanceTerms(article, base, revision, saved) {
     holder.append(editor({
       title: `Terms in ${language}`,
       fields: [field('Label', label), field('Description', description), field('Aliases (one per line)', aliases)],
-      save: (comment) => {
+      save: (comment, rev = revision) => {
         const now = { label: label.value.trim(), description: description.value.trim(),
           aliases: aliases.value.split('\n').map((/** @type {string} */ a) => a.trim()).filter(Boolean) };
         const patch = [
@@ -195,8 +223,10 @@ function enhanceTerms(article, base, revision, saved) {
           ...aliasOps(`/aliases/${language}`, old.aliases, now.aliases),
         ];
         if (patch.length === 0) throw new Error('Nothing was changed.');
-        return call('PATCH', base, { body: { patch, comment: summary(comment, termsSummary(language, old, now)) }, revision });
+        return call('PATCH', base, { body: { patch, comment: summary(comment, termsSummary(language, old, now)) }, revision: rev });
       },
+      unchanged: () => revisionIfUnchanged(`${base}?_fields=labels,descriptions,aliases`, (b) => ({
+        label: b.labels?.[language] ?? '', description: b.descriptions?.[language] ?? '', aliases: b.aliases?.[language] ?? [] }), old),
       theirs: async () => {
         const now = await call('GET', `${base}?_fields=labels,descriptions,aliases`);
         const b = now.body ?? {};
@@ -350,7 +380,7 @@ function enhanceStatements(article, base, revision, saved) {
           fields: [value.element, field('Rank', rank),
             el('fieldset', { className: 'qualifier-editor' }, [el('legend', { textContent: 'Qualifiers' }), qualifiers.element]),
             references.element],
-          save: (comment) => {
+          save: (comment, rev = revision) => {
             const next = value.read();
             const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
             const nextQualifiers = qualifiers.read();
@@ -361,9 +391,11 @@ function enhanceStatements(article, base, revision, saved) {
                 { op: 'add', path: '/qualifiers', value: nextQualifiers }, { op: 'add', path: '/references', value: nextReferences }],
                 comment: summary(comment, `Changed claim: ${property}: ${valueText(next)} (${rank.value} rank`
                   + `${statementExtras(current.ok ? current.body : null, nextQualifiers, nextReferences)})`) },
-              revision,
+              revision: rev,
             });
           },
+          // The statement as this editor loaded it: other statements, terms and sitelinks may have changed.
+          unchanged: () => revisionIfUnchanged(`/v1/statements/${encodeURIComponent(sid)}`, (b) => b, current.ok ? current.body : undefined),
           theirs: () => describe(sid),
           done: saved,
           close: () => holder.remove(),
@@ -374,8 +406,14 @@ function enhanceStatements(article, base, revision, saved) {
         if (!confirm('Remove this statement?')) return;
         const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
         const shown = item.querySelector('.statement-value')?.textContent?.trim() ?? '';
-        const answer = await call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`,
-          { body: { comment: clipped(`Removed claim: ${property}: ${shown}`) }, revision });
+        const answer = await sendOnTop((rev = revision) => call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`,
+          { body: { comment: clipped(`Removed claim: ${property}: ${shown}`) }, revision: rev }),
+        async () => {
+          // The statement as the page showed it (its revision), against the statement now.
+          const then = await call('GET', `${base}/revisions/${revision}`);
+          const was = then.ok ? Object.values(then.body.statements ?? {}).flat().find((/** @type {any} */ s) => s.id === sid) : undefined;
+          return was ? revisionIfUnchanged(`/v1/statements/${encodeURIComponent(sid)}`, (b) => b, was) : null;
+        });
         if (answer.ok) return saved(answer);
         actions.after(await refusal(answer, async () => `Someone else edited this entity after you opened the page; nothing was removed. Their version: ${await describe(sid)}`));
       }, 'link danger'),
@@ -389,13 +427,15 @@ function enhanceStatements(article, base, revision, saved) {
     holder.append(editor({
       title: `Add a value for ${property}`,
       fields: [value.element, field('Rank', rank)],
-      save: (comment) => {
+      save: (comment, rev = revision) => {
         const next = value.read();
         return call('POST', `${base}/statements`, {
           body: { statement: { property: { id: property }, value: next, rank: rank.value },
-            comment: summary(comment, `Created claim: ${property}: ${valueText(next)}`) }, revision,
+            comment: summary(comment, `Created claim: ${property}: ${valueText(next)}`) }, revision: rev,
         });
       },
+      // A new statement overlaps nothing: it goes on top of whatever others saved meanwhile.
+      unchanged: () => revisionIfUnchanged(`${base}?_fields=labels`, () => null, null),
       theirs: async () => 'The entity has a newer revision; reload to see it.',
       done: saved,
       close: () => holder.remove(),
@@ -438,7 +478,10 @@ function enhanceSitelinks(article, base, revision, saved) {
     row.querySelector('td.actions')?.append(button('Remove', async () => {
       if (!confirm(`Remove the ${site} sitelink?`)) return;
       const page = row.querySelector('a')?.textContent?.trim() ?? '';
-      const answer = await call('DELETE', `${base}/sitelinks/${site}`, { body: { comment: clipped(`Removed sitelink [${site}]: ${page}`) }, revision });
+      const shown = row.querySelector('td')?.textContent?.trim();
+      const answer = await sendOnTop((rev = revision) => call('DELETE', `${base}/sitelinks/${site}`,
+        { body: { comment: clipped(`Removed sitelink [${site}]: ${page}`) }, revision: rev }),
+      () => revisionIfUnchanged(`${base}?_fields=sitelinks`, (b) => b.sitelinks?.[site]?.title, shown));
       if (answer.ok) return saved(answer);
       section.append(await refusal(answer, async () => `Someone else edited this item first; nothing was removed. Now: ${await titleOf(site)}`));
     }, 'link danger'));
@@ -450,11 +493,14 @@ function enhanceSitelinks(article, base, revision, saved) {
     holder.replaceChildren(editor({
       title: 'Add a sitelink',
       fields: [field('Site id', site), field('Page title', title)],
-      save: (comment) => call('PUT', `${base}/sitelinks/${encodeURIComponent(site.value.trim())}`, {
+      save: (comment, rev = revision) => call('PUT', `${base}/sitelinks/${encodeURIComponent(site.value.trim())}`, {
         body: { sitelink: { title: title.value.trim(), badges: [] },
-          comment: summary(comment, `Added sitelink [${site.value.trim()}]: ${title.value.trim()}`) }, revision,
+          comment: summary(comment, `Added sitelink [${site.value.trim()}]: ${title.value.trim()}`) }, revision: rev,
       }),
       theirs: () => titleOf(site.value.trim()),
+      // The site's link as the page showed it (none, or the one listed): other sites and parts may have changed.
+      unchanged: () => revisionIfUnchanged(`${base}?_fields=sitelinks`, (b) => b.sitelinks?.[site.value.trim()]?.title,
+        section.querySelector(`tr[data-site="${CSS.escape(site.value.trim())}"] td`)?.textContent?.trim()),
       done: saved,
       close: () => holder.replaceChildren(),
     }));
