@@ -254,6 +254,28 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(csp, []);
   });
 
+  it('keeps every edit control on screen at a phone\'s width', async () => {
+    const id = await createItem('a rather long label for a narrow screen, to push the columns wide', [valueSnak(stringProperty, 'a value')]);
+    assert.equal((await s.post(`/v1/entities/items/${id}/aliases/en`, { aliases: ['first of several aliases', 'another alias that is long'] }, auth)).status, 201);
+    assert.equal((await s.put(`/v1/entities/items/${id}/sitelinks/enwiki`, { sitelink: { title: 'A page title that is quite long as well' } }, auth)).status, 200);
+    const { page } = await newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${s.url}/${id}`);
+    const controls = page.locator('table.terms button, table.sitelinks button, li.statement .actions button');
+    assert.ok(await controls.count() >= 4);
+    for (const box of await controls.evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect().toJSON()))) {
+      assert.ok(box.left >= 0 && box.right <= 390 && box.width > 0, `a control at ${box.left}–${box.right}px is off a 390px screen`);
+    }
+    // Each cell says what it is, as the column heading would.
+    assert.equal(await page.locator('table.terms tr[data-language="en"] td.term-description').evaluate((td) => getComputedStyle(td, '::before').content), '"Description: "');
+    await shot(page, 'entity-phone-editing');
+    await page.goto(`${s.url}/${id}/history`);
+    for (const box of await page.locator('table.revisions button, table.revisions a').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+      assert.ok(box.right <= 390, `a history control ends at ${box.right}px`);
+    }
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  });
+
   it('adds and removes a sitelink', async () => {
     const id = await createItem('linked page');
     const { page } = await newPage();

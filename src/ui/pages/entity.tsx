@@ -80,9 +80,9 @@ function Terms({ entity, language }: { entity: Entity; language: string }) {
   const row = (code: string) => (
     <tr data-language={code}>
       <th scope="row"><code>{code}</code></th>
-      <td class="term-label" lang={code}>{entity.labels[code] ?? ''}</td>
-      <td class="term-description" lang={code}>{entity.descriptions[code] ?? ''}</td>
-      <td class="term-aliases" lang={code} data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
+      <td class="term-label" lang={code} data-label="Label">{entity.labels[code] ?? ''}</td>
+      <td class="term-description" lang={code} data-label="Description">{entity.descriptions[code] ?? ''}</td>
+      <td class="term-aliases" lang={code} data-label="Also known as" data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
       <td class="actions" />
     </tr>
   );
@@ -182,8 +182,8 @@ function Sitelinks({ sitelinks, labels }: { sitelinks: Record<string, { title: s
             return (
               <tr data-site={site}>
                 <th scope="row"><code>{site}</code></th>
-                <td>{link.url ? <a href={link.url} rel="noopener noreferrer" class="external">{link.title}</a> : link.title}</td>
-                <td>{link.badges.map((b) => <EntityLink id={b} labels={labels} />)}</td>
+                <td data-label="Page">{link.url ? <a href={link.url} rel="noopener noreferrer" class="external">{link.title}</a> : link.title}</td>
+                <td data-label="Badges">{link.badges.map((b) => <EntityLink id={b} labels={labels} />)}</td>
                 <td class="actions" />
               </tr>
             );

@@ -39,11 +39,11 @@ export function HistoryPage({ view }: { view: HistoryView }) {
             return (
             <tr data-revision={r.id}>
               <th scope="row"><a href={`/${view.id}/revisions/${r.id}`}>{r.id}</a>{r.id === view.latest ? ' (current)' : ''}</th>
-              <td><time datetime={r.timestamp}>{r.timestamp.replace('T', ' ').replace('Z', '')}</time></td>
-              <td>{r.user}{r.bot ? <span class="tag"> bot</span> : null}</td>
-              <td>{r.comment ?? ''}{r.tags.map((t) => <span class="tag"> {t}</span>)}</td>
-              <td>{r.size.toLocaleString('en')} bytes</td>
-              <td>{previous ? <a href={`/${view.id}/diff/${previous.id}/${r.id}`} class="diff-link"
+              <td data-label="Time (UTC)"><time datetime={r.timestamp}>{r.timestamp.replace('T', ' ').replace('Z', '')}</time></td>
+              <td data-label="User">{r.user}{r.bot ? <span class="tag"> bot</span> : null}</td>
+              <td data-label="Summary">{r.comment ?? ''}{r.tags.map((t) => <span class="tag"> {t}</span>)}</td>
+              <td data-label="Size">{r.size.toLocaleString('en')} bytes</td>
+              <td data-label="Change">{previous ? <a href={`/${view.id}/diff/${previous.id}/${r.id}`} class="diff-link"
                 aria-label={`Changes in revision ${r.id}`}>{sizeChange(r.size - previous.size)}</a> : 'created'}</td>
               <td>{r.id === view.latest ? null : <button type="button" class="revert" data-revert={r.id}>Revert to this</button>}</td>
             </tr>
