@@ -1,9 +1,9 @@
-// Layer rules of STYLE.md "Entia's shape", enforced by `npm test` (test/architecture.test.ts).
+// Layer rules of the README's "Architecture", enforced by `npm test` (test/architecture/layers.test.ts).
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'type-only imports vanish at compile time', from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } } },
+    { name: 'no-cycles', severity: 'error', from: {}, to: { circular: true },
+      comment: 'type imports included: a reader of one module must not have to read the other to know what it is (issue #32)' },
     {
       name: 'domain-is-pure', severity: 'error',
       comment: 'src/domain: no HTTP, no SQL, no I/O, no configuration',

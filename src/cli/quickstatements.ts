@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { ITEM } from '../domain/kinds.js';
 import { MAX_COMMANDS, parseCsv, parseV1 } from '../domain/quickstatements.js';
 import { runBatch } from '../http/quickstatements/batch.js';
-import type { Ctx } from '../http/route.js';
+import type { Ctx } from '../http/context.js';
 import { buildServices } from '../http/services.js';
 import { CliError } from './errors.js';
 import { describeStore, openStore } from './open-store.js';

@@ -1,8 +1,9 @@
 // The entity model, in the shape the REST API speaks (docs/api.md §4). Stored documents use the same
 // shape, minus derived fields (a sitelink's `url` is built from the site table on output).
-import { kindByName } from './kinds.js';
+import { kindByName, type KindName } from './kinds.js';
 
-export type KindName = 'item' | 'property';
+// A kind's name is the kind table's (kinds.ts); it is also the entity's `type`.
+export type { KindName } from './kinds.js';
 export type Rank = 'preferred' | 'normal' | 'deprecated';
 
 export type Value =

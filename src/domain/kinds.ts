@@ -1,7 +1,9 @@
 // Items and properties as data: everything that differs between the two kinds lives in this table,
 // so that terms, statements and routes are written once and parameterised by a Kind.
-import type { KindName } from './entity.js';
 import type { ErrorCode } from './errors.js';
+
+/** The kinds of entity this store holds. */
+export type KindName = 'item' | 'property';
 
 export interface Kind {
   name: KindName;

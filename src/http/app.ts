@@ -3,12 +3,13 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import FindMyWay from 'find-my-way';
 import { EntiaError, fail } from '../domain/errors.js';
-import { kindByName, type Kind } from '../domain/kinds.js';
+import { kindByName } from '../domain/kinds.js';
 import type { Store } from '../store/store.js';
 import { parseJsonBody } from './body.js';
 import { etag, httpDate } from './conditional.js';
 import { buildOpenApi } from './openapi.js';
-import { EmptyReply, requestContext, type Ctx, type Method, type Result, type Route } from './route.js';
+import { bindRoutes, type BoundRoute } from './route.js';
+import { EmptyReply, requestContext, type Ctx, type Method, type Result } from './context.js';
 import { ROUTES } from './routes.js';
 import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { withDecodablePath } from './url.js';
@@ -31,28 +32,6 @@ import { registerUi } from '../ui/index.js';
 export interface AppOptions {
   store: Store;
   services: Services;
-}
-
-/** One registered route: a table row for one kind, with its concrete Fastify path. */
-export interface BoundRoute {
-  route: Route;
-  kind: Kind | null;
-  /** OpenAPI path, e.g. /v1/entities/items/{item_id}/labels/{language_code}. */
-  path: string;
-  /** Fastify path, e.g. /v1/entities/items/:item_id/labels/:language_code. */
-  url: string;
-}
-
-export function bindRoutes(routes: readonly Route[]): BoundRoute[] {
-  return routes.flatMap((route) => {
-    const kinds: (Kind | null)[] = route.kinds ? route.kinds.map(kindByName) : [null];
-    return kinds.map((kind) => {
-      const path = kind
-        ? route.path.replace('{entity}', `${kind.segment}/{${kind.name}_id}`).replace('{kind}', kind.segment)
-        : route.path;
-      return { route, kind, path, url: path.replace(/\{(\w+)\}/g, ':$1') };
-    });
-  });
 }
 
 export function buildApp({ store, services }: AppOptions): FastifyInstance {

@@ -1,7 +1,7 @@
 // Conditional requests (docs/api.md §8), shared by every entity route.
 import type { FastifyRequest } from 'fastify';
 import type { Head } from '../store/store.js';
-import { EmptyReply } from './route.js';
+import { EmptyReply } from './context.js';
 
 export const etag = (head: Head): string => `"${head.revision}"`;
 export const httpDate = (d: Date): string => d.toUTCString();

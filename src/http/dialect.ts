@@ -2,7 +2,7 @@
 // (`/w/rest.php/wikibase/v1/…`, the base path Wikibase clients are configured with). It is a rendering at the
 // edge: the same routes and handlers, with the differences below applied to what they answer.
 import type { EntiaError, ErrorCode } from '../domain/errors.js';
-import type { Result } from './route.js';
+import type { Result } from './context.js';
 import { errorBody, jsonBuffer } from './reply-error.js';
 import { ITEM, parseEntityId } from '../domain/kinds.js';
 

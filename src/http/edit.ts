@@ -6,7 +6,7 @@ import { EntiaError } from '../domain/errors.js';
 import { kindByName } from '../domain/kinds.js';
 import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../domain/policy.js';
 import type { EditMeta, Head } from '../store/store.js';
-import type { Ctx } from './route.js';
+import type { Ctx } from './context.js';
 import { enforceConstraints } from './constraints.js';
 import type { Found } from './subject.js';
 

@@ -4,7 +4,6 @@ import type { Config, Rate } from '../config.js';
 import { fail } from '../domain/errors.js';
 import type { AccountStore } from '../store/store.js';
 import { addressKey, memoryRateLimiter, RequestLimitReached, type RateLimiter } from './rate-limit.js';
-import type { Ctx } from './route.js';
 import { LOGIN_ATTEMPTS, type Client, type EditGuard, type Identity } from './services.js';
 import { bearerToken, hashToken, sameSecret, tokenSecret } from './tokens.js';
 
@@ -34,7 +33,7 @@ export interface GuardOptions {
 export async function buildGuard({ config, accounts, limiter = memoryRateLimiter() }: GuardOptions): Promise<EditGuard> {
   const secret = await tokenSecret(config.secret, accounts);
   // An edit that loses a race is re-run with the same Ctx (app.ts); it is counted once.
-  const charged = new WeakSet<Ctx>();
+  const charged = new WeakSet<Client>();
 
   async function identify(authorization: string | string[] | undefined): Promise<Identity> {
     const token = bearerToken(authorization);
@@ -48,7 +47,7 @@ export async function buildGuard({ config, accounts, limiter = memoryRateLimiter
     return { kind: 'user', account: found.account };
   }
 
-  async function authorize(ctx: Ctx, entityId: string | null): Promise<void> {
+  async function authorize(ctx: Client, entityId: string | null): Promise<void> {
     const { identity } = ctx;
     if (identity.kind === 'invalid-token') deny(DENIAL_REASONS.invalidToken);
     if (identity.kind === 'anonymous' && config.editMode === 'token') deny(DENIAL_REASONS.unauthenticated);

@@ -7,7 +7,7 @@ import { isEmptyEntity, mergeItems, type MergeConflict } from '../domain/merge.j
 import type { EditMeta, Head } from '../store/store.js';
 import { checkSize } from './edit.js';
 import { enforceConstraints } from './constraints.js';
-import type { Ctx } from './route.js';
+import type { Ctx } from './context.js';
 import type { Found } from './subject.js';
 
 export interface MergePlan {

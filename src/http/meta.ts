@@ -2,7 +2,7 @@
 // schema; the rules here need configuration (tag allow-list) or byte counting.
 import { fail } from '../domain/errors.js';
 import type { EditMeta } from '../store/store.js';
-import type { Ctx } from './route.js';
+import type { Ctx } from './context.js';
 
 export const COMMENT_MAX_BYTES = 500;
 

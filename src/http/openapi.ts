@@ -2,7 +2,7 @@
 // it always describes exactly what is registered: per route its parameters (path, query, conditional
 // headers), its body, its success body, its redirects, 304/412 and the error codes it can answer.
 import { ERRORS, type ErrorCode } from '../domain/errors.js';
-import type { BoundRoute } from './app.js';
+import type { BoundRoute } from './route.js';
 import { SCHEMAS, type ResponseSchema } from './openapi-schemas.js';
 import { routeErrors } from './route-errors.js';
 import { ITEM } from '../domain/kinds.js';

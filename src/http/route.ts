@@ -1,14 +1,12 @@
-// What a route declaration is, and what a handler receives and returns. The table itself is routes.ts.
-import type { FastifyRequest } from 'fastify';
+// What a route declaration is (the table itself is routes.ts); what a handler receives and returns is
+// context.ts.
 import type { KindName } from '../domain/entity.js';
 import type { ErrorCode } from '../domain/errors.js';
 import type { ResponseSchema } from './openapi-schemas.js';
-import type { Kind } from '../domain/kinds.js';
-import type { Head, Store } from '../store/store.js';
-import type { Identity, Services } from './services.js';
+import { kindByName, type Kind } from '../domain/kinds.js';
 import type { AnyWrite } from './write.js';
+import type { Handler, Method } from './context.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
   method: Method;
@@ -41,66 +39,24 @@ export interface Route {
   write?: AnyWrite;
 }
 
-export interface Ctx {
-  kind: Kind;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: Record<string, unknown>;
-  headers: FastifyRequest['headers'];
-  store: Store;
-  services: Services;
-  /** Who is editing: account name or client address. */
-  user: string;
-  /** How the request authenticated (guard.ts decides what each may do). */
-  identity: Identity;
-  /** The client address (the socket's, or X-Forwarded-For's only with ENTIA_TRUST_PROXY). */
-  address: string;
-  /** The request path and query, for building redirect Locations. */
+/** One registered route: a table row for one kind, with its concrete Fastify path. */
+export interface BoundRoute {
+  route: Route;
+  kind: Kind | null;
+  /** OpenAPI path, e.g. /v1/entities/items/{item_id}/labels/{language_code}. */
+  path: string;
+  /** Fastify path, e.g. /v1/entities/items/:item_id/labels/:language_code. */
   url: string;
 }
 
-export interface Result {
-  status?: number;
-  /** Serialised as JSON (a Buffer: JSON already); absent for an empty body. */
-  body?: unknown;
-  /** ETag and Last-Modified of the entity concerned (docs/api.md §2.3). */
-  head?: Head;
-  headers?: Record<string, string>;
-  /** A PUT that created its resource rather than replacing it (upstream's dialect answers 201, D11). */
-  created?: boolean;
-  /**
-   * A whole property's data type, which upstream's dialect shows where the contract leaves it out (D2); a
-   * function, so that only that dialect pays for reading it.
-   */
-  dataType?: () => string | undefined;
-}
-
-export type Handler = (ctx: Ctx) => Promise<Result>;
-
-/** Ends a request early with an empty body: 304, 307, 308, 412 (docs/api.md §7.6). */
-export class EmptyReply extends Error {
-  constructor(readonly status: number, readonly headers: Record<string, string> = {}) {
-    super(String(status));
-  }
-}
-
-/**
- * The Ctx of a request: its path parameters (NFC), query and body, unless the caller gives others (the Action
- * API, whose parameters are neither), and who sent it.
- */
-export function requestContext(req: FastifyRequest, who: Pick<Ctx, 'kind' | 'store' | 'services' | 'identity'>,
-  input: Partial<Pick<Ctx, 'params' | 'query' | 'body'>> = {}): Ctx {
-  const params: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.params as Record<string, string>)) params[k] = v.normalize('NFC');
-  const { identity } = who;
-  return {
-    ...who,
-    params: input.params ?? params,
-    query: input.query ?? (req.query as Record<string, unknown>),
-    body: input.body ?? ((req.body ?? {}) as Record<string, unknown>),
-    headers: req.headers,
-    user: identity.kind === 'user' ? identity.account.name : req.ip,
-    address: req.ip,
-    url: req.url,
-  };
+export function bindRoutes(routes: readonly Route[]): BoundRoute[] {
+  return routes.flatMap((route) => {
+    const kinds: (Kind | null)[] = route.kinds ? route.kinds.map(kindByName) : [null];
+    return kinds.map((kind) => {
+      const path = kind
+        ? route.path.replace('{entity}', `${kind.segment}/{${kind.name}_id}`).replace('{kind}', kind.segment)
+        : route.path;
+      return { route, kind, path, url: path.replace(/\{(\w+)\}/g, ':$1') };
+    });
+  });
 }

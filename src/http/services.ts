@@ -5,7 +5,6 @@ import { buildSiteTable, type BadgePolicy, type SiteTable } from '../domain/site
 import { RevisionCache } from '../store/revision-cache.js';
 import type { Account } from '../store/store.js';
 import { Metrics } from './metrics.js';
-import type { Ctx } from './route.js';
 import { EditQueue } from './edit-queue.js';
 import { constraintCaches, type ConstraintCaches } from './constraints.js';
 
@@ -15,17 +14,20 @@ export type Identity =
   | { kind: 'invalid-token' }
   | { kind: 'user'; account: Account };
 
-/** Who a request comes from, as the rate limits see it. */
-export type Client = Pick<Ctx, 'identity' | 'address'>;
+/** Who a request comes from, as permissions and the rate limits see it (a Ctx is one). */
+export interface Client {
+  identity: Identity;
+  address: string;
+}
 
 /** Authentication, permission and rate-limit hooks (spec §5, §8; guard.ts). The default lets everything through. */
 export interface EditGuard {
   /** Resolves the request's Authorization header, once per request before its handler. Never throws for a bad token. */
   identify(authorization: string | string[] | undefined): Promise<Identity>;
   /** docs/api.md §7.7 step 7: may this client edit this entity (null id: create one)? Throws permission-denied. */
-  authorize(ctx: Ctx, entityId: string | null): Promise<void>;
+  authorize(client: Client, entityId: string | null): Promise<void>;
   /** Step 9: counts the edit against the client's budget; throws request-limit-reached. */
-  consume(ctx: Ctx, creation: boolean): Promise<void>;
+  consume(client: Client, creation: boolean): Promise<void>;
   /** Counts a read against the client's read budget (off by default); throws request-limit-reached. */
   read(client: Client): Promise<void>;
   /**

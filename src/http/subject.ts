@@ -6,7 +6,7 @@ import { parseEntityId, parseIdOfKind, type Kind } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
 import type { DocumentRead, Head, ReadResult } from '../store/store.js';
 import { checkPreconditions, revisionSeen } from './conditional.js';
-import { EmptyReply, type Ctx } from './route.js';
+import { EmptyReply, type Ctx } from './context.js';
 
 export interface Found {
   entity: Entity;

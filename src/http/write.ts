@@ -21,7 +21,7 @@ import { parsePatch, type PatchOperation } from '../domain/patch.js';
 import type { EditMeta, ReadResult } from '../store/store.js';
 import { commitEdit, type Committed, type EditPlan } from './edit.js';
 import { parseMeta } from './meta.js';
-import type { Ctx, Handler, Result } from './route.js';
+import type { Ctx, Handler, Result } from './context.js';
 import { loadEntity, pathEntityId, requireFound, type Found } from './subject.js';
 
 /** What a write body carries, besides edit metadata. */

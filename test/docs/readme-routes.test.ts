@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { bindRoutes } from '../../src/http/app.js';
+import { bindRoutes } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/routes.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

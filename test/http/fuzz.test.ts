@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bindRoutes, type BoundRoute } from '../../src/http/app.js';
+import { bindRoutes, type BoundRoute } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/routes.js';
 import type { TestServer } from '../helpers/server.js';
 import { responseChecker, type ResponseCheck } from '../helpers/openapi.js';

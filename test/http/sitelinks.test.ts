@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestResponse, type TestServer } from '../helpers/server.js';
+import type { Ctx } from '../../src/http/context.js';
 
 // Badge items are created first in a fresh database, so they get these ids. Q999999 is allowed but never exists.
 const GOOD_ARTICLE = 'Q1';
@@ -270,8 +271,9 @@ describe('one item per page (docs/api.md §6.4)', () => {
     const r = await startServer({
       guard: {
         async authorize() {},
-        async consume(ctx) {
-          if (!racing.has(ctx.params.item_id)) return;
+        async consume(client) {
+          // The edit's Ctx is the client the pipeline passes: its path names the item.
+          if (!racing.has((client as Ctx).params.item_id)) return;
           if (++waiting === racing.size) release();
           await gate;
         },

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { bindRoutes } from '../../src/http/app.js';
+import { bindRoutes } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/routes.js';
 import { BODY_ORDER, type BodyPart } from '../../src/http/write.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -11,7 +11,7 @@ import { searchTerms } from '../handlers/search.js';
 import { parseMeta } from '../meta.js';
 import { jsonBuffer, MalformedBody } from '../reply-error.js';
 import { parseFormBody } from '../body.js';
-import { requestContext, type Ctx } from '../route.js';
+import { requestContext, type Ctx } from '../context.js';
 import type { Identity, Services } from '../services.js';
 import { ApiError, fromEntiaError, list, param, refuse, type Call, type Json, type WriteCall } from './protocol.js';
 import { wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';

@@ -6,7 +6,7 @@ import { hasControlCharacter } from '../../domain/text.js';
 import type { EditMeta, Head, Store } from '../../store/store.js';
 import type { Entity } from '../../domain/entity.js';
 import type { EditQueue } from '../edit-queue.js';
-import type { Ctx } from '../route.js';
+import type { Ctx } from '../context.js';
 import type { Services } from '../services.js';
 import { parseJsonText } from '../body.js';
 import { MalformedBody } from '../reply-error.js';

@@ -8,7 +8,7 @@ import { parseEntityId } from '../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { renderEntity } from '../render.js';
 import { renderDocument } from './entities.js';
-import type { Ctx, Result } from '../route.js';
+import type { Ctx, Result } from '../context.js';
 
 export const MAX_BATCH_IDS = 500;
 const FIELDS = new Set(['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks']);

@@ -4,7 +4,7 @@ import { fail } from '../../domain/errors.js';
 import type { KindName } from '../../domain/entity.js';
 import { parseEntityId } from '../../domain/kinds.js';
 import { InvalidCursor, type Change } from '../../store/store.js';
-import type { Ctx, Result } from '../route.js';
+import type { Ctx, Result } from '../context.js';
 import { kindNamed } from '../../domain/kinds.js';
 
 const LIMIT = { default: 100, max: 1000 } as const;

@@ -3,7 +3,7 @@
 // entities too, so it carries no ETag).
 import { fail } from '../../domain/errors.js';
 import { renderViolation, violationsOf } from '../constraints.js';
-import type { Ctx, Result } from '../route.js';
+import type { Ctx, Result } from '../context.js';
 import { findEntity } from '../subject.js';
 
 export async function getConstraintViolations(ctx: Ctx): Promise<Result> {

@@ -10,7 +10,7 @@ import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { badgePolicyFor, lookupFor } from '../lookup.js';
 import { renderEntity, renderEntityJson } from '../render.js';
 import { topLevelMembers } from '../json-members.js';
-import type { Ctx, Result } from '../route.js';
+import type { Ctx, Result } from '../context.js';
 import type { Services } from '../services.js';
 import { loadDocument, loadEntity, pathEntityId, requireFound } from '../subject.js';
 import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';

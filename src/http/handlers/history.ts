@@ -5,7 +5,7 @@ import { fail } from '../../domain/errors.js';
 import type { Entity } from '../../domain/entity.js';
 import type { RevisionRecord } from '../../store/store.js';
 import { renderEntity } from '../render.js';
-import { EmptyReply, type Ctx, type Result } from '../route.js';
+import { EmptyReply, type Ctx, type Result } from '../context.js';
 import { pathEntityId } from '../subject.js';
 import { PATH_ENTITY, write } from '../write.js';
 

@@ -5,7 +5,7 @@ import { fail } from '../../domain/errors.js';
 import { numericPart, parseIdOfKind } from '../../domain/kinds.js';
 import { MAX_CONDITIONS, splitCondition, valueKeyOf, type StatementCondition } from '../../domain/statement-values.js';
 import type { EntityStore } from '../../store/store.js';
-import type { Ctx, Result } from '../route.js';
+import type { Ctx, Result } from '../context.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;

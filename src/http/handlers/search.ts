@@ -8,7 +8,7 @@ import { parseText, type SearchMode } from '../../search/query.js';
 import { searchLanguages } from '../../search/languages.js';
 import { foldText, wordsOf } from '../../search/text.js';
 import { hasControlCharacter } from '../../domain/text.js';
-import type { Ctx, Handler, Result } from '../route.js';
+import type { Ctx, Handler, Result } from '../context.js';
 import { MAX_CONDITIONS, splitCondition, type StatementCondition } from '../../domain/statement-values.js';
 import { firstInChain } from '../../search/hits.js';
 import { MAX_FILTERED_ROWS } from '../../search/rank.js';

@@ -7,7 +7,7 @@ import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
 import { parseSitelink, parseSitelinkMap, type Site } from '../../domain/sites.js';
 import { badgePolicyFor } from '../lookup.js';
 import { renderSitelink, renderSitelinks } from '../render.js';
-import type { Ctx, Result } from '../route.js';
+import type { Ctx, Result } from '../context.js';
 import { findEntity, type Found, loadEntity, pathEntityId, requireFound } from '../subject.js';
 import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';
 

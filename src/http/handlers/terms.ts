@@ -9,7 +9,7 @@ import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { applyPatch } from '../../domain/patch.js';
 import { BODY, inMode, PATCH } from '../../domain/problems.js';
 import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap, termRules } from '../../domain/terms.js';
-import type { Ctx, Handler } from '../route.js';
+import type { Ctx, Handler } from '../context.js';
 import { findEntity, loadEntity, pathEntityId, requireFound } from '../subject.js';
 import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';
 

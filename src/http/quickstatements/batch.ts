@@ -18,7 +18,7 @@ import { runEdit } from '../edit-queue.js';
 import { rulesFor } from '../handlers/entities.js';
 import { commitMerge } from '../merge.js';
 import { COMMENT_MAX_BYTES } from '../meta.js';
-import type { Ctx } from '../route.js';
+import type { Ctx } from '../context.js';
 import { entityToEdit } from '../subject.js';
 
 type Json = Record<string, unknown>;

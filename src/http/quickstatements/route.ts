@@ -4,7 +4,7 @@ import { fail } from '../../domain/errors.js';
 import { MAX_COMMANDS, parseCsv, parseV1 } from '../../domain/quickstatements.js';
 import { parseMeta } from '../meta.js';
 import { runBatch } from './batch.js';
-import type { Ctx, Result } from '../route.js';
+import type { Ctx, Result } from '../context.js';
 
 export const QS_FORMATS = ['v1', 'csv'] as const;
 

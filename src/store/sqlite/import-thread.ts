@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { PolicyViolation, type ImportExtras, type UniquenessViolation } from '../store.js';
 import type { ImportRevision, PreparedImport } from './prepared-import.js';
-import type { SqliteOptions } from './index.js';
+import type { SqliteOptions } from './options.js';
 import type { BuildStep } from '../store.js';
 
 export type ImportMessage =
