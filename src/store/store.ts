@@ -5,11 +5,15 @@ import type { Entity, KindName } from '../domain/entity.js';
 import type { SearchHit } from '../search/hits.js';
 import type { StatementCondition } from '../domain/statement-values.js';
 import type { PolicyChecks, UniquenessViolation } from '../domain/policy.js';
+import type { AccountStore } from './accounts.js';
 
 // The data policy's types are the domain's; a store answers its queries (PolicyLookup) inside each edit.
 export { PolicyViolation, type PolicyChecks, type PolicyQuery, type UniquenessViolation } from '../domain/policy.js';
 
 export type { SearchHit };
+// Accounts, and walking pages of the feed or of ids, have files of their own.
+export { USER_GROUPS, type Account, type AccountStore, type UserGroup } from './accounts.js';
+export { compareCursors, pagesById } from './paging.js';
 
 /** The validators of an entity's latest revision (docs/api.md §2.3). `modified` has one-second resolution. */
 export interface Head {
@@ -128,43 +132,6 @@ export interface RevisionRecord {
 export type RevisionContent =
   | { kind: 'entity'; entity: Entity; head: Head }
   | { kind: 'redirect'; target: string; head: Head };
-
-/** docs/api.md §2.5, issue #7: who may edit. Bots may flag edits `bot: true`; admins may edit protected entities. */
-export type UserGroup = 'user' | 'bot' | 'admin';
-export const USER_GROUPS: readonly UserGroup[] = ['user', 'bot', 'admin'];
-
-export interface Account {
-  name: string;
-  group: UserGroup;
-  /** Null when the user may edit; otherwise the reason given when blocking ("" for none). */
-  blockReason: string | null;
-  /** Whether a token is set (the hash itself never leaves the accounts part but through userByTokenHash). */
-  hasToken: boolean;
-  created: Date;
-}
-
-/**
- * Accounts, tokens and protected entities. Tokens are stored only as a keyed hash (http/tokens.ts makes
- * it); the store never sees a token. Names are unique and compared exactly.
- */
-export interface AccountStore {
-  /** Creates a user; null when the name is taken. */
-  createUser(name: string, group: UserGroup): Promise<Account | null>;
-  user(name: string): Promise<Account | null>;
-  /** Newest last. */
-  listUsers(): Promise<Account[]>;
-  /** Replaces the user's token hash (one token per user); false when there is no such user. */
-  setTokenHash(name: string, tokenHash: string): Promise<boolean>;
-  /** The user holding this token hash, with the stored hash for a constant-time re-check. */
-  userByTokenHash(tokenHash: string): Promise<{ account: Account; tokenHash: string } | null>;
-  /** Blocks with a reason ("" for none), or unblocks with null; false when there is no such user. */
-  setBlocked(name: string, reason: string | null): Promise<boolean>;
-  /** Protects (true) or unprotects an entity id; editing it then needs an admin. */
-  setProtected(entityId: string, isProtected: boolean): Promise<void>;
-  isProtected(entityId: string): Promise<boolean>;
-  /** The server secret that keys token hashes: the stored one, or `candidate` stored now if there is none. */
-  secret(candidate: string): Promise<string>;
-}
 
 /**
  * A search or suggest request (docs/api.md §10.7), already parsed by src/search/: the store answers it from its
@@ -421,35 +388,4 @@ export interface StoreStatistics {
 export interface BuildStep {
   step: string;
   rows: number;
-}
-
-/**
- * Orders two cursors of one change feed (negative: `a` comes first). Cursors are opaque to clients, but both
- * backends write them as dot-separated decimal numbers compared left to right (SQLite `rev`, PostgreSQL
- * `xid.rev`), which is the feed's order.
- */
-export function compareCursors(a: string, b: string): number {
-  const pa = a.split('.').map(BigInt);
-  const pb = b.split('.').map(BigInt);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i] ?? 0n;
-    const y = pb[i] ?? 0n;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-/**
- * Every row of a listing that pages by id (entityIds, redirects), a page at a time: each page is read when the
- * one before has been taken, so a whole store is walked in constant memory.
- */
-export async function* pagesById<T>(read: (after: string | null, limit: number) => Promise<T[]>, idOf: (row: T) => string,
-  limit: number, from: string | null = null): AsyncGenerator<T[]> {
-  let after = from;
-  for (;;) {
-    const page = await read(after, limit);
-    if (page.length === 0) return;
-    yield page;
-    after = idOf(page[page.length - 1]);
-  }
 }
