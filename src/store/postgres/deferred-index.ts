@@ -20,7 +20,8 @@ import { DEFAULT_PREFIX_LANGUAGE_MIN, languageKey, planCandidates, planPrefixes,
 import type { BuildStep } from '../store.js';
 import { copyRows } from './copy.js';
 import { importBuildLockKey } from './lock-keys.js';
-import { searchQueries, type Db } from './queries.js';
+import type { Db } from './queries.js';
+import { searchQueries } from './search-queries.js';
 import { inTransaction } from './transaction.js';
 
 /** Brings a waiting entity's rows from its staged revision to its head, inside the build's last transaction. */

@@ -8,7 +8,8 @@ import type { EntityFilter, KindCode, Row, Stream } from '../../search/rank.js';
 import { diffSearchRows, KIND_CODE, SEARCH_TABLES, type RowDiff, type SearchRow } from '../index-rows.js';
 import { languageKey } from '../prefix-languages.js';
 import type { SearchQuery } from '../store.js';
-import { searchQueries as q, type Db } from './queries.js';
+import type { Db } from './queries.js';
+import { searchQueries as q } from './search-queries.js';
 import { inTransaction } from './transaction.js';
 
 const PREFIX: Record<KindCode, string> = { item: 'Q', property: 'P' };
