@@ -22,7 +22,7 @@ export abstract class StoreParts {
   protected abstract readonly feed: ChangeFeed;
   protected abstract readonly counters: Counters;
   /** What this process wrote last, for the change feed's readers, and who to tell of a commit (recent-writes.ts). */
-  protected readonly recent = new RecentWrites();
+  protected recent = new RecentWrites();
 
   // SearchIndex
 

@@ -24,39 +24,20 @@ import { PostgresIndexWriter } from './index-writer.js';
 import { lockKey, policyLockKeys } from './lock-keys.js';
 import { migrate, NoStoreError } from './migrate.js';
 export { NoStoreError } from './migrate.js';
-import { changeQueries, isSchemaName, queries as q, statisticsQueries, type Db, type EntityRow } from './queries.js';
-import { ReadReplicas, RevisionFloor } from './replicas.js';
+export { withSearchPath, type PostgresOptions } from './options.js';
+import { changeQueries, isSchemaName, queries as q, statisticsQueries, type Db } from './queries.js';
+import { isBehind, ReadReplicas, RevisionFloor } from './replicas.js';
+import { redact, withSearchPath, type PostgresOptions } from './options.js';
 import { preparingClient } from './prepared.js';
 import { PostgresSearch } from './search.js';
 import { PostgresStatementValues } from './statement-values.js';
 import { inTransaction, isRetryable } from './transaction.js';
+import { storeStatistics } from '../statistics.js';
+import type { RecentWrites } from '../recent-writes.js';
+import { HeadReads, toHead } from './heads.js';
 
 /** Connections of the turns pool: at most this many contested entities wait for their turn at once per process. */
 const TURN_CONNECTIONS = 4;
-
-export interface PostgresOptions {
-  /** postgres://user:password@host:port/database?sslmode=… (libpq-style URL, as `pg` reads it). */
-  url: string;
-  /** Most connections this process opens (ENTIA_PG_POOL). */
-  poolSize?: number;
-  /** Schema for Entia's tables, created when missing (ENTIA_PG_SCHEMA); default: the URL's search_path. */
-  schema?: string | null;
-  /** Streaming replicas that GET requests read from (ENTIA_DB_REPLICAS); the schema is the primary's. */
-  replicas?: readonly string[];
-  /** importEntities stages the search, term and value rows of new entities and finishImport builds them (ADR 0008). */
-  deferIndexes?: boolean;
-  /** Folded terms a language needs for a deferred import's build to make its prefix rows (prefix-languages.ts). */
-  prefixLanguageMin?: number;
-  /**
-   * Named prepared statements (ENTIA_PG_PREPARED, default on; prepared.ts): off behind a pooler in transaction
-   * mode that does not keep them (PgBouncer before 1.21, or without max_prepared_statements).
-   */
-  preparedStatements?: boolean;
-  /** Whether a schema without a store gets one (the default) or is refused with NoStoreError. */
-  create?: boolean;
-  /** Called when this open made a new, empty store. */
-  onCreated?: () => void;
-}
 
 export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
   const schema = options.schema || null;
@@ -96,28 +77,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   return store;
 }
 
-/** The URL with `-c search_path=<schema>` added to its startup options. */
-export function withSearchPath(url: string, schema: string): string {
-  const u = new URL(url);
-  const options = [u.searchParams.get('options'), `-c search_path=${schema}`].filter(Boolean).join(' ');
-  u.searchParams.set('options', options);
-  return u.toString();
-}
-
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return `${u.protocol}//${u.username ? `${u.username}@` : ''}${u.host}${u.pathname}`;
-  } catch {
-    return '(unparsable URL)';
-  }
-}
-
-const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modified: ts });
 
 /** Documents kept per process, in characters of JSON: about 400 typical items (as SQLite's entity cache). */
 const DEFAULT_DOCUMENT_CACHE_BYTES = 4 * 2 ** 20;
+
+/** How long GET /metrics reuses PostgreSQL's entity counts. */
+const STATISTICS_SECONDS = 30;
 
 /**
  * The PostgreSQL store: the EntityStore part (reads from the primary or the replicas, the edit transaction,
@@ -125,9 +90,6 @@ const DEFAULT_DOCUMENT_CACHE_BYTES = 4 * 2 ** 20;
  * files, which StoreParts (parts.ts) forwards to: bulk-import.ts, change-feed.ts, counters.ts, search.ts with
  * statement-values.ts, accounts.ts.
  */
-/** How long GET /metrics reuses PostgreSQL's entity counts. */
-const STATISTICS_SECONDS = 30;
-
 export class PostgresStore extends StoreParts implements Store {
   readonly accounts: AccountStore;
   readonly searchIndex: PostgresSearch;
@@ -138,20 +100,25 @@ export class PostgresStore extends StoreParts implements Store {
   protected readonly feed: PostgresChangeFeed;
   protected readonly counters: PostgresCounters;
 
+  /** Heads with their documents, through this process's document cache (heads.ts). */
+  private readonly heads: HeadReads;
   /** Where reads go: the primary, or (the view forReads() returns) the replicas. */
   private readonly reader: Db;
   private readView: PostgresStore | null = null;
 
   /**
-   * `replicas`, `floor` and `documents` are shared by the store and its read view: the store raises the floor of
+   * `replicas`, `floor`, `documents` and `recent` are shared by the store and its read view: the store raises the floor of
    * what it writes, the view reads from the replicas and falls back to the primary below the floor. A
    * revision's document never changes, so one cache serves both whichever server it came from.
    */
   constructor(readonly pool: pg.Pool, private readonly turns: pg.Pool | null = null,
     private readonly replicas: ReadReplicas | null = null, private readonly floor = new RevisionFloor(),
-    private readonly documents = new RevisionCache<string>(DEFAULT_DOCUMENT_CACHE_BYTES), readsFromReplicas = false) {
+    private readonly documents = new RevisionCache<string>(DEFAULT_DOCUMENT_CACHE_BYTES), readsFromReplicas = false,
+    recent?: RecentWrites) {
     super();
+    if (recent) this.recent = recent; // the read view reads what its store just wrote, and hears of its commits
     this.reader = readsFromReplicas && replicas ? replicas : pool;
+    this.heads = new HeadReads(documents);
     this.accounts = postgresAccounts(pool);
     this.searchIndex = new PostgresSearch(pool, this.reader);
     this.statementValues = new PostgresStatementValues(pool, this.reader);
@@ -168,7 +135,7 @@ export class PostgresStore extends StoreParts implements Store {
 
   forReads(): PostgresStore {
     if (!this.replicas) return this;
-    return (this.readView ??= new PostgresStore(this.pool, this.turns, this.replicas, this.floor, this.documents, true));
+    return (this.readView ??= new PostgresStore(this.pool, this.turns, this.replicas, this.floor, this.documents, true, this.recent));
   }
 
   // EntityStore
@@ -196,53 +163,15 @@ export class PostgresStore extends StoreParts implements Store {
    * served, or the client named). Raises the floors to what is returned.
    */
   private async readFresh(ids: string[], floorOf: (id: string) => number, keep: boolean): Promise<Map<string, DocumentRead>> {
-    const found = await this.readHeads(this.reader, ids, keep);
+    const found = await this.heads.read(this.reader, ids, keep);
     if (this.reader === this.pool) return found;
     const behind = ids.filter((id) => isBehind(found.get(id) ?? { status: 'missing' }, floorOf(id)));
     if (behind.length) {
       for (const id of behind) found.delete(id);
-      for (const [id, read] of await this.readHeads(this.pool, behind, keep)) found.set(id, read);
+      for (const [id, read] of await this.heads.read(this.pool, behind, keep)) found.set(id, read);
     }
     for (const [id, read] of found) if (read.status === 'found') this.floor.raise(id, read.head.revision);
     return found;
-  }
-
-  /**
-   * The heads are read on every request, so a read is never older than the database; a document travels only
-   * when this process does not hold that revision's already (ADR 0002, "Reads and prepared statements").
-   */
-  private async readHeads(db: Db, ids: string[], keep: boolean): Promise<Map<string, DocumentRead>> {
-    const found = new Map<string, DocumentRead>();
-    const dropped: string[] = [];
-    const add = (row: EntityRow & { id: string }) => {
-      const read = this.heldOrSent(row, keep);
-      if (read === null) dropped.push(row.id);
-      else if (read.status !== 'missing') found.set(row.id, read);
-    };
-    for (const row of await this.headRows(db, ids, (id) => this.documents.revisionOf(id))) add(row);
-    // Dropped from the cache by another read in the meantime: fetched after all (asking for every document).
-    if (dropped.length) for (const row of await this.headRows(db, dropped, () => undefined)) add(row);
-    return found;
-  }
-
-  private async headRows(db: Db, ids: string[], heldOf: (id: string) => number | undefined): Promise<(EntityRow & { id: string })[]> {
-    if (ids.length !== 1) return q.readHeads(db, ids, ids.map(heldOf).filter((revision) => revision !== undefined));
-    const row = await q.readHead(db, ids[0], heldOf(ids[0]) ?? 0);
-    return row ? [row] : [];
-  }
-
-  /** A head row as a read: its document from this process's cache, or as sent; null if neither has it. */
-  private heldOrSent(row: EntityRow & { id: string }, keep: boolean): DocumentRead | null {
-    if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
-    if (row.rev_id === null || row.timestamp === null) return { status: 'missing' };
-    const revision = Number(row.rev_id);
-    const head = toHead(revision, row.timestamp);
-    const held = this.documents.get(row.id, revision);
-    if (held !== undefined) return { status: 'found', head, json: () => held };
-    const sent = row.content;
-    if (sent === null) return null;
-    if (keep) this.documents.put(row.id, revision, sent, sent.length);
-    return { status: 'found', head, json: () => sent };
   }
 
   async allocateId(kind: KindName): Promise<string> {
@@ -424,7 +353,6 @@ export class PostgresStore extends StoreParts implements Store {
   /** Entities whose turn lock this process holds now (inTurn): their edits must not wait for it again. */
   private readonly inTurnHere = new Set<string>();
 
-
   /** The last counts and when they were taken: counting every entity is a scan, done at most every 30 s. */
   private counted: { at: number; stats: Promise<StoreStatistics> } | null = null;
 
@@ -437,11 +365,8 @@ export class PostgresStore extends StoreParts implements Store {
   }
 
   private async countAll(): Promise<StoreStatistics> {
-    const stats: StoreStatistics = { entities: { item: 0, property: 0 }, redirects: { item: 0, property: 0 },
-      unindexed: await this.unindexedCount(), importsUnfinished: 0 };
-    for (const r of await statisticsQueries.entityCounts(this.pool)) (r.redirect ? stats.redirects : stats.entities)[r.kind] = Number(r.n);
-    stats.importsUnfinished = await statisticsQueries.unfinishedImports(this.pool);
-    return stats;
+    return storeStatistics(await statisticsQueries.entityCounts(this.pool), await this.unindexedCount(),
+      await statisticsQueries.unfinishedImports(this.pool));
   }
 
   async close(): Promise<void> {
@@ -449,10 +374,4 @@ export class PostgresStore extends StoreParts implements Store {
     await this.turns?.end();
     await this.replicas?.end();
   }
-}
-
-/** A replica's answer older than a revision already written or seen: missing, or found at a lower revision. */
-function isBehind(read: DocumentRead, floor: number): boolean {
-  if (floor === 0) return false;
-  return read.status === 'missing' || (read.status === 'found' && read.head.revision < floor);
 }

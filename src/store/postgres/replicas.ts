@@ -6,6 +6,7 @@
 // - a replica that fails to answer is left alone for a few seconds and its reads go to the primary.
 import pg from 'pg';
 import type { Db } from './queries.js';
+import type { DocumentRead } from '../store.js';
 
 /** How long a replica that failed is skipped before it is tried again. */
 const RETRY_AFTER_MS = 5_000;
@@ -102,4 +103,10 @@ export class RevisionFloor {
     this.floors.set(id, revision);
     if (this.floors.size > MAX_FLOORS) this.floors.delete(this.floors.keys().next().value!);
   }
+}
+
+/** A replica's answer older than a revision already written or seen: missing, or found at a lower revision. */
+export function isBehind(read: DocumentRead, floor: number): boolean {
+  if (floor === 0) return false;
+  return read.status === 'missing' || (read.status === 'found' && read.head.revision < floor);
 }

@@ -28,6 +28,7 @@ import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
 import { SqliteStatementValues } from './statement-values.js';
 import type { SqliteOptions } from './options.js';
+import { storeStatistics } from '../statistics.js';
 
 
 // Parsed, a document takes about six times its JSON length of heap (two-byte strings, objects), and its
@@ -360,11 +361,7 @@ export class SqliteStore extends StoreParts implements Store {
   }
 
   async statistics(): Promise<StoreStatistics> {
-    const stats: StoreStatistics = { entities: { item: 0, property: 0 }, redirects: { item: 0, property: 0 },
-      unindexed: await this.unindexedCount(), importsUnfinished: 0 };
-    for (const r of this.q.entityCounts.all()) (r.redirect ? stats.redirects : stats.entities)[r.kind] = r.n;
-    stats.importsUnfinished = this.q.unfinishedImports.get()!.n;
-    return stats;
+    return storeStatistics(this.q.entityCounts.all(), await this.unindexedCount(), this.q.unfinishedImports.get()!.n);
   }
 
   async close(): Promise<void> {
