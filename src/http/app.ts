@@ -17,7 +17,7 @@ import { negotiatedBody, sendBody } from './compression.js';
 import { registerOperations } from './operations.js';
 import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
 import { clientErrorHandler } from './client-error.js';
-import { RECONCILE_PATH, registerReconcile } from './reconcile.js';
+import { RECONCILE_PATH, registerReconcile } from './reconcile/index.js';
 import { registerEntityData } from './entity-data.js';
 import { registerActionApi } from './action-api/index.js';
 import { registerSparql } from './sparql/index.js';
