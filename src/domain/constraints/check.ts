@@ -2,12 +2,11 @@
 // needs the store (a property's constraints, another entity, who else holds a value) comes through ConstraintLookup,
 // as the data policy's lookups do. Every check is bounded: regular expressions run on a linear-time engine (RE2),
 // class hierarchies are walked to at most MAX_CLASSES classes, distinct values read at most a few holders.
-import { RE2JS } from 're2js';
 import type { Entity, Snak, Statement } from '../entity.js';
 import { statementValueKeys } from '../statement-values.js';
-import { compareDecimals, parseDecimal } from '../values/decimal.js';
 import type { Constraint, Place } from './model.js';
 import type { ConstraintType, ConstraintVocabulary } from './vocabulary.js';
+import { bounded, format, integer, itemValue, list, magnitude, oneOf, range, units, type Problem } from './value-checks.js';
 
 export interface ConstraintLookup {
   /** The constraints a property states (none when it states none or does not exist). */
@@ -130,8 +129,6 @@ function applies(constraint: Constraint, place: Place): boolean {
   return place === 'main' || !STATEMENT_TYPES.has(constraint.type);
 }
 
-/** What a broken constraint says: its message, or that its parameters cannot be used. */
-type Problem = string | { badParameters: string };
 
 function violation(constraint: Constraint, use: Use, problem: Problem): Violation {
   const bad = typeof problem === 'object';
@@ -142,10 +139,7 @@ function violation(constraint: Constraint, use: Use, problem: Problem): Violatio
   };
 }
 
-const itemValue = (snak: Pick<Snak, 'value'>): string | null =>
-  (snak.value.type === 'value' && typeof snak.value.content === 'string' && /^[QP][1-9]\d*$/.test(snak.value.content) ? snak.value.content : null);
 
-const list = (ids: readonly string[]) => ids.join(', ');
 
 /** One entity's check: the entities and class closures it reads, kept for its other constraints. */
 class Run {
@@ -367,96 +361,4 @@ function lifetime(links: Links | null, vocab: ConstraintVocabulary): { start: nu
 
 function placeName(place: Place): string {
   return place === 'main' ? 'as a main value' : `as a ${place}`;
-}
-
-const regexCache = new Map<string, RE2JS | Error>();
-
-/** The pattern compiled on RE2 (linear time, so no pattern can stall the check), or why it cannot be. */
-function compiled(pattern: string): RE2JS | Error {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    try {
-      re = RE2JS.compile(pattern);
-    } catch (e) {
-      re = e instanceof Error ? e : new Error(String(e));
-    }
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re;
-}
-
-function format(c: Constraint, snak: Pick<Snak, 'value'>): Problem | null {
-  if (snak.value.type !== 'value') return null;
-  const content = snak.value.content as unknown;
-  const text = typeof content === 'string' ? content : (content as { text?: unknown } | null)?.text;
-  if (typeof text !== 'string') return null;
-  if (c.format === null) return { badParameters: 'A format constraint needs its regular expression (P1793).' };
-  const re = compiled(c.format);
-  if (re instanceof Error) return { badParameters: `The format ${c.format} cannot be used: ${re.message}.` };
-  return re.matches(text) ? null : `The value "${text}" should match the format ${c.format}.`;
-}
-
-function oneOf(c: Constraint, snak: Pick<Snak, 'value'>, allowed: boolean): Problem | null {
-  const value = snak.value.type === 'value' ? itemValue(snak) : snak.value.type;
-  if (value === null) return null;
-  const listed = c.items.includes(value);
-  if (listed === allowed) return null;
-  return allowed ? `The value ${value} should be one of ${list(c.items)}.` : `The value ${value} should not be one of ${list(c.items)}.`;
-}
-
-function range(c: Constraint, snak: Pick<Snak, 'value'>): Problem | null {
-  const value = magnitude(snak);
-  if (value === null) return null;
-  const min = magnitude({ value: { type: 'value', content: c.minimum } });
-  const max = magnitude({ value: { type: 'value', content: c.maximum } });
-  if ((min !== null && value < min) || (max !== null && value > max)) {
-    return `The value should be between ${shown(c.minimum) ?? '−∞'} and ${shown(c.maximum) ?? '∞'}.`;
-  }
-  return null;
-}
-
-function shown(bound: unknown): string | null {
-  const b = bound as { amount?: string; time?: string } | null;
-  return b?.amount ?? b?.time ?? null;
-}
-
-/** A quantity's amount, or a time as years (fractions for months and days), comparable as numbers. */
-function magnitude(snak: Pick<Snak, 'value'>): number | null {
-  if (snak.value.type !== 'value') return null;
-  const c = snak.value.content as { amount?: unknown; time?: unknown } | null;
-  if (typeof c?.amount === 'string') return Number(c.amount);
-  if (typeof c?.time === 'string') {
-    const m = /^([+-])(\d+)-(\d\d)-(\d\d)/.exec(c.time);
-    if (!m) return null;
-    const year = Number(m[2]) * (m[1] === '-' ? -1 : 1);
-    return year + Math.max(Number(m[3]) - 1, 0) / 12 + Math.max(Number(m[4]) - 1, 0) / 365;
-  }
-  return null;
-}
-
-function units(c: Constraint, snak: Pick<Snak, 'value'>): Problem | null {
-  if (snak.value.type !== 'value') return null;
-  const unit = (snak.value.content as { unit?: unknown } | null)?.unit;
-  if (typeof unit !== 'string') return null;
-  const id = unit === '1' ? 'novalue' : unit.slice(unit.lastIndexOf('/') + 1);
-  if (c.items.includes(id)) return null;
-  return unit === '1' ? `This quantity should have a unit (${list(c.items.filter((i) => i !== 'novalue'))}).`
-    : `The unit ${id} is not allowed here (allowed: ${list(c.items.map((i) => (i === 'novalue' ? 'none' : i)))}).`;
-}
-
-function integer(snak: Pick<Snak, 'value'>): Problem | null {
-  if (snak.value.type !== 'value') return null;
-  const c = snak.value.content as Record<string, unknown> | null;
-  const amounts = [c?.amount, c?.upperBound, c?.lowerBound].filter((a): a is string => typeof a === 'string');
-  const fractional = amounts.some((a) => {
-    const d = parseDecimal(a);
-    return d !== null && compareDecimals(d, parseDecimal(d.split('.')[0])!) !== 0;
-  });
-  return fractional ? 'This quantity should be an integer.' : null;
-}
-
-function bounded(snak: Pick<Snak, 'value'>): boolean {
-  if (snak.value.type !== 'value') return false;
-  return (snak.value.content as Record<string, unknown> | null)?.upperBound !== undefined;
 }
