@@ -1,12 +1,13 @@
 // The only place that chooses a storage backend: a postgres:// URL selects PostgreSQL, a path selects a SQLite
 // file. Anything else is refused before a store is opened, so a mistyped ENTIA_DB never creates and serves a
 // new, empty database.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS, type Config } from '../config.js';
 import { NoStoreError, openPostgresStore } from '../store/postgres/index.js';
 import { openSqliteStore, type SqliteOptions } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
+import { buildSiteTable, type SiteTable } from '../domain/sites.js';
 import { CliError } from './errors.js';
 
 export type StoreConfig = Pick<Config, 'db' | 'pgPoolSize' | 'pgSchema'> & Partial<Pick<Config, 'dbReplicas' | 'pgPrepared'>>;
@@ -93,4 +94,14 @@ export async function openStore(config: StoreConfig, tuning: Pick<SqliteOptions,
   const store = openSqliteStore({ path: config.db, ...tuning });
   if (!exists) announceCreated(config.db);
   return store;
+}
+
+/** The sites table override of ENTIA_SITES_FILE, as read from the file (undefined: none). */
+export function sitesOverride(config: Pick<Config, 'sitesFile'>): unknown {
+  return config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined;
+}
+
+/** The sites table: Wikidata's, or the one ENTIA_SITES_FILE names. */
+export function loadSites(config: Pick<Config, 'sitesFile'>): SiteTable {
+  return buildSiteTable(sitesOverride(config));
 }

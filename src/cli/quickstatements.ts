@@ -9,7 +9,7 @@ import { runBatch } from '../http/quickstatements/batch.js';
 import type { Ctx } from '../http/context.js';
 import { buildServices } from '../http/services.js';
 import { CliError } from './errors.js';
-import { describeStore, openStore } from './open-store.js';
+import { describeStore, openStore, sitesOverride } from './open-store.js';
 
 export const QUICKSTATEMENTS_HELP = `Reads FILE (- for standard input) in QuickStatements' V1 syntax (TAB- or |-separated commands, one per
 line), or its CSV syntax with --csv (or a name ending in .csv), and runs it as one batch: the commands of one
@@ -35,7 +35,7 @@ export async function quickstatementsCommand(config: Config, path: string, value
   const store = await openStore(config, {}, 'create');
   console.error(`entia: store: ${describeStore(config.db)}`);
   try {
-    const services = buildServices(config, config.sitesFile ? JSON.parse(readFileSync(config.sitesFile, 'utf8')) : undefined);
+    const services = buildServices(config, sitesOverride(config));
     const ctx: Ctx = {
       kind: ITEM, params: {}, query: {}, body: {}, headers: {}, store, services, user, address: '127.0.0.1', url: '',
       identity: { kind: 'user', account: { name: user, group: 'admin', blockReason: null, hasToken: false, created: new Date() } },
