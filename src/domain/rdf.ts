@@ -9,6 +9,7 @@ import { standardDate } from './rdf-time.js';
 import { blank, Graph, iri, plain, tagged, typed } from './rdf-terms.js';
 import type { SiteTable } from './sites.js';
 import { sitelinkUrl } from './sites.js';
+import { entityIdValueId, ITEM, kindNamed } from './kinds.js';
 
 type Json = Record<string, any>;
 
@@ -86,7 +87,7 @@ export function instancePrefixes(v: RdfVocabulary): Record<string, string> {
 function simpleValue(ns: Namespaces, dataType: string, datavalue: Json): string | null {
   const v = datavalue.value;
   switch (datavalue.type) {
-    case 'wikibase-entityid': return iri(ns.entity(v.id ?? `${v['entity-type'] === 'property' ? 'P' : 'Q'}${v['numeric-id']}`));
+    case 'wikibase-entityid': return iri(ns.entity(entityIdValueId(v) ?? ''));
     case 'monolingualtext': return tagged(v.text, v.language);
     case 'time': {
       const date = standardDate(v.time, v.precision, v.calendarmodel);
@@ -218,7 +219,6 @@ export function propertyComponents(vocabulary: RdfVocabulary, pid: string, dataT
 }
 
 const RANKS: Record<string, string> = { preferred: 'PreferredRank', normal: 'NormalRank', deprecated: 'DeprecatedRank' };
-const KIND_TYPES: Record<string, string> = { item: 'Item', property: 'Property' };
 
 /** The N-Triples of one entity in the dump form (toWikidata), each line once, in no particular order. */
 export function entityTriples(dump: Json, options: RdfOptions): string[] {
@@ -234,7 +234,7 @@ export function entityTriples(dump: Json, options: RdfOptions): string[] {
     for (const term of list) addAlias(graph, entity, term.language, term.value);
   }
   for (const [siteId, link] of Object.entries(dump.sitelinks ?? {}) as [string, Json][]) addSitelink(graph, entity, siteId, link, options.sites, ns);
-  if (dump.type === 'property' && typeof dump.datatype === 'string') {
+  if (kindNamed(dump.type)?.hasDataType && typeof dump.datatype === 'string') {
     for (const line of propertyComponents(options.vocabulary, id, dump.datatype)) graph.lines.add(line);
   }
   for (const claims of Object.values(dump.claims ?? {}) as Json[][]) {
@@ -288,7 +288,8 @@ function addHead(graph: Graph, ns: Namespaces, id: string, type: string): void {
   const entity = iri(ns.entity(id));
   const data = iri(ns.data(id));
   const a = iri(`${RDF}type`);
-  graph.add(entity, a, iri(WIKIBASE + (KIND_TYPES[type] ?? 'Item')));
+  // The ontology's class of the kind is its noun: wikibase:Item, wikibase:Property.
+  graph.add(entity, a, iri(WIKIBASE + (kindNamed(type)?.noun ?? ITEM.noun)));
   graph.add(data, a, iri(`${SCHEMA}Dataset`));
   graph.add(data, iri(`${SCHEMA}about`), entity);
   graph.add(data, iri(`${CC}license`), iri(CC0));

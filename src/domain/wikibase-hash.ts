@@ -4,6 +4,7 @@
 // form of its value objects: a snak's is the SHA-1 of `C:<len>:"<class>":<len>:{<data>}`, a reference's the
 // SHA-1 of its snaks' hashes, sorted and joined with `|`. Input is the dump format (Wikibase's JSON). Pure.
 import { createHash } from 'node:crypto';
+import { entityIdValueId, ITEM, parseEntityId } from './kinds.js';
 
 type Json = Record<string, any>;
 
@@ -79,10 +80,10 @@ function dataValueForHash(datavalue: Json): string {
         `a:4:{i:0;${decimal(v.amount)}i:1;${phpString(v.unit)}i:2;${decimal(v.upperBound)}i:3;${decimal(v.lowerBound)}}`);
     }
     case 'wikibase-entityid': {
-      const id = String(v.id ?? `${v['entity-type'] === 'property' ? 'P' : 'Q'}${v['numeric-id']}`);
-      // PropertyId, the class's name before NumericPropertyId: Wikidata's hashes keep it (4,044 property values in
-      // the samples agree; none would with the new name).
-      const idClass = id.startsWith('P') ? 'Wikibase\\DataModel\\Entity\\PropertyId' : 'Wikibase\\DataModel\\Entity\\ItemId';
+      const id = entityIdValueId(v) ?? String(v.id);
+      // An id of a kind this store does not hold (a lexeme's L1 in an imported dump) keeps the item's class, as
+      // before the kinds said their classes: its hash is not Wikibase's, and says so in no other way.
+      const idClass = (parseEntityId(id)?.kind ?? ITEM).phpIdClass;
       return phpObject('Wikibase\\DataModel\\Entity\\EntityIdValue', phpObject(idClass, id));
     }
     default:

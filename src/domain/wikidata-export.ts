@@ -6,7 +6,7 @@ import type { Entity, Snak, SourceDetails, Statement, TimeDetails } from './enti
 import { timeKey } from './source-details.js';
 import { snakHash } from './wikibase-hash.js';
 import { DATA_TYPES } from './values/index.js';
-import { kindByName, pageOf } from './kinds.js';
+import { ITEM, kindByName, numericPart, pageOf, parseEntityId } from './kinds.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ function datavalue(dataType: string, content: unknown, details: TimeDetails | un
     case 'wikibase-entityid': {
       const id = String(content);
       return { type: 'wikibase-entityid',
-        value: { 'entity-type': id.startsWith('P') ? 'property' : 'item', 'numeric-id': Number(id.slice(1)), id } };
+        value: { 'entity-type': parseEntityId(id)?.kind.name ?? ITEM.name, 'numeric-id': numericPart(id), id } };
     }
     case 'time':
       return { type: 'time', value: { time: c.time, timezone: details?.timezone ?? 0, before: details?.before ?? 0,
