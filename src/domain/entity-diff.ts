@@ -1,6 +1,7 @@
 // What changed between two revisions of an entity, part by part, as a reader compares them: each label,
 // description and alias list by language, each statement by id (its value, rank, qualifiers and references as
-// one), each sitelink by site. Parts that did not change are left out. Pure.
+// one), each sitelink by site. Parts that did not change are left out; and undoing one revision's changes on the
+// entity as it is now, where they still apply. Pure.
 import { sameJson, type Entity, type Statement } from './entity.js';
 
 interface Sides<T> {
@@ -64,4 +65,52 @@ function statementRows(before: Entity, after: Entity): DiffRow[] {
     }
   }
   return rows;
+}
+
+/** The part of `entity` a diff row is about, as the row's sides hold it (undefined: the entity has none). */
+function partOf(entity: Entity, row: DiffRow): unknown {
+  switch (row.part) {
+    case 'label': return entity.labels[row.language];
+    case 'description': return entity.descriptions[row.language];
+    case 'aliases': return entity.aliases[row.language];
+    case 'statement': return Object.values(entity.statements).flat().find((s) => s.id === row.id);
+    case 'sitelink': return entity.sitelinks?.[row.site];
+  }
+}
+
+/** `entity` with the row's part set to `value` (undefined: removed); a statement keeps its place. */
+function withPart(entity: Entity, row: DiffRow, value: unknown): Entity {
+  const put = <T>(map: Record<string, T>, key: string): Record<string, T> => {
+    const next = { ...map };
+    if (value === undefined) delete next[key];
+    else next[key] = value as T;
+    return next;
+  };
+  switch (row.part) {
+    case 'label': return { ...entity, labels: put(entity.labels, row.language) };
+    case 'description': return { ...entity, descriptions: put(entity.descriptions, row.language) };
+    case 'aliases': return { ...entity, aliases: put(entity.aliases, row.language) };
+    case 'sitelink': return { ...entity, sitelinks: put(entity.sitelinks ?? {}, row.site) };
+    case 'statement': {
+      const group = entity.statements[row.property] ?? [];
+      const at = group.findIndex((s) => s.id === row.id);
+      const next = value === undefined ? group.filter((s) => s.id !== row.id)
+        : at >= 0 ? group.map((s, i) => (i === at ? value as Statement : s)) : [...group, value as Statement];
+      const statements = { ...entity.statements, [row.property]: next };
+      if (next.length === 0) delete statements[row.property];
+      return { ...entity, statements };
+    }
+  }
+}
+
+/**
+ * Undoes what one revision changed (`before` → `after`) on the entity as it is now (Wikibase's undo): each part
+ * the revision changed goes back to what it was, provided it is still as the revision left it. Otherwise the
+ * parts changed since are returned as conflicts, and nothing is undone.
+ */
+export function undoRevision(current: Entity, before: Entity, after: Entity): { entity: Entity } | { conflicts: DiffRow[] } {
+  const rows = diffEntities(before, after);
+  const conflicts = rows.filter((row) => !sameJson(partOf(current, row) ?? null, row.after ?? null));
+  if (conflicts.length) return { conflicts };
+  return { entity: rows.reduce((entity, row) => withPart(entity, row, row.before), current) };
 }

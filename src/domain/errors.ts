@@ -69,6 +69,8 @@ export const ERRORS = {
   // Merges (docs/api.md §9.4)
   'merge-into-self': row(400, 'Item {id} cannot be merged into itself', []),
   'merge-conflict': row(409, 'The items cannot be merged: conflicting {conflict}', ['conflict', 'conflict_context']),
+  // Undo (docs/api.md §10.9)
+  'undo-conflict': row(409, 'The edit cannot be undone: {parts} changed since', ['parts']),
   // Property constraints (docs/api.md §10.18)
   'constraint-checks-off': row(404, 'Constraint checks are off on this server', []),
   'constraint-violation': row(422, 'Edit breaks a mandatory constraint: {message}', ['constraint_id', 'constraint_type', 'statement_id', 'property_id']),

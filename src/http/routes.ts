@@ -124,7 +124,7 @@ export const ROUTES: Route[] = [
   { method: 'DELETE', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'Message', errors: ['sitelink-not-defined'],
     summary: "Remove an item's sitelink to one site", body: META_ONLY, write: sitelinks.deleteSitelink },
 
-  // History (docs/api.md §10.9): the revisions of an entity, one revision's document, a revert.
+  // History (docs/api.md §10.9): the revisions of an entity, one revision's document, a revert, an undo.
   { method: 'GET', path: '/v1/entities/{entity}/history', kinds: BOTH, tag: 'history', success: [200], returns: 'History',
     summary: 'The revisions of an item or property, newest first', handler: history.getHistory,
     query: { limit: { type: 'integer', description: 'Revisions per page, 1..500 (default 50)' },
@@ -134,6 +134,9 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/v1/entities/{entity}/revert', kinds: BOTH, tag: 'history', success: [200], returns: 'Entity',
     errors: ['revision-not-found', 'data-policy-violation'], body: payload('revision', 'integer'),
     summary: 'Make an earlier revision the current one, as a new revision', write: history.revertEntity },
+  { method: 'POST', path: '/v1/entities/{entity}/undo', kinds: BOTH, tag: 'history', success: [200], returns: 'Entity',
+    errors: ['revision-not-found', 'undo-conflict', 'data-policy-violation'], body: payload('revision', 'integer'),
+    summary: 'Undo what one revision changed, where nothing has changed it since', write: history.undoEntity },
 
   // Property constraints (docs/api.md §10.18): what the entity breaks of its properties' constraints.
   { method: 'GET', path: '/v1/entities/{entity}/constraint-violations', kinds: BOTH, tag: 'constraints', success: [200],

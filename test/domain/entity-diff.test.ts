@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyEntity, type Entity, type Statement } from '../../src/domain/entity.js';
-import { diffEntities } from '../../src/domain/entity-diff.js';
+import { diffEntities, undoRevision } from '../../src/domain/entity-diff.js';
 
 const item = (parts: Partial<Entity>): Entity => ({ ...emptyEntity('Q1', 'item'), ...parts });
 const statement = (id: string, property: string, content: unknown, extra: Partial<Statement> = {}): Statement => ({
@@ -47,3 +47,35 @@ describe('diff of two revisions', () => {
     assert.deepEqual(diffEntities(item({}), entity).map((r) => r.part), ['label', 'statement']);
   });
 });
+
+describe('undo of one revision', () => {
+  const a = statement('Q1$a', 'P1', 'a');
+  const b = statement('Q1$b', 'P1', 'b');
+  it('puts back each part the revision changed, where it is still as the revision left it', () => {
+    const before = item({ labels: { en: 'one' }, statements: { P1: [a, b] }, sitelinks: { enwiki: { title: 'One', badges: [] } } });
+    const after = item({ labels: { en: 'uno' }, statements: { P1: [a] }, sitelinks: {} });
+    const now = item({ labels: { en: 'uno', de: 'eins' }, statements: { P1: [a, statement('Q1$c', 'P1', 'c')] }, sitelinks: {} });
+    const undone = undoRevision(now, before, after);
+    assert.ok('entity' in undone);
+    assert.deepEqual(undone.entity.labels, { en: 'one', de: 'eins' });
+    assert.deepEqual(undone.entity.statements.P1.map((s) => s.id), ['Q1$a', 'Q1$c', 'Q1$b'], 'a removed statement comes back at the end');
+    assert.deepEqual(undone.entity.sitelinks, { enwiki: { title: 'One', badges: [] } });
+  });
+
+  it('names the parts changed since, and undoes nothing', () => {
+    const before = item({ labels: { en: 'one' }, statements: { P1: [a] } });
+    const after = item({ labels: { en: 'uno' }, statements: { P1: [{ ...a, rank: 'preferred' }] } });
+    const now = item({ labels: { en: 'un' }, statements: { P1: [{ ...a, rank: 'preferred' }] } });
+    const undone = undoRevision(now, before, after);
+    assert.ok('conflicts' in undone);
+    assert.deepEqual(undone.conflicts.map((r) => r.part), ['label']);
+  });
+
+  it('removes a group left empty by taking a statement back', () => {
+    const after = item({ statements: { P1: [a] } });
+    const undone = undoRevision(after, item({}), after);
+    assert.ok('entity' in undone);
+    assert.deepEqual(undone.entity.statements, {});
+  });
+});
+

@@ -26,6 +26,8 @@ interface Fixture {
   statements: { item: string; property: string };
   /** A revision of each entity whose content differs from the current one (for reverts). */
   revisions: { item: number; property: number };
+  /** The latest revision of each, which changed something (for undo). */
+  latest: { item: number; property: number };
 }
 
 /** An item and a property with an English label and description, a statement each, and a sitelink. */
@@ -46,6 +48,7 @@ async function fixture(s: TestServer): Promise<Fixture> {
     { statement: { property: { id: property.id }, value: { type: 'value', content: 'x' } } }, auth);
   const other = await post('/v1/entities/items', { item: { labels: { de: `anderes ${Math.random()}` } } });
   const firstOf = async (path: string) => Number((await s.get(`${path}/history`)).body.revisions.at(-1).id);
+  const latestOf = async (path: string) => Number((await s.get(`${path}/history`)).body.revisions[0].id);
   const relabelled = await s.put(`/v1/entities/items/${item.id}/labels/en`, { label: `guarded ${Math.random()}` }, auth);
   assert.equal(relabelled.status, 200, relabelled.text);
   return {
@@ -54,6 +57,7 @@ async function fixture(s: TestServer): Promise<Fixture> {
     property: property.id,
     statements: { item: item.statements[property.id][0].id, property: withStatement.body.id },
     revisions: { item: await firstOf(`/v1/entities/items/${item.id}`), property: await firstOf(`/v1/entities/properties/${property.id}`) },
+    latest: { item: await latestOf(`/v1/entities/items/${item.id}`), property: await latestOf(`/v1/entities/properties/${property.id}`) },
   };
 }
 
@@ -81,7 +85,9 @@ function validRequest(b: BoundRoute, f: Fixture): { path: string; body: Record<s
     aliases: () => ['new alias'],
     statement: () => ({ property: { id: f.property }, value: { type: 'value', content: 'new' } }),
     sitelink: () => ({ title: `New page ${Math.random()}` }),
-    revision: () => (onProperty ? f.revisions.property : f.revisions.item),
+    // A revert goes back to the first revision; an undo takes back the latest.
+    revision: () => (b.path.endsWith('/undo') ? (onProperty ? f.latest.property : f.latest.item)
+      : onProperty ? f.revisions.property : f.revisions.item),
     into: () => f.other,
     commands: () => `${f.item}\tLfr\t"neu"`,
   };

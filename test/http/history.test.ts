@@ -1,5 +1,5 @@
 // History over real HTTP, on the test backend: the revision list and its paging, old revisions as they were,
-// and reverts with every rule an edit obeys.
+// reverts with every rule an edit obeys, and undo of one revision's changes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -134,5 +134,47 @@ describe('POST …/revert', () => {
     assert.equal(conflict.status, 422);
     assert.equal(conflict.body.context.violation, 'sitelink-conflict');
     assert.equal((await s.get(`/v1/entities/items/${linked.body.id}/history`)).body.revisions.length, 2);
+  });
+});
+
+describe('POST …/undo', () => {
+  it('takes back what one revision changed and keeps what came after', async () => {
+    const property = (await s.post('/v1/entities/properties', { property: { data_type: 'string' } })).body.id;
+    const created = await s.post('/v1/entities/items', { item: { labels: { en: 'first' }, descriptions: { en: 'a thing' } } });
+    const id = created.body.id;
+    const relabel = await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'second' });
+    const added = await s.post(`/v1/entities/items/${id}/statements`, { statement: { property: { id: property }, value: { type: 'value', content: 'later' } } });
+    assert.equal(added.status, 201);
+    // Undo the relabel: the label goes back; the statement added after it stays.
+    const undone = await s.post(`/v1/entities/items/${id}/undo`, { revision: rev(relabel), comment: 'undo the relabel' });
+    assert.equal(undone.status, 200, undone.text);
+    assert.equal(undone.body.labels.en, 'first');
+    assert.equal(undone.body.statements[property][0].value.content, 'later');
+    assert.equal(undone.body.descriptions.en, 'a thing');
+    assert.equal((await s.get(`/v1/entities/items/${id}/history`)).body.revisions[0].comment, 'undo the relabel');
+    // Undo the statement's addition: it goes, the label stays as it is now.
+    const removed = await s.post(`/v1/entities/items/${id}/undo`, { revision: rev(added) });
+    assert.equal(removed.status, 200, removed.text);
+    assert.deepEqual(removed.body.statements, {});
+    assert.equal(removed.body.labels.en, 'first');
+  });
+
+  it('refuses when a part the revision changed has changed since, and writes nothing', async () => {
+    const { id, revisions } = await itemWithEdits(2);
+    const res = await s.post(`/v1/entities/items/${id}/undo`, { revision: revisions[1] });
+    assert.equal(res.status, 409);
+    assert.equal(res.body.code, 'undo-conflict');
+    assert.deepEqual(res.body.context, { parts: 'label en' });
+    assert.equal(res.body.message, 'The edit cannot be undone: label en changed since');
+    assert.equal((await s.get(`/v1/entities/items/${id}/history`)).body.revisions.length, 3);
+  });
+
+  it('cannot undo a creation, nor another entity\'s revision, and obeys If-Match', async () => {
+    const { id, revisions } = await itemWithEdits(1);
+    assert.deepEqual((await s.post(`/v1/entities/items/${id}/undo`, { revision: revisions[0] })).body.context, { path: '/revision' });
+    const other = await itemWithEdits(1);
+    assert.equal((await s.post(`/v1/entities/items/${id}/undo`, { revision: other.revisions[1] })).body.code, 'revision-not-found');
+    const stale = await s.post(`/v1/entities/items/${id}/undo`, { revision: revisions[1] }, { 'if-match': `"${revisions[0]}"` });
+    assert.equal(stale.status, 412);
   });
 });

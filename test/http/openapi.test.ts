@@ -56,6 +56,8 @@ function validBody(b: BoundRoute): unknown {
   if (p.endsWith('/aliases')) return { patch: [{ op: 'add', path: '/de', value: ['de alias'] }] };
   if (p.endsWith('/sitelinks')) return { patch: [{ op: 'add', path: '/dewiki', value: { title: `De page ${++pageNumber}` } }] };
   if (p.endsWith('/revert')) return { revision: 'REVISION' }; // the subject's own revision, filled in by exercise()
+  // The subject's latest revision, which took its label in a third language (filled in by exercise()).
+  if (p.endsWith('/undo')) return { revision: 'UNDO_REVISION' };
   // Into an item of its own; its description and sitelink conflict with the subject's, so those are left behind.
   if (p.endsWith('/merge')) return { into: 'NEW_ITEM', ignore_conflicts: ['description', 'sitelink'] };
   return { patch: [{ op: 'add', path: '/labels/fr', value: `fr ${++pageNumber}` }] };
@@ -85,6 +87,7 @@ async function exercise(b: BoundRoute, path: string, body?: unknown, headers?: R
     if ((body as { revision?: unknown } | undefined)?.revision === 'REVISION') body = { revision };
   }
   if ((body as { into?: unknown } | undefined)?.into === 'NEW_ITEM') body = { ...body as object, into: (await subject('item')).id };
+  if ((body as { revision?: unknown } | undefined)?.revision === 'UNDO_REVISION') body = { revision: await editToUndo(path) };
   const res = await fetch(s.url + path, {
     method: b.route.method, redirect: 'manual',
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -93,6 +96,13 @@ async function exercise(b: BoundRoute, path: string, body?: unknown, headers?: R
   const text = await res.text();
   const problem = check(b.path, b.route.method, res.status, text);
   return { status: res.status, text, problem };
+}
+
+/** A revision that gave the entity a path names an Esperanto label, to be undone (none: one no entity has). */
+async function editToUndo(path: string): Promise<number> {
+  const entity = /^\/v1\/entities\/(items|properties)\/([^/]+)/.exec(path);
+  const res = entity ? await s.put(`/v1/entities/${entity[1]}/${entity[2]}/labels/eo`, { label: `undo me ${++pageNumber}` }) : null;
+  return res?.status === 200 || res?.status === 201 ? Number(res.headers.get('etag')!.replaceAll('"', '')) : 999_999_999;
 }
 
 /** The current revision of the entity a path names (0 when it has none, so that the route answers 404). */

@@ -427,6 +427,33 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(csp, []);
   });
 
+  it('undoes one revision from the history, and says why when it cannot', async () => {
+    const id = await createItem('undo target');
+    assert.equal((await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'undo target, renamed' }, auth)).status, 200);
+    assert.equal((await s.put(`/v1/entities/items/${id}/descriptions/en`, { description: 'described later' }, auth)).status, 200);
+    const { page, csp } = await newPage();
+    await page.goto(`${s.url}/${id}/history`);
+    const revisions = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions;
+    // Undo the relabel (the middle revision): the label goes back, the later description stays.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Undo revision ${revisions[1].id}` }).click();
+    await page.waitForURL(`${s.url}/${id}`);
+    await page.locator('#notice', { hasText: 'Undid revision' }).waitFor();
+    const stored = (await s.get(`/v1/entities/items/${id}`)).body;
+    assert.deepEqual([stored.labels.en, stored.descriptions.en], ['undo target', 'described later']);
+    const latest = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions[0];
+    assert.equal(latest.comment, `Undid revision ${revisions[1].id} by Editor`);
+    // The relabel again: its label has changed since (the undo), so the page says so and nothing is written.
+    await page.goto(`${s.url}/${id}/history`);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Undo revision ${revisions[1].id}` }).click();
+    const refused = page.locator('.editor-error');
+    await refused.waitFor();
+    assert.match(await refused.textContent() ?? '', /label en changed since/);
+    assert.equal((await s.get(`/v1/entities/items/${id}/history`)).body.revisions.length, 4);
+    assert.deepEqual(csp, []);
+  });
+
   it('serves the interactive API reference, loading the OpenAPI document, under its own CSP', async () => {
     const { page, csp } = await newPage(false);
     const spec = page.waitForResponse((res) => res.url().endsWith('/v1/openapi.json') && res.status() === 200);

@@ -1,8 +1,9 @@
 // An entity's history (docs/api.md §10.9): the list of its revisions, newest first and paged backwards, one
-// revision's document as it was, and a revert, which is an edit like any other (every rule of §7 applies) whose
-// new content is an earlier revision's.
+// revision's document as it was, a revert, which is an edit like any other (every rule of §7 applies) whose
+// new content is an earlier revision's, and an undo, an edit that takes back what one revision changed.
 import { fail } from '../../domain/errors.js';
 import type { Entity } from '../../domain/entity.js';
+import { undoRevision, type DiffRow } from '../../domain/entity-diff.js';
 import type { RevisionRecord } from '../../store/store.js';
 import { renderEntity } from '../render.js';
 import { EmptyReply, type Ctx, type Result } from '../context.js';
@@ -68,11 +69,7 @@ export const revertEntity = write({
   action: 'revert',
   body: {
     part: 'revision',
-    parse: (ctx) => {
-      const revision = ctx.body.revision;
-      if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) fail('invalid-value', { path: '/revision' });
-      return revision;
-    },
+    parse: bodyRevision,
   },
   target: async (ctx, { subject: { entity }, body: revision }) => {
     const target = await ctx.store.readRevision(entity.id, revision);
@@ -86,4 +83,40 @@ export const revertEntity = write({
     body: renderEntity(done.entity, ctx.services.sites, true), head: done.head,
     headers: { 'entia-revert': done.changed ? 'reverted' : 'unchanged' },
   }),
+});
+
+/** A revision number in the body: `{"revision": N}`. */
+function bodyRevision(ctx: Ctx): number {
+  const revision = ctx.body.revision;
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) fail('invalid-value', { path: '/revision' });
+  return revision;
+}
+
+/** A diff row's part as an undo conflict names it: `label en`, `statement Q1$…`, `sitelink enwiki`. */
+function partName(row: DiffRow): string {
+  return `${row.part} ${'language' in row ? row.language : 'site' in row ? row.site : row.id}`;
+}
+
+/**
+ * Undoes what revision N changed (Wikibase's undo), on the entity as it is now: the parts it changed go back,
+ * provided each is still as N left it; otherwise 409 undo-conflict names those changed since. N must be one of
+ * the entity's revisions after its first (a creation is undone by no edit).
+ */
+export const undoEntity = write({
+  subject: PATH_ENTITY,
+  body: { part: 'revision', parse: bodyRevision },
+  target: async (ctx, { subject: { entity }, body: revision }) => {
+    const after = await ctx.store.readRevision(entity.id, revision);
+    if (!after) return fail('revision-not-found', undefined, { id: String(revision), entity: entity.id });
+    const previous = await ctx.store.revisionBefore(entity.id, revision);
+    const before = previous === null ? null : await ctx.store.readRevision(entity.id, previous);
+    if (after.kind !== 'entity' || before?.kind !== 'entity') return fail('invalid-value', { path: '/revision' });
+    return { before: before.entity, after: after.entity };
+  },
+  change: ({ subject, target }): Entity => {
+    const undone = undoRevision(subject.entity, target.before, target.after);
+    if ('conflicts' in undone) return fail('undo-conflict', { parts: undone.conflicts.map(partName).join(', ') });
+    return undone.entity;
+  },
+  respond: (done, _request, ctx) => ({ body: renderEntity(done.entity, ctx.services.sites, true), head: done.head }),
 });

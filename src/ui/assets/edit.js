@@ -537,4 +537,17 @@ export function enhanceReverts(/** @type {HTMLElement} */ container) {
       location.href = `/${id}`;
     });
   }
+  // Undo: what one revision changed is taken back, if nothing changed it since (the server checks, 409 if not).
+  for (const b of container.querySelectorAll('button.undo')) {
+    const button = /** @type {HTMLElement} */ (b);
+    const target = Number(button.dataset.undo);
+    button.addEventListener('click', async () => {
+      if (!confirm(`Undo what revision ${target} changed in ${id}? This is recorded as a new revision.`)) return;
+      const answer = await call('POST', `/v1/entities/${kind}/${id}/undo`,
+        { body: { revision: target, comment: clipped(`Undid revision ${target} by ${button.dataset.user ?? ''}`) } });
+      if (!answer.ok) return void button.after(await refusal(answer, async () => explain(answer)));
+      flash(`Undid revision ${target} of ${id}: it is now at revision ${answer.revision}.`);
+      location.href = `/${id}`;
+    });
+  }
 }

@@ -135,7 +135,7 @@ if (article) {
     if (rights.anonymous && article.dataset.editable) meta?.append(' · ', hint('Your edits will be recorded under your IP address.'));
   } else {
     // Controls only for those who may edit: a signed-out visitor of a server that needs tokens is told how to.
-    for (const b of article.querySelectorAll('button.revert')) b.remove();
+    for (const b of article.querySelectorAll('button.revert, button.undo')) b.remove();
     if (article.dataset.editable) meta?.append(' · ', hint('Sign in with a token to edit.'));
   }
   // The latest revision only: an old one's marks would be today's.

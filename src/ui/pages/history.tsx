@@ -1,5 +1,6 @@
 // An entity's revisions, newest first, each linking to the entity as it was and to what it changed (the diff with
-// the revision before, with the change in size); every older one can be reverted to.
+// the revision before, with the change in size); every one but the first can be undone, every older one
+// reverted to.
 import { sizeChange } from '../values.js';
 
 export interface Revision {
@@ -45,7 +46,11 @@ export function HistoryPage({ view }: { view: HistoryView }) {
               <td data-label="Size">{r.size.toLocaleString('en')} bytes</td>
               <td data-label="Change">{previous ? <a href={`/${view.id}/diff/${previous.id}/${r.id}`} class="diff-link"
                 aria-label={`Changes in revision ${r.id}`}>{sizeChange(r.size - previous.size)}</a> : 'created'}</td>
-              <td>{r.id === view.latest ? null : <button type="button" class="revert" data-revert={r.id}>Revert to this</button>}</td>
+              <td>
+                {previous ? <button type="button" class="undo" data-undo={r.id} data-user={r.user}
+                  aria-label={`Undo revision ${r.id}`}>Undo</button> : null}
+                {r.id === view.latest ? null : <button type="button" class="revert" data-revert={r.id}>Revert to this</button>}
+              </td>
             </tr>
             );
           })}
