@@ -77,6 +77,13 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     } } },
   },
   DataTypes: { type: 'object', additionalProperties: string, description: 'data type → value type' },
+  Statistics: {
+    type: 'object', required: ['entities', 'redirects'], additionalProperties: false,
+    properties: {
+      entities: { type: 'object', additionalProperties: { type: 'integer' }, description: 'entities of each kind (item, property), redirects left out' },
+      redirects: { type: 'object', additionalProperties: { type: 'integer' }, description: 'redirects of each kind' },
+    },
+  },
   Batch: {
     type: 'object', required: ['entities', 'missing', 'redirects'], additionalProperties: false,
     properties: {
@@ -164,4 +171,4 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
   | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup'
-  | 'Merge' | 'QuickStatements' | 'ConstraintViolations';
+  | 'Merge' | 'QuickStatements' | 'ConstraintViolations' | 'Statistics';

@@ -197,5 +197,7 @@ export const ROUTES: Route[] = [
 
   { method: 'GET', path: '/v1/property-data-types', tag: 'meta', success: [200], returns: 'DataTypes',
     summary: 'The supported property data types and their value types', handler: meta.propertyDataTypes },
+  { method: 'GET', path: '/v1/statistics', tag: 'meta', success: [200], returns: 'Statistics',
+    summary: 'How many items and properties the store holds, and redirects', handler: meta.statistics },
   ...SEARCH_ROUTES,
 ];

@@ -17,7 +17,7 @@ import { EntityPage, idsOnPage, type EntityView } from './pages/entity.js';
 import { HistoryPage, type Revision } from './pages/history.js';
 import { DiffPage, idsInDiff, type DiffSide } from './pages/diff.js';
 import { diffEntities } from '../domain/entity-diff.js';
-import { ErrorPage, HomePage } from './pages/home.js';
+import { ErrorPage, HomePage, type HomeView } from './pages/home.js';
 import { SearchPage, type Hit } from './pages/search.js';
 import { DocsPage } from './pages/docs.js';
 import { CreatePage } from './pages/create.js';
@@ -39,6 +39,8 @@ const ENTITY = '(^[QP][1-9][0-9]{0,9}$)';
 const HISTORY_PAGE = 50;
 const SEARCH_PAGE = 20;
 const CHANGES_PAGE = 50;
+/** Changes the front page lists. */
+const LATEST_ON_HOME = 10;
 /** Rows of a query result shown on the page; the downloads have every row. */
 const QUERY_ROWS = 1000;
 
@@ -70,7 +72,7 @@ export function registerUi(app: FastifyInstance): string[] {
     allowedPath: (path) => SWAGGER_FILES.has(path) });
 
   const pages: Record<string, (req: FastifyRequest, reply: FastifyReply, language: string) => Promise<Rendered | null>> = {
-    '/': async () => ({ title: 'Entia', content: <HomePage /> }),
+    '/': (req, _reply, language) => homePage(api, req, language),
     '/docs': async () => ({ title: 'API reference', content: <DocsPage />, csp: DOCS_CSP }),
     '/search': (req, reply, language) => searchPage(api, req, reply, language),
     '/recent-changes': (req, _reply, language) => changesPage(api, req, language),
@@ -260,3 +262,15 @@ async function diffPage(api: PageApi, req: FastifyRequest, language: string): Pr
     content: <DiffPage view={{ id, label, from: from.side, to: to.side, rows }} labels={labels} />,
   };
 }
+
+/** The front page: the store's counts and its latest changes, read as any client would. */
+async function homePage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const [counts, changes] = await Promise.all([
+    api.get<NonNullable<HomeView['counts']>>(req, '/v1/statistics'),
+    api.get<{ changes: ChangeRow[] }>(req, `/v1/changes?order=newest&limit=${LATEST_ON_HOME}`),
+  ]);
+  const latest = changes.status === 200 ? changes.body.changes : [];
+  const labels = await fetchLabels(api, req, latest.map((c) => c.entity), language);
+  return { title: 'Entia', content: <HomePage view={{ counts: counts.status === 200 ? counts.body : null, latest }} labels={labels} /> };
+}
+

@@ -6,6 +6,12 @@ export async function propertyDataTypes(): Promise<Result> {
   return { body: DATA_TYPES }; // upstream shape: {"<data type>": "<value type>"}
 }
 
+/** docs/api.md §10.8: the store's counts (on PostgreSQL at most 30 s old). */
+export async function statistics(ctx: Ctx): Promise<Result> {
+  const { entities, redirects } = await ctx.store.statistics();
+  return { body: { entities, redirects } };
+}
+
 export function openApiHandler(document: () => unknown) {
   return async (_ctx: Ctx): Promise<Result> => ({ body: document() });
 }
