@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren } from 'preact';
-import { kindByName, parseEntityId } from '../domain/kinds.js';
+import { ITEM, kindByName, parseEntityId, parseIdOfKind } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
 import { fetchLabels } from './labels.js';
@@ -21,6 +21,7 @@ import { ErrorPage, HomePage, type HomeView } from './pages/home.js';
 import { SearchPage, type Hit } from './pages/search.js';
 import { DocsPage } from './pages/docs.js';
 import { CreatePage } from './pages/create.js';
+import { MergePage } from './pages/merge.js';
 import type { Labels } from './values.js';
 import { entityOf, QUERY_EXAMPLES, QueryPage, type Binding, type QueryView } from './pages/query.js';
 
@@ -79,6 +80,10 @@ export function registerUi(app: FastifyInstance): string[] {
     '/query': (req, _reply, language) => queryPage(api, req, language),
     // A literal colon in find-my-way's route syntax is written twice.
     '/Special::NewItem': async (_req, _reply, language) => ({ title: 'Create a new item', content: <CreatePage kind="item" language={language} dataTypes={[]} /> }),
+    '/Special::MergeItems': async (req) => {
+      const id = (name: string) => parseIdOfKind(ITEM, queryParam(req, name) ?? '') ?? '';
+      return { title: 'Merge two items', content: <MergePage from={id('fromid')} to={id('toid')} /> };
+    },
     '/Special::NewProperty': async (req, _reply, language) => {
       const types = expectOk(await api.get<Record<string, string>>(req, '/v1/property-data-types'));
       return { title: 'Create a new property', content: <CreatePage kind="property" language={language} dataTypes={Object.keys(types)} /> };

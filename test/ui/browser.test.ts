@@ -427,6 +427,26 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(csp, []);
   });
 
+  it('merges two items on Special:MergeItems, and explains a conflict', async () => {
+    const from = await createItem('merged away');
+    const into = await createItem('merged into');
+    const { page, csp } = await newPage();
+    // Their descriptions differ (createItem gives each its own): the merge stops and says so.
+    await page.goto(`${s.url}/Special:MergeItems?fromid=${from}&toid=${into}`);
+    assert.equal(await page.getByLabel('Item to merge away').inputValue(), from);
+    await page.getByRole('button', { name: 'Merge' }).click();
+    const refused = page.locator('form.merge-items .editor-error');
+    await refused.waitFor();
+    assert.match(await refused.textContent() ?? '', /description/);
+    // Leaving the differing description behind, it goes through and opens the merged item.
+    await page.getByLabel('Leave differing descriptions on the first item instead of stopping').check();
+    await Promise.all([page.waitForURL(`${s.url}/${into}`), page.getByRole('button', { name: 'Merge' }).click()]);
+    await page.locator('#notice', { hasText: `Merged ${from} into ${into}` }).waitFor();
+    assert.equal((await s.get(`/v1/entities/items/${into}/aliases`)).body.en?.includes('merged away'), true);
+    await shot(page, 'merge-items');
+    assert.deepEqual(csp, []);
+  });
+
   it('undoes one revision from the history, and says why when it cannot', async () => {
     const id = await createItem('undo target');
     assert.equal((await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'undo target, renamed' }, auth)).status, 200);
@@ -527,7 +547,7 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'accessible, renamed' }, auth);
     const [newest, older] = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions;
     const diffPage = `/${id}/diff/${older.id}/${newest.id}`;
-    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, diffPage, '/recent-changes', queryPage, '/Special:NewProperty']) {
+    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, diffPage, '/recent-changes', queryPage, '/Special:NewProperty', '/Special:MergeItems']) {
       await page.goto(`${s.url}${path}`);
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {

@@ -123,6 +123,8 @@ account();
 notice();
 const createForm = /** @type {HTMLFormElement | null} */ (document.querySelector('form.create-entity'));
 if (createForm) (await import('./create.js')).enhanceCreate(createForm);
+const mergeForm = /** @type {HTMLFormElement | null} */ (document.querySelector('form.merge-items'));
+if (mergeForm) (await import('./merge.js')).enhanceMerge(mergeForm);
 const article = /** @type {HTMLElement | null} */ (document.querySelector('[data-entity]'));
 if (article) {
   const { enhanceEntity, enhanceReverts } = await import('./edit.js');

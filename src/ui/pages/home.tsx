@@ -49,7 +49,8 @@ export function HomePage({ view, labels }: { view: HomeView; labels: Labels }) {
         <li><a href="/recent-changes">Recent changes</a>: what was edited lately.</li>
         <li><a href="/query">Query</a>: SPARQL over everything, as on the Wikidata Query Service.</li>
         <li><a href="/docs">API reference</a>: every route, tried from this page.</li>
-        <li><a href="/Special:NewItem">Create a new item</a> or <a href="/Special:NewProperty">a new property</a>.</li>
+        <li><a href="/Special:NewItem">Create a new item</a> or <a href="/Special:NewProperty">a new property</a>;
+          <a href="/Special:MergeItems">merge two items</a>.</li>
       </ul>
     </section>
   );
