@@ -10,7 +10,7 @@ import { ITEM, kindByName, parseEntityId, parseIdOfKind } from '../domain/kinds.
 import type { Entity } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
 import { fetchLabels } from './labels.js';
-import { labelForTitle, pageLanguage } from './language.js';
+import { askedLanguage, chosenLanguageCookie, labelForTitle, pageLanguage } from './language.js';
 import { Layout, renderPage } from './layout.js';
 import { ChangesPage, type ChangeFilters, type ChangeRow } from './pages/changes.js';
 import { EntityPage, idsOnPage, type EntityView } from './pages/entity.js';
@@ -109,6 +109,9 @@ export function registerUi(app: FastifyInstance): string[] {
         page = { title: e.status === 404 ? 'Not found' : 'Error', status: e.status, content: <ErrorPage status={e.status} message={e.message} /> };
       }
       if (page === null) return reply;
+      // A language asked for with ?uselang= is kept for the reader's next pages.
+      const asked = askedLanguage(req);
+      if (asked) reply.header('set-cookie', chosenLanguageCookie(asked));
       return reply.code(page.status ?? 200)
         .header('content-security-policy', page.csp ?? PAGE_CSP)
         .header('cache-control', 'no-cache')

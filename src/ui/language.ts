@@ -1,13 +1,33 @@
-// Which language a page speaks: `?uselang=` (Wikidata's own parameter), else the browser's Accept-Language,
-// else English. Labels then come from that language's fallback chain (docs/api.md §9.3).
+// Which language a page speaks: `?uselang=` (Wikidata's own parameter), else the one the reader chose before
+// (the `uselang` cookie that choice sets), else the browser's Accept-Language, else English. Labels then come
+// from that language's fallback chain (docs/api.md §9.3).
 import type { FastifyRequest } from 'fastify';
 import { fallbackChain, isTermLanguage } from '../domain/languages.js';
 
 const DEFAULT_LANGUAGE = 'en';
 
-export function pageLanguage(req: FastifyRequest): string {
+/** The language `?uselang=` asks for, when it is one: the page then keeps it for the reader (chosenLanguageCookie). */
+export function askedLanguage(req: FastifyRequest): string | null {
   const asked = (req.query as Record<string, unknown>).uselang;
-  if (typeof asked === 'string' && isTermLanguage(asked.toLowerCase(), 'labels')) return asked.toLowerCase();
+  return typeof asked === 'string' && isTermLanguage(asked.toLowerCase(), 'labels') ? asked.toLowerCase() : null;
+}
+
+/** The cookie that keeps a chosen language across pages: a year, this site only, never sent to scripts. */
+export function chosenLanguageCookie(language: string): string {
+  return `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly`;
+}
+
+const LANGUAGE_COOKIE = 'uselang';
+
+/** The language the cookie keeps, if it is one (the cookie is ours, but the client sends it: checked again). */
+function keptLanguage(header: string | undefined): string | null {
+  const value = header ? new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=([A-Za-z0-9-]{1,20})(?:;|$)`).exec(header.slice(0, 4096))?.[1] : undefined;
+  return value && isTermLanguage(value.toLowerCase(), 'labels') ? value.toLowerCase() : null;
+}
+
+export function pageLanguage(req: FastifyRequest): string {
+  const chosen = askedLanguage(req) ?? keptLanguage(req.headers.cookie);
+  if (chosen) return chosen;
   for (const tag of acceptedLanguages(req.headers['accept-language'])) {
     if (isTermLanguage(tag, 'labels')) return tag;
     const primary = tag.split('-')[0];
@@ -52,3 +72,15 @@ export function labelForTitle(labels: Readonly<Record<string, string>>, language
   const code = Object.keys(labels).sort()[0];
   return code === undefined ? null : { text: labels[code], language: code, other: true };
 }
+
+/** A language's name in the page's language (`German` for `de` on an English page), or null when unknown. */
+export function languageName(code: string, pageLanguage: string): string | null {
+  try {
+    const names = new Intl.DisplayNames([pageLanguage, 'en'], { type: 'language', fallback: 'none' });
+    const name = names.of(code);
+    return name && name.toLowerCase() !== code.toLowerCase() ? name : null;
+  } catch {
+    return null; // a code Intl cannot read (Wikimedia's own, such as `be-tarask`'s older forms)
+  }
+}
+

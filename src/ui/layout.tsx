@@ -2,6 +2,7 @@
 // rendered to HTML on the server; assets/entia.js adds suggest and editing where scripts run.
 import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
+import { languageName } from './language.js';
 
 export interface PageProps {
   title: string;
@@ -44,6 +45,12 @@ export function Layout({ title, language, children, query }: PageProps) {
         <main id="content" tabIndex={-1}>{children}</main>
         <footer class="site-footer">
           <p>Entia: a knowledge base of items and properties, served over a Wikibase-style REST API (<a href="/docs">reference</a>).</p>
+          {/* The language of labels and descriptions, kept for the next pages (ui/language.ts). */}
+          <form method="get" class="language-picker">
+            <label for="uselang">Language{languageName(language, language) ? ` (now ${languageName(language, language)})` : ''}</label>
+            <input id="uselang" name="uselang" type="text" size={8} maxLength={20} value={language} autocomplete="off" />
+            <button type="submit">Change</button>
+          </form>
         </footer>
       </body>
     </html>

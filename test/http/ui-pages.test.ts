@@ -63,6 +63,26 @@ describe('web interface pages', () => {
     assert.match(heading, /<span class="entity-label" lang="fr">Lac Price<\/span> <span class="label-language"[^>]*>\[fr\]<\/span>/);
   });
 
+  it('keep a language chosen with ?uselang for the next pages, and name languages next to their codes', async () => {
+    const id = await createItem(s, { labels: { en: 'colour', de: 'Farbe' } });
+    const chosen = await s.get(`/${id}?uselang=de`);
+    const cookie = chosen.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /^uselang=de; Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly$/);
+    // The next page, with the cookie and no ?uselang, speaks German though the browser asks for French.
+    const next = await s.get(`/${id}`, { cookie: 'other=1; uselang=de', 'accept-language': 'fr' });
+    assert.match(next.text, /<html lang="de">/);
+    assert.match(next.text, /<title>Farbe/);
+    assert.equal(next.headers.get('set-cookie'), null, 'only a choice sets it');
+    // A cookie naming no language is ignored; ?uselang wins over the cookie.
+    assert.match((await s.get(`/${id}`, { cookie: 'uselang=<script>', 'accept-language': 'en' })).text, /<html lang="en">/);
+    assert.match((await s.get(`/${id}?uselang=en`, { cookie: 'uselang=de' })).text, /<html lang="en">/);
+    // The terms table names each language in the reader's language; the footer offers the choice.
+    const english = await s.get(`/${id}?uselang=en`);
+    assert.match(english.text, /<code>de<\/code><span class="language-name"> German<\/span>/);
+    assert.match(english.text, /<form method="get" class="language-picker">/);
+    assert.match(next.text, /<code>en<\/code><span class="language-name"> Englisch<\/span>/);
+  });
+
   it('answer a missing entity or revision with an HTML page carrying the API\'s status and message', async () => {
     const missing = await page('/Q999999999');
     assert.equal(missing.status, 404);

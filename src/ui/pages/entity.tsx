@@ -4,7 +4,7 @@
 import type { Entity, Reference, Snak, Statement } from '../../domain/entity.js';
 import { kindByName } from '../../domain/kinds.js';
 import { fallbackChain } from '../../domain/languages.js';
-import { labelForTitle, termIn } from '../language.js';
+import { labelForTitle, languageName, termIn } from '../language.js';
 import { EntityLink, idsInValue, ValueView, type Labels } from '../values.js';
 
 export interface EntityView {
@@ -79,7 +79,7 @@ function Terms({ entity, language }: { entity: Entity; language: string }) {
   const others = all.filter((code) => !near.includes(code)).sort();
   const row = (code: string) => (
     <tr data-language={code}>
-      <th scope="row"><code>{code}</code></th>
+      <th scope="row"><code>{code}</code>{languageName(code, language) ? <span class="language-name"> {languageName(code, language)}</span> : null}</th>
       <td class="term-label" lang={code} data-label="Label">{entity.labels[code] ?? ''}</td>
       <td class="term-description" lang={code} data-label="Description">{entity.descriptions[code] ?? ''}</td>
       <td class="term-aliases" lang={code} data-label="Also known as" data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
