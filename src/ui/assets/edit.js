@@ -525,6 +525,7 @@ export function enhanceReverts(/** @type {HTMLElement} */ container) {
   const latest = Number(container.dataset.latest ?? container.dataset.revision);
   for (const b of container.querySelectorAll('button.revert')) {
     const target = Number(/** @type {HTMLElement} */ (b).dataset.revert);
+    /** @type {HTMLButtonElement} */ (b).disabled = false;
     b.addEventListener('click', async () => {
       if (!confirm(`Make revision ${target} the current version of ${id}? This is recorded as a new revision.`)) return;
       const answer = await call('POST', `/v1/entities/${kind}/${id}/revert`,
@@ -541,6 +542,7 @@ export function enhanceReverts(/** @type {HTMLElement} */ container) {
   for (const b of container.querySelectorAll('button.undo')) {
     const button = /** @type {HTMLElement} */ (b);
     const target = Number(button.dataset.undo);
+    /** @type {HTMLButtonElement} */ (button).disabled = false;
     button.addEventListener('click', async () => {
       if (!confirm(`Undo what revision ${target} changed in ${id}? This is recorded as a new revision.`)) return;
       const answer = await call('POST', `/v1/entities/${kind}/${id}/undo`,

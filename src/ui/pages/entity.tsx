@@ -47,7 +47,7 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
       {old ? (
         <div class="banner old-revision">
           <p>This is revision {revision} of {entity.id}{old.latest === revision ? ', its latest.' : ', not the current version.'}</p>
-          {old.latest === revision ? null : <button type="button" class="revert" data-revert={revision}>Revert to this revision</button>}
+          {old.latest === revision ? null : <button type="button" class="revert" data-revert={revision} disabled>Revert to this revision</button>}
         </div>
       ) : null}
       <header class="entity-header">

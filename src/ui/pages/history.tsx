@@ -47,9 +47,10 @@ export function HistoryPage({ view }: { view: HistoryView }) {
               <td data-label="Change">{previous ? <a href={`/${view.id}/diff/${previous.id}/${r.id}`} class="diff-link"
                 aria-label={`Changes in revision ${r.id}`}>{sizeChange(r.size - previous.size)}</a> : 'created'}</td>
               <td>
+                {/* Enabled by assets/edit.js once it knows the reader may edit: without it they would do nothing. */}
                 {previous ? <button type="button" class="undo" data-undo={r.id} data-user={r.user}
-                  aria-label={`Undo revision ${r.id}`}>Undo</button> : null}
-                {r.id === view.latest ? null : <button type="button" class="revert" data-revert={r.id}>Revert to this</button>}
+                  aria-label={`Undo revision ${r.id}`} disabled>Undo</button> : null}
+                {r.id === view.latest ? null : <button type="button" class="revert" data-revert={r.id} disabled>Revert to this</button>}
               </td>
             </tr>
             );
