@@ -503,8 +503,8 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     const { page, csp } = await newPage();
     await page.goto(`${s.url}/Special:NewItem`);
     // The language field starts as the reader's (Chromium asks for en-US here).
-    assert.equal(await page.getByLabel('Language').inputValue(), 'en-us');
-    await page.getByLabel('Language').fill('en');
+    assert.equal(await page.getByLabel('Language', { exact: true }).inputValue(), 'en-us');
+    await page.getByLabel('Language', { exact: true }).fill('en');
     await page.getByLabel('Label').fill('made in the browser');
     await page.getByLabel('Description').fill('an item from the create page');
     await page.getByLabel('Aliases (one per line)').fill('browser item\nnew item');
