@@ -30,4 +30,5 @@ export function enhanceCreate(form) {
     sessionStorage.setItem('entia.flash', `Created ${answer.body.id}.`);
     location.href = `/${answer.body.id}`;
   });
+  /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]')).disabled = false;
 }

@@ -32,4 +32,5 @@ export function enhanceMerge(form) {
       ? `Merged ${from} into ${into}: ${from} now redirects here.` : `Merged ${from} into ${into}; what conflicted stayed on ${from}.`);
     location.href = `/${into}`;
   });
+  /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]')).disabled = false;
 }

@@ -19,7 +19,8 @@ export function CreatePage({ kind, language, dataTypes }: { kind: KindName; lang
           </label>
         ) : null}
         <label><span>Edit summary (optional)</span><input name="comment" type="text" maxLength={500} /></label>
-        <div class="buttons"><button type="submit" class="primary">Create</button></div>
+        {/* Enabled by assets/create.js: without it the form would only reload this page. */}
+        <div class="buttons"><button type="submit" class="primary" disabled>Create</button></div>
         <div class="editor-message" role="alert" />
       </form>
     </section>

@@ -16,7 +16,8 @@ export function MergePage({ from, to }: { from: string; to: string }) {
         <label class="check"><input type="checkbox" name="ignore" value="sitelink" /><span>Leave differing sitelinks on the first item instead of stopping</span></label>
         <label class="check"><input type="checkbox" name="ignore" value="statement" /><span>Merge even if one item links to the other</span></label>
         <label><span>Edit summary (optional)</span><input name="comment" type="text" maxLength={500} /></label>
-        <div class="buttons"><button type="submit" class="primary">Merge</button></div>
+        {/* Enabled by assets/merge.js: without it the form would only reload this page. */}
+        <div class="buttons"><button type="submit" class="primary" disabled>Merge</button></div>
         <div class="editor-message" role="alert" />
       </form>
     </section>
