@@ -80,9 +80,9 @@ function dataValueForHash(datavalue: Json): string {
         `a:4:{i:0;${decimal(v.amount)}i:1;${phpString(v.unit)}i:2;${decimal(v.upperBound)}i:3;${decimal(v.lowerBound)}}`);
     }
     case 'wikibase-entityid': {
-      const id = entityIdValueId(v) ?? String(v.id);
-      // An id of a kind this store does not hold (a lexeme's L1 in an imported dump) keeps the item's class, as
-      // before the kinds said their classes: its hash is not Wikibase's, and says so in no other way.
+      // An id of a kind this store does not hold (a lexeme's L1 in an imported dump) is hashed with the item's
+      // class, as before the kinds said their classes: its hash is not Wikibase's, and says so in no other way.
+      const id = entityIdValueId(v) ?? `${ITEM.prefix}${String(v['numeric-id'])}`;
       const idClass = (parseEntityId(id)?.kind ?? ITEM).phpIdClass;
       return phpObject('Wikibase\\DataModel\\Entity\\EntityIdValue', phpObject(idClass, id));
     }

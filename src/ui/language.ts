@@ -18,10 +18,11 @@ export function chosenLanguageCookie(language: string): string {
 }
 
 const LANGUAGE_COOKIE = 'uselang';
+const KEPT_LANGUAGE = new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=([A-Za-z0-9-]{1,20})(?:;|$)`);
 
 /** The language the cookie keeps, if it is one (the cookie is ours, but the client sends it: checked again). */
 function keptLanguage(header: string | undefined): string | null {
-  const value = header ? new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=([A-Za-z0-9-]{1,20})(?:;|$)`).exec(header.slice(0, 4096))?.[1] : undefined;
+  const value = header ? KEPT_LANGUAGE.exec(header.slice(0, 4096))?.[1] : undefined;
   return value && isTermLanguage(value.toLowerCase(), 'labels') ? value.toLowerCase() : null;
 }
 
@@ -73,14 +74,24 @@ export function labelForTitle(labels: Readonly<Record<string, string>>, language
   return code === undefined ? null : { text: labels[code], language: code, other: true };
 }
 
+/**
+ * Intl's language names by page language, made once each: an entity page names every language it has (Q31:
+ * some 300), and making the DisplayNames object is what costs. Bounded by the term languages.
+ */
+const displayNames = new Map<string, Intl.DisplayNames>();
+
 /** A language's name in the page's language (`German` for `de` on an English page), or null when unknown. */
 export function languageName(code: string, pageLanguage: string): string | null {
   try {
-    const names = new Intl.DisplayNames([pageLanguage, 'en'], { type: 'language', fallback: 'none' });
+    let names = displayNames.get(pageLanguage);
+    if (!names) {
+      names = new Intl.DisplayNames([pageLanguage, 'en'], { type: 'language', fallback: 'none' });
+      displayNames.set(pageLanguage, names);
+    }
     const name = names.of(code);
     return name && name.toLowerCase() !== code.toLowerCase() ? name : null;
   } catch {
-    return null; // a code Intl cannot read (Wikimedia's own, such as `be-tarask`'s older forms)
+    return null; // a code Intl cannot read (Wikimedia's own, such as `be-x-old`), as a name or as a page language
   }
 }
 

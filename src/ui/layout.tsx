@@ -13,6 +13,7 @@ export interface PageProps {
 }
 
 export function Layout({ title, language, children, query }: PageProps) {
+  const languageNow = languageName(language, language);
   return (
     <html lang={language}>
       <head>
@@ -47,7 +48,7 @@ export function Layout({ title, language, children, query }: PageProps) {
           <p>Entia: a knowledge base of items and properties, served over a Wikibase-style REST API (<a href="/docs">reference</a>).</p>
           {/* The language of labels and descriptions, kept for the next pages (ui/language.ts). */}
           <form method="get" class="language-picker">
-            <label for="uselang">Language{languageName(language, language) ? ` (now ${languageName(language, language)})` : ''}</label>
+            <label for="uselang">Language{languageNow ? ` (now ${languageNow})` : ''}</label>
             <input id="uselang" name="uselang" type="text" size={8} maxLength={20} value={language} autocomplete="off" />
             <button type="submit">Change</button>
           </form>

@@ -2,12 +2,11 @@
 // answer, so that the gadgets and tools that read Wikidata's constraint reports read Entia's: per entity, per
 // claim, the results of its main snak, of each qualifier (grouped by property) and of each reference's snaks.
 import type { Entity, Statement } from '../../domain/entity.js';
-import { parseEntityId } from '../../domain/kinds.js';
 import { parseStatementId } from '../../domain/statements.js';
 import { toWikidataClaim } from '../../domain/wikidata-export.js';
 import { violationsOf, type Violation } from '../constraints.js';
 import { hashedClaim, storedSnakHash } from './claims.js';
-import { list, param, refuse, type Call, type Json } from './protocol.js';
+import { entityIdOf, list, param, refuse, type Call, type Json } from './protocol.js';
 
 const STATUSES = ['violation', 'warning', 'suggestion', 'bad-parameters'];
 const MAX_ENTITIES = 50;
@@ -22,7 +21,7 @@ export async function wbcheckconstraints({ params, store, services }: Call): Pro
   };
   const claimIds = multi('claimid');
   const statements = claimIds.map((raw) => parseStatementId(raw) ?? refuse('invalid-guid', `Invalid claim id "${raw}".`));
-  const ids = [...new Set([...multi('id').map(entityId), ...statements.map((s) => s.subjectId)])];
+  const ids = [...new Set([...multi('id').map((raw) => entityIdOf(raw)), ...statements.map((s) => s.subjectId)])];
   if (ids.length === 0) refuse('param-missing', 'Either provide the entity "id" or the "claimid".');
   if (ids.length > MAX_ENTITIES) refuse('toomanyvalues', `Too many values supplied for parameter "id". The limit is ${MAX_ENTITIES}.`);
   const statuses = new Set(param(params, 'status') === undefined ? STATUSES : list(param(params, 'status')));
@@ -41,9 +40,6 @@ export async function wbcheckconstraints({ params, store, services }: Call): Pro
   return { wbcheckconstraints: out, success: 1 };
 }
 
-function entityId(raw: string): string {
-  return parseEntityId(raw)?.id ?? refuse('invalid-entity-id', `Invalid entity ID "${raw}".`, { id: raw });
-}
 
 /** Each claim with a violation, in the dump format's shape, its snaks carrying their results. */
 function claimsWithResults(entity: Entity, violations: Violation[], publicUrl: string): Json {

@@ -1,15 +1,14 @@
 // action=wbmergeitems (docs/api.md §10.15): the merge the REST route POST …/merge makes (http/merge.ts), with
 // Wikibase's parameters, answer and error codes.
-import { ITEM, parseIdOfKind } from '../../domain/kinds.js';
+import { ITEM } from '../../domain/kinds.js';
 import { MERGE_CONFLICTS, type MergeConflict } from '../../domain/merge.js';
 import { isEntiaError } from '../../domain/errors.js';
 import { runEdit } from '../edit-queue.js';
 import { commitMerge } from '../merge.js';
-import { entityToEdit, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { entityIdOf, entityToEdit, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
 
 function itemId(call: WriteCall, name: string): string {
-  const raw = required(call.params, name);
-  return parseIdOfKind(ITEM, raw) ?? refuse('invalid-entity-id', `Invalid entity ID "${raw}".`, { id: raw });
+  return entityIdOf(required(call.params, name), ITEM);
 }
 
 export async function wbmergeitems(call: WriteCall): Promise<Json> {

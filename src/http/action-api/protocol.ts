@@ -5,6 +5,7 @@ import { ERRORS, type EntiaError, type ErrorCode } from '../../domain/errors.js'
 import { hasControlCharacter } from '../../domain/text.js';
 import type { EditMeta, Head, Store } from '../../store/store.js';
 import type { Entity } from '../../domain/entity.js';
+import { parseEntityId, parseIdOfKind, type Kind } from '../../domain/kinds.js';
 import type { EditQueue } from '../edit-queue.js';
 import type { Ctx } from '../context.js';
 import type { Services } from '../services.js';
@@ -22,6 +23,12 @@ export class ApiError extends Error {
 
 export function refuse(code: string, info: string, extra: Json = {}): never {
   throw new ApiError(code, info, extra);
+}
+
+/** An entity id parameter (of `kind`, when given), upper-cased; anything else refused as Wikibase does. */
+export function entityIdOf(raw: string, kind?: Kind): string {
+  const id = kind ? parseIdOfKind(kind, raw) : parseEntityId(raw)?.id;
+  return id ?? refuse('invalid-entity-id', `Invalid entity ID "${raw}".`, { id: raw });
 }
 
 /** Parameters that carry JSON documents (an entity, a claim, snaks) may be as long as a request body. */

@@ -6,8 +6,8 @@ import { parseStatementId } from '../../domain/statements.js';
 import { isPlainObject } from '../../domain/problems.js';
 import type { Doc } from '../document-edit.js';
 import { snakListFromAction, statementById, statementFromAction, storedSnakHash, valueFromAction } from './claims.js';
-import { jsonParam, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
-import { type Edited, parsedId, editDocument, pageAnswer, claimOf, addedStatement } from './write-path.js';
+import { entityIdOf, jsonParam, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { type Edited, editDocument, pageAnswer, claimOf, addedStatement } from './write-path.js';
 
 /** Claims: with `remove`, deleted by id; with a known id, replaced in place; otherwise added. */
 export function applyClaims(doc: Doc, input: unknown): void {
@@ -87,7 +87,7 @@ function storedGuid(entity: Entity, guid: string): string {
 // ---- Modules -----------------------------------------------------------------------------------------------
 
 export async function wbcreateclaim(call: WriteCall): Promise<Json> {
-  const id = parsedId(required(call.params, 'entity'));
+  const id = entityIdOf(required(call.params, 'entity'));
   const property = required(call.params, 'property').toUpperCase();
   const snaktype = required(call.params, 'snaktype');
   const value = valueFromAction(snaktype, snaktype === 'value' ? jsonParam(call.params, 'value') : undefined);

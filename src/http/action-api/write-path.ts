@@ -15,7 +15,7 @@ import { editableDocument, type Doc } from '../document-edit.js';
 import type { Services } from '../services.js';
 import { actionEntity } from './reads.js';
 import { hashedClaim, statementById } from './claims.js';
-import { entityToEdit, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { entityIdOf, entityToEdit, param, refuse, required, type Json, type WriteCall } from './protocol.js';
 
 export interface Edited {
   done: Committed;
@@ -29,7 +29,7 @@ export const ALL_PROPS = new Set(['info', 'sitelinks', 'sitelinks/urls', 'aliase
 /** The entity an edit names: `id`, or the item linked from `site` + `title`. */
 export async function targetId(call: WriteCall, idParam = 'id'): Promise<string> {
   const raw = param(call.params, idParam);
-  if (raw !== undefined) return parsedId(raw);
+  if (raw !== undefined) return entityIdOf(raw);
   const site = param(call.params, 'site');
   const title = param(call.params, 'title');
   if (site === undefined || title === undefined) return refuse('param-missing', `Either provide the entity "${idParam}" or "site" and "title".`);
@@ -38,9 +38,6 @@ export async function targetId(call: WriteCall, idParam = 'id'): Promise<string>
   return owner ?? refuse('no-such-entity-link', `No entity found matching site link "${title}" on "${site}".`);
 }
 
-export function parsedId(raw: string): string {
-  return parseEntityId(raw)?.id ?? refuse('invalid-entity-id', `Invalid entity ID "${raw}".`, { id: raw });
-}
 
 /** Applies `change` to the entity's current document and writes the result through the shared edit path. */
 export async function editDocument(call: WriteCall, id: string, change: (doc: Doc, entity: Entity) => void): Promise<Edited> {

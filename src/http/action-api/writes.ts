@@ -6,15 +6,14 @@ import { ITEM, parseEntityId } from '../../domain/kinds.js';
 import { runEdit } from '../edit-queue.js';
 import { RedirectRefused } from '../../store/store.js';
 import { wbmergeitems } from './merge.js';
-import { refuse, required, type Json, type WriteCall } from './protocol.js';
-import { parsedId } from './write-path.js';
+import { entityIdOf, refuse, required, type Json, type WriteCall } from './protocol.js';
 import { setTerm, wbeditentity, wbsetaliases, wbsetsitelink } from './write-terms.js';
 import { wbcreateclaim, wbremoveclaims, wbremovequalifiers, wbremovereferences, wbsetclaim, wbsetclaimvalue, wbsetqualifier, wbsetreference } from './write-claims.js';
 
 /** Turns an empty item into a redirect to another item (what a merge leaves behind). */
 async function wbcreateredirect(call: WriteCall): Promise<Json> {
-  const from = parsedId(required(call.params, 'from'));
-  const to = parsedId(required(call.params, 'to'));
+  const from = entityIdOf(required(call.params, 'from'));
+  const to = entityIdOf(required(call.params, 'to'));
   if (parseEntityId(from)!.kind !== ITEM || parseEntityId(to)!.kind !== ITEM) refuse('target-is-incompatible', 'Only items can be redirected.');
   if (from === to) refuse('cant-redirect-self', 'An item cannot redirect to itself.');
   await runEdit(call.edits, call.store, from, async () => {

@@ -3,7 +3,7 @@
 // Why this shape and not SERIALIZABLE: docs/adr/0002-postgres-concurrency.md.
 import pg from 'pg';
 import { firstViolationAsync } from '../../domain/policy.js';
-import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js';
+import { emptyEntity, entityJson, type Entity, type KindName } from '../../domain/entity.js';
 import { kindByName, parseEntityId } from '../../domain/kinds.js';
 import { popularity } from '../index-rows.js';
 import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
@@ -182,6 +182,11 @@ export class PostgresStore extends StoreParts implements Store {
     const head = await this.commitEdit(edit);
     if (this.replicas) this.floor.raise(edit.entity.id, head.revision);
     this.recent.remember(edit.entity, head);
+    // The text this edit wrote takes the place of the revision before it in the document cache (the edit read
+    // that one): the next read of the entity's head then leaves the document in the database, and takes the
+    // parsed entity from the recent writes.
+    const json = entityJson(edit.entity);
+    this.documents.put(edit.entity.id, head.revision, json, json.length);
     return head;
   }
 
@@ -206,7 +211,8 @@ export class PostgresStore extends StoreParts implements Store {
     if (moved === null) throw new EditConflict(entity.id);
     const violation = await this.findViolationIn(db, entity, checks);
     if (violation) throw new PolicyViolation(violation);
-    const modified = await q.insertRevision(db, moved.revision, entity.id, meta, JSON.stringify(entity));
+    // The text the edit's size check made already (entityJson keeps it for a frozen entity).
+    const modified = await q.insertRevision(db, moved.revision, entity.id, meta, entityJson(entity));
     await this.rows.write(db, previous?.entity ?? null, entity, moved.waiting);
     return toHead(moved.revision, modified);
   }

@@ -15,18 +15,18 @@ export class SqliteChangeFeed implements ChangeFeed {
       : /^(0|[1-9][0-9]{0,15})$/.test(query.since) ? Number(query.since) : null;
     if (since === null) throw new InvalidCursor(String(query.since));
     const kinds = query.kinds ?? [];
-    const [after, order] = query.newestFirst ? ['<', 'DESC'] as const : ['>', 'ASC'] as const;
-    const rows = this.page(order, after).all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
+    const rows = this.page(query.newestFirst ? 'DESC' : 'ASC').all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
       kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null,
       users: query.users ? JSON.stringify(query.users) : null, bot: query.bot === undefined ? null : query.bot ? 1 : 0, limit: query.limit });
     return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
   }
 
   /** Prepared once per direction: a follower reads a page on every commit it hears of. */
-  private readonly pages = new Map<string, Database.Statement<[PageParameters], ChangeRow>>();
-  private page(order: 'ASC' | 'DESC', after: '<' | '>'): Database.Statement<[PageParameters], ChangeRow> {
+  private readonly pages = new Map<'ASC' | 'DESC', Database.Statement<[PageParameters], ChangeRow>>();
+  private page(order: 'ASC' | 'DESC'): Database.Statement<[PageParameters], ChangeRow> {
     let statement = this.pages.get(order);
     if (!statement) {
+      const after = order === 'ASC' ? '>' : '<';
       statement = this.db.prepare<[PageParameters], ChangeRow>(`
       SELECT r.rev_id, r.entity_id, r.timestamp, r.user, r.comment, r.action,
         NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first

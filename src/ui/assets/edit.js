@@ -277,12 +277,20 @@ function aliasOps(path, before, after) {
  */
 function statementExtras(before, qualifiers, references) {
   const same = (/** @type {any} */ a, /** @type {any} */ b) => JSON.stringify(a) === JSON.stringify(b);
-  const strip = (/** @type {Snak[]} */ snaks) => snaks.map((s) => ({ property: { id: s.property.id }, value: s.value }));
-  const changedQualifiers = !same(strip(before?.qualifiers ?? []), qualifiers);
-  const changedReferences = !same((before?.references ?? []).map((/** @type {any} */ r) => strip(r.parts)), references.map((r) => r.parts));
+  const changedQualifiers = !same(inputSnaks(before?.qualifiers ?? []), qualifiers);
+  const changedReferences = !same((before?.references ?? []).map((/** @type {any} */ r) => inputSnaks(r.parts)), references.map((r) => r.parts));
   if (!changedQualifiers && !changedReferences) return '';
   const count = (/** @type {number} */ n, /** @type {string} */ noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   return `; ${count(qualifiers.length, 'qualifier')}, ${count(references.length, 'reference')}`;
+}
+
+/**
+ * Snaks as the API reads them back (property id and value): what it answered also carries each property's data
+ * type, which an edit need not send.
+ * @param {Snak[]} snaks
+ */
+function inputSnaks(snaks) {
+  return snaks.map((s) => ({ property: { id: s.property.id }, value: s.value }));
 }
 
 /** A property's data type, or null when there is no such property. @param {string} property */
@@ -300,7 +308,7 @@ async function dataTypeOf(property) {
  * @param {string} noun what one snak is called ("qualifier", "part") @param {Snak[]} snaks
  */
 function snakEditor(noun, snaks) {
-  const kept = snaks.map((s) => ({ property: { id: s.property.id }, value: s.value }));
+  const kept = inputSnaks(snaks);
   /** @type {{ property: string, input: { element: HTMLElement, read: () => any } }[]} */
   const added = [];
   const list = el('ul', { className: 'snaks' });
@@ -334,7 +342,7 @@ function snakEditor(noun, snaks) {
  * @param {{ parts: Snak[] }[]} references
  */
 function referenceEditor(references) {
-  const kept = references.map((r) => ({ parts: r.parts.map((s) => ({ property: { id: s.property.id }, value: s.value })) }));
+  const kept = references.map((r) => ({ parts: inputSnaks(r.parts) }));
   const list = el('ul', { className: 'references' });
   const show = () => list.replaceChildren(...kept.map((reference, i) => el('li', {}, [
     el('span', { textContent: reference.parts.map((s) => `${s.property.id}: ${valueText(s.value)}`).join('; ') }),

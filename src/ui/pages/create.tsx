@@ -2,6 +2,7 @@
 // language, a property's data type; assets/create.js sends it to the API (POST /v1/entities/…) with the editor's
 // token and opens the new entity's page.
 import type { KindName } from '../../domain/entity.js';
+import { ApiFormEnd } from './api-form.js';
 
 export function CreatePage({ kind, language, dataTypes }: { kind: KindName; language: string; dataTypes: string[] }) {
   const noun = kind === 'item' ? 'item' : 'property';
@@ -18,10 +19,7 @@ export function CreatePage({ kind, language, dataTypes }: { kind: KindName; lang
             <select name="data_type" required>{dataTypes.map((t) => <option value={t} selected={t === 'wikibase-item'}>{t}</option>)}</select>
           </label>
         ) : null}
-        <label><span>Edit summary (optional)</span><input name="comment" type="text" maxLength={500} /></label>
-        {/* Enabled by assets/create.js: without it the form would only reload this page. */}
-        <div class="buttons"><button type="submit" class="primary" disabled>Create</button></div>
-        <div class="editor-message" role="alert" />
+        <ApiFormEnd submit="Create" />
       </form>
     </section>
   );

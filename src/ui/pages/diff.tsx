@@ -1,10 +1,9 @@
 // The difference between two revisions of an entity (/Q42/diff/{from}/{to}): each label, description, alias
 // list, statement and sitelink that changed, as it was and as it became (domain/entity-diff.ts), and the change
 // in size. Statements show as on the entity page, qualifiers and references included.
-import type { Snak } from '../../domain/entity.js';
 import type { DiffRow } from '../../domain/entity-diff.js';
-import { EntityLink, idsInValue, sizeChange, type Labels } from '../values.js';
-import { StatementView } from './entity.js';
+import { EntityLink, sizeChange, type Labels } from '../values.js';
+import { idsInStatement, StatementView } from './entity.js';
 
 export interface DiffSide {
   revision: number;
@@ -25,16 +24,10 @@ export interface DiffView {
 /** Every entity id the rows name, for one batch of labels. */
 export function idsInDiff(rows: readonly DiffRow[]): string[] {
   const ids: string[] = [];
-  const snak = (s: Snak) => ids.push(s.property.id, ...idsInValue(s.value));
   for (const row of rows) {
     if (row.part === 'statement') {
       ids.push(row.property);
-      for (const st of [row.before, row.after]) {
-        if (!st) continue;
-        snak(st);
-        st.qualifiers.forEach(snak);
-        for (const ref of st.references) ref.parts.forEach(snak);
-      }
+      for (const st of [row.before, row.after]) if (st) ids.push(...idsInStatement(st));
     } else if (row.part === 'sitelink') {
       ids.push(...(row.before?.badges ?? []), ...(row.after?.badges ?? []));
     }

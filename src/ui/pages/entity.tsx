@@ -17,17 +17,22 @@ export interface EntityView {
   redirectedFrom?: string;
 }
 
+/** Every entity id a statement names: its property and value, its qualifiers' and references'. */
+export function idsInStatement(statement: Statement): string[] {
+  const ids: string[] = [];
+  const snak = (s: Snak) => ids.push(s.property.id, ...idsInValue(s.value));
+  snak(statement);
+  statement.qualifiers.forEach(snak);
+  for (const ref of statement.references) ref.parts.forEach(snak);
+  return ids;
+}
+
 /** Every entity id the page names, for one batch of labels. */
 export function idsOnPage(entity: Entity): string[] {
   const ids: string[] = [];
-  const snak = (s: Snak) => ids.push(s.property.id, ...idsInValue(s.value));
   for (const [property, statements] of Object.entries(entity.statements)) {
     ids.push(property);
-    for (const st of statements) {
-      snak(st);
-      st.qualifiers.forEach(snak);
-      for (const ref of st.references) ref.parts.forEach(snak);
-    }
+    for (const st of statements) ids.push(...idsInStatement(st));
   }
   for (const link of Object.values(entity.sitelinks ?? {})) ids.push(...link.badges);
   return ids;
@@ -77,15 +82,18 @@ function Terms({ entity, language }: { entity: Entity; language: string }) {
   const all = [...new Set([...Object.keys(entity.labels), ...Object.keys(entity.descriptions), ...Object.keys(entity.aliases)])];
   const near = fallbackChain(language, 'labels').filter((code) => code === language || all.includes(code));
   const others = all.filter((code) => !near.includes(code)).sort();
-  const row = (code: string) => (
-    <tr data-language={code}>
-      <th scope="row"><code>{code}</code>{languageName(code, language) ? <span class="language-name"> {languageName(code, language)}</span> : null}</th>
-      <td class="term-label" lang={code} data-label="Label">{entity.labels[code] ?? ''}</td>
-      <td class="term-description" lang={code} data-label="Description">{entity.descriptions[code] ?? ''}</td>
-      <td class="term-aliases" lang={code} data-label="Also known as" data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
-      <td class="actions" />
-    </tr>
-  );
+  const row = (code: string) => {
+    const name = languageName(code, language);
+    return (
+      <tr data-language={code}>
+        <th scope="row"><code>{code}</code>{name ? <span class="language-name"> {name}</span> : null}</th>
+        <td class="term-label" lang={code} data-label="Label">{entity.labels[code] ?? ''}</td>
+        <td class="term-description" lang={code} data-label="Description">{entity.descriptions[code] ?? ''}</td>
+        <td class="term-aliases" lang={code} data-label="Also known as" data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
+        <td class="actions" />
+      </tr>
+    );
+  };
   const table = (codes: string[], caption: string) => (
     <table class="terms">
       <caption class="visually-hidden">{caption}</caption>

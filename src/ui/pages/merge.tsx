@@ -1,6 +1,8 @@
 // Merging two items (Wikibase's Special:MergeItems, `?fromid=Q1&toid=Q2` as there): the item merged away, the item
 // it goes into, and which conflicts to leave on the first; assets/merge.js sends it to the API
 // (POST /v1/entities/items/{from}/merge) with the editor's token and opens the merged item.
+import { ApiFormEnd } from './api-form.js';
+
 export function MergePage({ from, to }: { from: string; to: string }) {
   return (
     <section class="merge-page">
@@ -15,10 +17,7 @@ export function MergePage({ from, to }: { from: string; to: string }) {
         <label class="check"><input type="checkbox" name="ignore" value="description" /><span>Leave differing descriptions on the first item instead of stopping</span></label>
         <label class="check"><input type="checkbox" name="ignore" value="sitelink" /><span>Leave differing sitelinks on the first item instead of stopping</span></label>
         <label class="check"><input type="checkbox" name="ignore" value="statement" /><span>Merge even if one item links to the other</span></label>
-        <label><span>Edit summary (optional)</span><input name="comment" type="text" maxLength={500} /></label>
-        {/* Enabled by assets/merge.js: without it the form would only reload this page. */}
-        <div class="buttons"><button type="submit" class="primary" disabled>Merge</button></div>
-        <div class="editor-message" role="alert" />
+        <ApiFormEnd submit="Merge" />
       </form>
     </section>
   );
