@@ -42,6 +42,15 @@ export function indexRows(entity: Entity | null): IndexRows {
 
 /** How every index table writes an entity's kind. */
 export const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
+/** The kind a code of the index tables stands for. */
+export const KIND_OF_CODE = Object.fromEntries(Object.entries(KIND_CODE).map(([name, code]) => [code, name])) as Record<number, KindName>;
+
+/**
+ * Values the index finds an entity's incoming links by (the partial indexes of migration 16 hold these rows
+ * only): what an item or property id looks like. The query repeats the same condition so that it may use them.
+ */
+export const ENTITY_VALUE_GLOB = "'[QP][1-9]*'";
+export const ENTITY_VALUE_REGEX = "'^[QP][1-9][0-9]*$'";
 
 /** The number of an id (`Q42` → 42), as the index tables store entities and properties. */
 export const idNumber = (id: string): number => Number(id.slice(1));

@@ -178,6 +178,23 @@ export interface StatementValueIndex {
   find(lookup: StatementLookup): Promise<number[]>;
   /** Whether one entity meets every condition of `filter.all` and none of `filter.none`. */
   holds(kind: KindName, entity: number, filter: StatementFilter): Promise<boolean>;
+  /**
+   * What links here: the entities with a statement whose value is the entity `target` (an id), items before
+   * properties, each in id order after `after`, with the properties that link. Rows whose value only looks like
+   * an id (a string property holding `Q42`) are included: the caller knows the data types.
+   */
+  linksTo(target: string, after: EntityNumber | null, limit: number): Promise<IncomingLink[]>;
+}
+
+/** An entity as the index tables hold it: its kind and the number of its id. */
+export interface EntityNumber {
+  kind: KindName;
+  entity: number;
+}
+
+/** One entity that links to another, and the numbers of the properties whose values do. */
+export interface IncomingLink extends EntityNumber {
+  properties: number[];
 }
 
 /** One hit on a shared fixed-window counter. */
@@ -208,6 +225,8 @@ export interface EntityStore {
   revisions(entityId: string, limit: number, before?: number): Promise<RevisionRecord[]>;
   /** Ids of the entities the store holds (redirects left out), in id order after `after`: for exports. */
   entityIds(after: string | null, limit: number): Promise<string[]>;
+  /** Numbers of the entities of one kind (redirects left out), ascending after `after`: for browsing lists. */
+  entityNumbers(kind: KindName, after: number | null, limit: number): Promise<number[]>;
   /** The redirects the store holds, as source and target, in source id order after `after`: for exports. */
   redirects(after: string | null, limit: number): Promise<{ id: string; target: string }[]>;
   /** Hands out the next Q/P id. Committed on its own: an id is never handed out twice, even if the edit fails. */

@@ -3,6 +3,7 @@
 import { after, describe } from 'node:test';
 import type { Store } from '../../src/store/store.js';
 import { accountsContract } from './accounts-contract.js';
+import { browseContract } from './contract/browse.js';
 import { countersContract } from './contract/counters.js';
 import { entitiesContract } from './contract/entities.js';
 import { importContract } from './contract/import.js';
@@ -15,6 +16,7 @@ export function storeContract(name: string, open: () => Promise<Store>, cleanup:
     countersContract(open);
     importContract(open);
     searchContract(open);
+    browseContract(open);
     accountsContract(open);
   });
 }

@@ -336,6 +336,10 @@ export class PostgresStore extends StoreParts implements Store {
     return (await changeQueries.entityIds(this.pool, after ?? '', limit)).map((r) => r.id);
   }
 
+  async entityNumbers(kind: KindName, after: number | null, limit: number): Promise<number[]> {
+    return (await changeQueries.entityNumbers(this.reader, kind, after ?? 0, limit)).map((r) => Number(r.n));
+  }
+
   async redirects(after: string | null, limit: number): Promise<{ id: string; target: string }[]> {
     return changeQueries.redirects(this.pool, after ?? '', limit);
   }

@@ -337,6 +337,11 @@ export const changeQueries = {
   entityIds: (db: Db, after: string, limit: number) => rows<{ id: string }>(db, `
     SELECT id FROM entities WHERE id COLLATE "C" > $1 AND head_rev IS NOT NULL AND redirect_to IS NULL
     ORDER BY id COLLATE "C" LIMIT $2`, [after, limit]),
+  /** The expression and the redirect condition are those of the partial index entities_by_number (migration 16). */
+  entityNumbers: (db: Db, kind: string, after: number, limit: number) => rows<{ n: string }>(db, `
+    SELECT substr(id, 2)::bigint AS n FROM entities
+    WHERE kind = $1 AND redirect_to IS NULL AND substr(id, 2)::bigint > $2 AND head_rev IS NOT NULL
+    ORDER BY substr(id, 2)::bigint LIMIT $3`, [kind, after, limit]),
   redirects: (db: Db, after: string, limit: number) => rows<{ id: string; target: string }>(db, `
     SELECT id, redirect_to AS target FROM entities WHERE id COLLATE "C" > $1 AND redirect_to IS NOT NULL
     ORDER BY id COLLATE "C" LIMIT $2`, [after, limit]),

@@ -2,8 +2,8 @@
 // in the edit's transaction, and the same lookup: one condition's rows in entity order, the others probed.
 import type { Entity, KindName } from '../../domain/entity.js';
 import { MAX_CONDITIONS, statementValueKeys, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
-import { idNumber, KIND_CODE, valueRows, type RowDiff } from '../index-rows.js';
-import type { StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
+import { ENTITY_VALUE_REGEX, idNumber, KIND_CODE, KIND_OF_CODE, valueRows, type RowDiff } from '../index-rows.js';
+import type { EntityNumber, IncomingLink, StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
 import type { Db } from './queries.js';
 import { inTransaction } from './transaction.js';
 import type pg from 'pg';
@@ -93,6 +93,16 @@ export class PostgresStatementValues implements StatementValueIndex {
     [conditions.map((c) => idNumber(c.property)), conditions.map((c) => c.key), code, entity]);
     const present = new Set(found.rows.map((r) => Number(r.i) - 1));
     return filter.all.every((_, i) => present.has(i)) && !filter.none.some((_, i) => present.has(filter.all.length + i));
+  }
+
+  async linksTo(target: string, after: EntityNumber | null, limit: number): Promise<IncomingLink[]> {
+    const from = after ? [KIND_CODE[after.kind], after.entity] : [-1, 0];
+    // The regular expression repeats the partial index's condition (migration 16), which lets the planner use it.
+    const result = await this.reader.query<{ kind: number; entity: number; properties: number[] }>(`
+      SELECT kind, entity, array_agg(property ORDER BY property) AS properties FROM statement_values
+      WHERE value = $1 AND value ~ ${ENTITY_VALUE_REGEX} AND (kind, entity) > ($2::smallint, $3::integer)
+      GROUP BY kind, entity ORDER BY kind, entity LIMIT $4`, [target, from[0], from[1], limit]);
+    return result.rows.map((r) => ({ kind: KIND_OF_CODE[Number(r.kind)], entity: Number(r.entity), properties: r.properties.map(Number) }));
   }
 
   /** The conditions with the one of fewest rows first (each counted up to the cap), in one round trip. */

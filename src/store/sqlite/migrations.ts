@@ -238,4 +238,12 @@ export const MIGRATIONS: readonly string[] = [
     SELECT DISTINCT CASE kind WHEN 0 THEN 'Q' ELSE 'P' END || entity FROM statement_values
     WHERE value GLOB '[+-]*-[0-9][0-9]-[0-9][0-9]T00:00:00Z';
   `,
+  // 16: browsing and what links here (docs/api.md §10.12, §10.19): entities of a kind in the order of their
+  // numbers (the key is text: `Q10` sorts before `Q9`), and the statement values that are entity ids, by value.
+  // Both partial: redirects and values that are not ids take no room.
+  `
+  CREATE INDEX entities_by_number ON entities (kind, CAST(substr(id, 2) AS INTEGER)) WHERE redirect_to IS NULL;
+  CREATE INDEX statement_values_by_entity_value ON statement_values (value, kind, entity, property)
+    WHERE value GLOB '[QP][1-9]*';
+  `,
 ];

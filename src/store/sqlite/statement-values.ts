@@ -4,8 +4,8 @@
 import type Database from 'better-sqlite3';
 import type { Entity, KindName } from '../../domain/entity.js';
 import { MAX_CONDITIONS, statementValueKeys, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
-import { idNumber, KIND_CODE, valueRows, type RowDiff } from '../index-rows.js';
-import type { StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
+import { ENTITY_VALUE_GLOB, idNumber, KIND_CODE, KIND_OF_CODE, valueRows, type RowDiff } from '../index-rows.js';
+import type { EntityNumber, IncomingLink, StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
 import { rowInserter, type RowInserter } from './queries.js';
 
 /** Postings counted per condition to choose the one that drives a lookup: the rarest within this cap. */
@@ -19,6 +19,7 @@ export class SqliteStatementValues implements StatementValueIndex {
   /** Bulk imports: a hundred rows per statement, as for the other index tables. */
   readonly insertMany: RowInserter;
   private readonly pages = new Map<number, Database.Statement<unknown[], { entity: number }>>();
+  private readonly incoming: Database.Statement<[string, number, number, number], { kind: number; entity: number; properties: string }>;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare('INSERT OR IGNORE INTO statement_values (property, value, kind, entity) VALUES (?, ?, ?, ?)');
@@ -27,6 +28,18 @@ export class SqliteStatementValues implements StatementValueIndex {
     this.probe = db.prepare('SELECT 1 FROM statement_values WHERE property = ? AND value = ? AND kind = ? AND entity = ?');
     this.count = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM statement_values
       WHERE property = ? AND value = ? AND kind = ? LIMIT ${DRIVER_COUNT_CAP})`);
+    // The GLOB repeats the partial index's condition (migration 16): SQLite uses that index only when the
+    // query's WHERE holds the same term. Grouped in index order: no sort, however many rows a value has.
+    this.incoming = db.prepare(`SELECT kind, entity, group_concat(property) AS properties FROM statement_values
+      WHERE value = ? AND value GLOB ${ENTITY_VALUE_GLOB} AND (kind, entity) > (?, ?)
+      GROUP BY kind, entity ORDER BY kind, entity LIMIT ?`);
+  }
+
+  async linksTo(target: string, after: EntityNumber | null, limit: number): Promise<IncomingLink[]> {
+    const from = after ? [KIND_CODE[after.kind], after.entity] : [-1, 0];
+    return this.incoming.all(target, from[0], from[1], limit).map((r) => ({
+      kind: KIND_OF_CODE[r.kind], entity: r.entity, properties: r.properties.split(',').map(Number).sort((a, b) => a - b),
+    }));
   }
 
   /** Applies one entity's row difference; runs inside the caller's transaction. */
