@@ -100,6 +100,16 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       next: { type: ['string', 'null'], description: 'The `after` of the next page, or null on the last' },
     },
   },
+  IncomingLinks: {
+    type: 'object', required: ['links', 'next'], additionalProperties: false,
+    properties: {
+      links: { type: 'array', description: 'Linking entities, items first, each in id order', items: {
+        type: 'object', required: ['id', 'properties'], additionalProperties: false,
+        properties: { id: string, properties: { type: 'array', items: string, description: 'The properties whose values link' } },
+      } },
+      next: { type: ['string', 'null'], description: 'The `after` of the next page, or null on the last' },
+    },
+  },
   Changes: {
     type: 'object', required: ['changes', 'next'], additionalProperties: false,
     properties: {
@@ -170,5 +180,5 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
 
 /** What a route's success body is; `Entity` is Item or Property by the route's kind. */
 export type ResponseSchema = 'Entity' | 'TermMap' | 'Term' | 'AliasMap' | 'Aliases' | 'StatementMap' | 'Statement'
-  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup'
+  | 'SitelinkMap' | 'Sitelink' | 'Message' | 'SearchResults' | 'DataTypes' | 'OpenApi' | 'History' | 'Changes' | 'Batch' | 'Lookup' | 'IncomingLinks'
   | 'Merge' | 'QuickStatements' | 'ConstraintViolations' | 'Statistics';

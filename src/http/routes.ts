@@ -13,7 +13,7 @@ import { getConstraintViolations } from './handlers/constraints.js';
 import { postQuickStatements, QS_FORMATS } from './quickstatements/route.js';
 import { getChanges } from './handlers/changes.js';
 import * as batch from './handlers/batch.js';
-import { findByStatements } from './handlers/lookup.js';
+import { findByStatements, getIncomingLinks } from './handlers/lookup.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 import { META_SCHEMA } from './meta.js';
@@ -174,12 +174,21 @@ export const ROUTES: Route[] = [
 
   // Lookup by statement value (docs/api.md §10.12).
   { method: 'GET', path: '/v1/entities/{kind}', kinds: BOTH, tag: 'entities', success: [200], returns: 'Lookup',
-    summary: 'Find the items or properties that have a statement with a given value', handler: findByStatements,
+    summary: 'List the items or properties, or find those that have a statement with a given value', handler: findByStatements,
     query: {
-      statement: { type: 'string', required: true,
-        description: 'P214:113230702, P31:Q5, or P625:* (any value); repeat it and every condition must hold (at most 10)' },
+      statement: { type: 'string',
+        description: 'P214:113230702, P31:Q5, or P625:* (any value); repeat it and every condition must hold (at most 10); absent: every one' },
       limit: { type: 'integer', description: 'Ids per page, 1..500 (default 50)' },
       after: { type: 'string', description: 'The `next` of the page before' },
+    } },
+
+  // What links here (docs/api.md §10.19): the statements elsewhere whose value is this entity.
+  { method: 'GET', path: '/v1/entities/{entity}/incoming-links', kinds: BOTH, tag: 'entities', success: [200], returns: 'IncomingLinks',
+    summary: 'The items and properties with a statement whose value is this entity, and the properties that link',
+    handler: getIncomingLinks,
+    query: {
+      limit: { type: 'integer', description: 'Entities per page, 1..500 (default 50)' },
+      after: { type: 'string', description: 'The `next` of the page before (an item or property id)' },
     } },
 
   { method: 'GET', path: '/v1/changes', tag: 'changes', success: [200], returns: 'Changes',

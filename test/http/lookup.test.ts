@@ -123,7 +123,7 @@ describe('GET /v1/entities/items?statement=…', () => {
 
   it('answers bad input with 400 invalid-query-parameter naming the parameter', async () => {
     for (const [query, parameter] of [
-      ['', 'statement'], ['statement=Q5:Q1', 'statement'], ['statement=P1', 'statement'], ['statement=', 'statement'],
+      ['statement=Q5:Q1', 'statement'], ['statement=P1', 'statement'], ['statement=', 'statement'],
       [Array.from({ length: 11 }, () => `statement=${P.born}:*`).join('&'), 'statement'],
       [`statement=${P.born}:*&limit=0`, 'limit'], [`statement=${P.born}:*&limit=501`, 'limit'],
       [`statement=${P.born}:*&after=P3`, 'after'], [`statement=${P.born}:*&after=x`, 'after'],
@@ -131,6 +131,57 @@ describe('GET /v1/entities/items?statement=…', () => {
       const res = await s.get(`/v1/entities/items?${query}`);
       assert.equal(res.status, 400, `${query}: ${res.text}`);
       assert.equal(res.body.code, 'invalid-query-parameter', query);
+      assert.equal(res.body.context.parameter, parameter, query);
+    }
+  });
+});
+
+describe('GET /v1/entities/items without a condition: every item, paged', () => {
+  it('lists the items in the order of their numbers, every one once, properties apart', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push(await createItem(`list ${i}`, []));
+    const start = `Q${Number(made[0].slice(1)) - 1}`;
+    const first = await s.get(`/v1/entities/items?limit=3&after=${start}`);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body, { ids: made.slice(0, 3), next: made[2] });
+    const second = await s.get(`/v1/entities/items?limit=500&after=${first.body.next}`);
+    assert.deepEqual(second.body.ids.slice(0, 2), made.slice(3));
+    const properties = await s.get('/v1/entities/properties?limit=500');
+    assert.ok(properties.body.ids.includes(P.viaf) && properties.body.ids.every((id: string) => id.startsWith('P')));
+  });
+});
+
+describe('GET …/incoming-links (what links here)', () => {
+  it('names each entity whose statements have this one as value, with the properties, items first', async () => {
+    const target = await createItem('links target', []);
+    P.part = (await s.post('/v1/entities/properties', { property: { data_type: 'wikibase-item', labels: { en: 'lookup part of' } } })).body.id;
+    P.code = (await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'lookup code' } } })).body.id;
+    const a = await createItem('links a', [statement('instance', target), statement('part', target)]);
+    const b = await createItem('links b', [statement('part', target), statement('code', target)]);
+    await createItem('links c', [statement('code', target)]);
+    await createItem('links d', [statement('instance', target, 'deprecated')]);
+    const property = (await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'links property' },
+      statements: { [P.instance]: [statement('instance', target)] } } })).body.id;
+    const res = await s.get(`/v1/entities/items/${target}/incoming-links`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { links: [
+      { id: a, properties: [P.instance, P.part].sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))) },
+      { id: b, properties: [P.part] },
+      { id: property, properties: [P.instance] },
+    ], next: null }, 'a string that reads like the id is no link; a deprecated statement is none either');
+    const paged = await s.get(`/v1/entities/items/${target}/incoming-links?limit=1`);
+    assert.deepEqual(paged.body, { links: [res.body.links[0]], next: a });
+    const rest = await s.get(`/v1/entities/items/${target}/incoming-links?after=${a}`);
+    assert.deepEqual(rest.body.links.map((l: { id: string }) => l.id), [b, property]);
+  });
+
+  it('answers a missing entity with 404 and bad paging with 400', async () => {
+    const missing = await s.get('/v1/entities/items/Q987654321/incoming-links');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'item-not-found');
+    for (const [query, parameter] of [['limit=0', 'limit'], ['after=x', 'after'], ['after=Q0', 'after']] as const) {
+      const res = await s.get(`/v1/entities/items/${human}/incoming-links?${query}`);
+      assert.equal(res.status, 400, `${query}: ${res.text}`);
       assert.equal(res.body.context.parameter, parameter, query);
     }
   });
