@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { pagesById } from '../store/store.js';
 import { constraintCaches, constraintLookup, renderViolation } from '../http/constraints.js';
 import { checkEntity } from '../domain/constraints/check.js';
+import { csvRow } from '../domain/csv.js';
 import { CliError } from './errors.js';
 import { readIdsFile } from './export.js';
 import { describeStore, openStore } from './open-store.js';
@@ -65,6 +66,3 @@ async function* chunks(ids: string[], size: number): AsyncGenerator<string[]> {
   for (let i = 0; i < ids.length; i += size) yield ids.slice(i, i + size);
 }
 
-function csvRow(cells: string[]): string {
-  return cells.map((c) => (/[",\n\r]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',');
-}

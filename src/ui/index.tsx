@@ -5,10 +5,12 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ComponentChildren } from 'preact';
 import { ITEM, kindByName, parseEntityId, parseIdOfKind } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
+import { queryParam, type Params, type Rendered } from './page.js';
+import { linksHerePage, listPage } from './browse.js';
+import { translator } from './messages.js';
 import { fetchLabels } from './labels.js';
 import { askedLanguage, chosenLanguageCookie, labelForTitle, pageLanguage } from './language.js';
 import { Layout, renderPage } from './layout.js';
@@ -45,25 +47,6 @@ const LATEST_ON_HOME = 10;
 /** Rows of a query result shown on the page; the downloads have every row. */
 const QUERY_ROWS = 1000;
 
-interface Rendered {
-  title: string;
-  content: ComponentChildren;
-  status?: number;
-  csp?: string;
-}
-
-type Params = Record<string, string>;
-
-/**
- * One query parameter as the pages read it: absent, or one string. A repeated parameter (`?q=a&q=b`) is a
- * visitor's mistake, answered as the API answers it, never passed on as an array.
- */
-function queryParam(req: FastifyRequest, name: string): string | undefined {
-  const value = (req.query as Record<string, unknown>)[name];
-  if (value === undefined || typeof value === 'string') return value;
-  throw new PageError(400, 'invalid-query-parameter', `Invalid query parameter: '${name}'`);
-}
-
 /** Registers the pages and their assets; returns the page paths (for app.ts's 405 answers). */
 export function registerUi(app: FastifyInstance): string[] {
   const api = new PageApi(app);
@@ -74,19 +57,30 @@ export function registerUi(app: FastifyInstance): string[] {
 
   const pages: Record<string, (req: FastifyRequest, reply: FastifyReply, language: string) => Promise<Rendered | null>> = {
     '/': (req, _reply, language) => homePage(api, req, language),
-    '/docs': async () => ({ title: 'API reference', content: <DocsPage />, csp: DOCS_CSP }),
+    '/docs': async (_req, _reply, language) => {
+      const t = translator(language);
+      return { title: t('API reference'), content: <DocsPage />, csp: DOCS_CSP };
+    },
     '/search': (req, reply, language) => searchPage(api, req, reply, language),
     '/recent-changes': (req, _reply, language) => changesPage(api, req, language),
     '/query': (req, _reply, language) => queryPage(api, req, language),
     // A literal colon in find-my-way's route syntax is written twice.
-    '/Special::NewItem': async (_req, _reply, language) => ({ title: 'Create a new item', content: <CreatePage kind="item" language={language} dataTypes={[]} /> }),
-    '/Special::MergeItems': async (req) => {
+    '/items': (req, reply, language) => listPage(api, req, reply, language, 'items'),
+    '/properties': (req, reply, language) => listPage(api, req, reply, language, 'properties'),
+    [`/Special::WhatLinksHere/:id${ENTITY}`]: (req, _reply, language) => linksHerePage(api, req, language),
+    '/Special::NewItem': async (_req, _reply, language) => {
+      const t = translator(language);
+      return { title: t('Create a new item'), content: <CreatePage kind="item" language={language} dataTypes={[]} /> };
+    },
+    '/Special::MergeItems': async (req, _reply, language) => {
       const id = (name: string) => parseIdOfKind(ITEM, queryParam(req, name) ?? '') ?? '';
-      return { title: 'Merge two items', content: <MergePage from={id('fromid')} to={id('toid')} /> };
+      const t = translator(language);
+      return { title: t('Merge two items'), content: <MergePage from={id('fromid')} to={id('toid')} /> };
     },
     '/Special::NewProperty': async (req, _reply, language) => {
       const types = expectOk(await api.get<Record<string, string>>(req, '/v1/property-data-types'));
-      return { title: 'Create a new property', content: <CreatePage kind="property" language={language} dataTypes={Object.keys(types)} /> };
+      const t = translator(language);
+      return { title: t('Create a new property'), content: <CreatePage kind="property" language={language} dataTypes={Object.keys(types)} /> };
     },
     [`/:id${ENTITY}`]: (req, reply, language) => entityPage(api, req, reply, language),
     [`/:id${ENTITY}/history`]: (req, _reply, language) => historyPage(api, req, language),
@@ -106,7 +100,8 @@ export function registerUi(app: FastifyInstance): string[] {
         page = await build(req, reply, language);
       } catch (e) {
         if (!(e instanceof PageError)) throw e;
-        page = { title: e.status === 404 ? 'Not found' : 'Error', status: e.status, content: <ErrorPage status={e.status} message={e.message} /> };
+        const t = translator(language);
+        page = { title: e.status === 404 ? t('Not found') : t('Error'), status: e.status, content: <ErrorPage status={e.status} message={e.message} /> };
       }
       if (page === null) return reply;
       // A language asked for with ?uselang= is kept for the reader's next pages.
@@ -156,7 +151,8 @@ async function revisionPage(api: PageApi, req: FastifyRequest, language: string)
   const view: EntityView = { entity, revision: answer.revision ?? Number(revision), old: { latest: await latestRevision(api, req, segment, id) },
     dataType: await dataTypeOf(api, req, entity) };
   const rendered = await entityRendered(api, req, view, language);
-  return { ...rendered, title: `${rendered.title}: revision ${view.revision}` };
+  const t = translator(language);
+  return { ...rendered, title: t('{0}: revision {1}', rendered.title, view.revision) };
 }
 
 async function entityRendered(api: PageApi, req: FastifyRequest, view: EntityView, language: string): Promise<Rendered> {
@@ -191,9 +187,10 @@ async function historyPage(api: PageApi, req: FastifyRequest, language: string):
     ? expectOk(await api.get<{ revisions: Revision[] }>(req, `/v1/entities/${segment}/${id}/history?limit=1&before=${last.id}`)).revisions[0]
     : undefined;
   const label = (await fetchLabels(api, req, [id], language)).label(id)?.text ?? null;
+  const t = translator(language);
   return {
-    title: `History of ${label ?? id}`,
-    content: <HistoryPage view={{ id, label, kind: segment, revisions: page.revisions, latest, next: page.next, before: older }} />,
+    title: t('History of {0}', label ?? id),
+    content: <HistoryPage view={{ id, label, kind: segment, revisions: page.revisions, latest, next: page.next, before: older }} language={language} />,
   };
 }
 
@@ -205,21 +202,23 @@ async function changesPage(api: PageApi, req: FastifyRequest, language: string):
     ...(filters.types ? { types: filters.types } : {}), ...(filters.user ? { user: filters.user } : {}), ...(filters.hidebots ? { bot: '0' } : {}) });
   const page = expectOk(await api.get<{ changes: ChangeRow[]; next: string | null }>(req, `/v1/changes?${query}`));
   const labels = await fetchLabels(api, req, page.changes.map((c) => c.entity), language);
-  return { title: 'Recent changes', content: <ChangesPage changes={page.changes} next={page.next} labels={labels} filters={filters} /> };
+  const t = translator(language);
+  return { title: t('Recent changes'), content: <ChangesPage changes={page.changes} next={page.next} labels={labels} filters={filters} /> };
 }
 
 /** The query page: runs the query through /sparql, as a script would, and shows its rows or its error. */
 async function queryPage(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
   const query = queryParam(req, 'query');
+  const t = translator(language);
   const content = (view: QueryView, labels: Labels = { language, label: () => null }) =>
-    ({ title: 'Query', content: <QueryPage view={view} labels={labels} /> });
+    ({ title: t('Query'), content: <QueryPage view={view} labels={labels} /> });
   if (query === undefined || query.trim() === '') return content({ query: QUERY_EXAMPLES[0].query });
   const answer = await api.get<{ head?: { vars?: string[] }; results?: { bindings: Record<string, Binding>[] }; boolean?: boolean; message?: string }>(req,
     `/sparql?${new URLSearchParams({ query, format: 'json', uselang: language })}`);
-  if (answer.status !== 200) return content({ query, error: answer.body?.message ?? `The query failed (${answer.status}).` });
+  if (answer.status !== 200) return content({ query, error: answer.body?.message ?? t('The query failed ({0}).', answer.status) });
   const body = answer.body;
   if (typeof body.boolean === 'boolean') return content({ query, result: { boolean: body.boolean } });
-  if (!body.results) return content({ query, error: 'This page shows SELECT and ASK results; download CONSTRUCT and DESCRIBE results from /sparql.' });
+  if (!body.results) return content({ query, error: t('This page shows SELECT and ASK results; download CONSTRUCT and DESCRIBE results from /sparql.') });
   const rows = body.results.bindings.slice(0, QUERY_ROWS);
   const ids = rows.flatMap((row) => Object.values(row).map(entityOf).filter((id): id is string => id !== null));
   const labels = await fetchLabels(api, req, ids, language);
@@ -237,7 +236,8 @@ async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply
   const offsetText = queryParam(req, 'offset') ?? '';
   const offset = /^[0-9]{1,4}$/.test(offsetText) ? Number(offsetText) : 0;
   const view = { q, kind, hits: [] as Hit[], offset, pageSize: SEARCH_PAGE, bySuggest: false } as const;
-  if (q === '') return { title: 'Search', content: <SearchPage view={view} /> };
+  const t = translator(language);
+  if (q === '') return { title: t('Search'), content: <SearchPage view={view} /> };
   const params = (mode: string) => `/v1/${mode}/${kind}?${new URLSearchParams({ q, lang: language, limit: String(SEARCH_PAGE), offset: String(offset) })}`;
   let hits = expectOk(await api.get<{ results: Hit[] }>(req, params('search'))).results;
   let bySuggest = false;
@@ -245,7 +245,7 @@ async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply
     hits = expectOk(await api.get<{ results: Hit[] }>(req, params('suggest'))).results;
     bySuggest = true;
   }
-  return { title: `Search: ${q}`, content: <SearchPage view={{ ...view, hits, bySuggest }} /> };
+  return { title: t('Search: {0}', q), content: <SearchPage view={{ ...view, hits, bySuggest }} /> };
 }
 
 /** A revision of the entity as the diff page shows it: the entity then, and its history record (time, size). */
@@ -265,8 +265,9 @@ async function diffPage(api: PageApi, req: FastifyRequest, language: string): Pr
   const rows = diffEntities(from.entity, to.entity);
   const labels = await fetchLabels(api, req, [id, ...idsInDiff(rows)], language);
   const label = labels.label(id)?.text ?? null;
+  const t = translator(language);
   return {
-    title: `Changes to ${label ?? id} (revisions ${from.side.revision} to ${to.side.revision})`,
+    title: t('Changes to {0} (revisions {1} to {2})', label ?? id, from.side.revision, to.side.revision),
     content: <DiffPage view={{ id, label, from: from.side, to: to.side, rows }} labels={labels} />,
   };
 }

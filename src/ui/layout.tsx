@@ -3,6 +3,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
 import { languageName } from './language.js';
+import { Messages, scriptMessages, translator, useT } from './messages.js';
 
 export interface PageProps {
   title: string;
@@ -12,8 +13,14 @@ export interface PageProps {
   query?: string;
 }
 
-export function Layout({ title, language, children, query }: PageProps) {
+export function Layout(props: PageProps) {
+  return <Messages.Provider value={translator(props.language)}><Frame {...props} /></Messages.Provider>;
+}
+
+function Frame({ title, language, children, query }: PageProps) {
+  const t = useT();
   const languageNow = languageName(language, language);
+  const messages = scriptMessages(language);
   return (
     <html lang={language}>
       <head>
@@ -23,34 +30,37 @@ export function Layout({ title, language, children, query }: PageProps) {
         <link rel="stylesheet" href="/ui/assets/entia.css" />
         {/* Where the Action API is, as MediaWiki pages say it: Pywikibot's generate_family_file finds it here. */}
         <link rel="EditURI" type="application/rsd+xml" href="/w/api.php?action=rsd" />
+        {/* Data, not code (never run, so outside the CSP's script rules): the scripts' messages (ui/messages.ts). */}
+        {messages ? <script type="application/json" id="ui-messages" dangerouslySetInnerHTML={{ __html: messages }} /> : null}
         <script type="module" src="/ui/assets/entia.js" />
       </head>
       <body data-language={language}>
-        <a class="skip-link" href="#content">Skip to content</a>
+        <a class="skip-link" href="#content">{t('Skip to content')}</a>
         <header class="site-header">
           <a href="/" class="brand">Entia</a>
           <form role="search" action="/search" method="get" class="search-form">
-            <label for="search-input" class="visually-hidden">Search items and properties</label>
-            <input id="search-input" name="q" type="search" value={query ?? ''} placeholder="Search items and properties"
+            <label for="search-input" class="visually-hidden">{t('Search items and properties')}</label>
+            <input id="search-input" name="q" type="search" value={query ?? ''} placeholder={t('Search items and properties')}
               autocomplete="off" maxLength={300} data-suggest="items" aria-describedby="search-hint" />
-            <span id="search-hint" class="visually-hidden">Suggestions appear below as you type</span>
-            <button type="submit">Search</button>
+            <span id="search-hint" class="visually-hidden">{t('Suggestions appear below as you type')}</span>
+            <button type="submit">{t('Search')}</button>
           </form>
-          <nav aria-label="Site">
-            <a href="/recent-changes">Recent changes</a>
-            <a href="/docs">API</a>
+          <nav aria-label={t('Site')}>
+            <a href="/recent-changes">{t('Recent changes')}</a>
+            <a href="/items">{t('Browse')}</a>
+            <a href="/docs">{t('API')}</a>
             <span id="account" class="account" aria-live="polite" />
           </nav>
         </header>
         <div id="notice" role="status" aria-live="polite" class="notice" hidden />
         <main id="content" tabIndex={-1}>{children}</main>
         <footer class="site-footer">
-          <p>Entia: a knowledge base of items and properties, served over a Wikibase-style REST API (<a href="/docs">reference</a>).</p>
+          <p>{t('Entia: a knowledge base of items and properties, served over a Wikibase-style REST API')} (<a href="/docs">{t('reference')}</a>).</p>
           {/* The language of labels and descriptions, kept for the next pages (ui/language.ts). */}
           <form method="get" class="language-picker">
-            <label for="uselang">Language{languageNow ? ` (now ${languageNow})` : ''}</label>
+            <label for="uselang">{languageNow ? t('Language (now {0})', languageNow) : t('Language')}</label>
             <input id="uselang" name="uselang" type="text" size={8} maxLength={20} value={language} autocomplete="off" />
-            <button type="submit">Change</button>
+            <button type="submit">{t('Change')}</button>
           </form>
         </footer>
       </body>

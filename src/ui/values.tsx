@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Snak, Value } from '../domain/entity.js';
 import type { Shown } from './language.js';
+import { interfaceLanguage, useT, type Translate } from './messages.js';
 
 /** Labels of the entities a page refers to, already fetched in one batch (entity-page.ts). */
 export interface Labels {
@@ -12,8 +13,6 @@ export interface Labels {
 
 const ENTITY_URI = /^https?:\/\/[^/]+\/entity\/([QP][1-9][0-9]*)$/;
 const JULIAN = 'Q1985786';
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
-  'November', 'December'];
 
 /** The ids a value mentions: an entity value, or a quantity's unit given by its concept URI. */
 export function idsInValue(value: Value): string[] {
@@ -37,16 +36,17 @@ export function EntityLink({ id, labels }: { id: string; labels: Labels }) {
 }
 
 export function ValueView({ snak, labels }: { snak: Snak; labels: Labels }) {
+  const t = useT();
   const { value } = snak;
-  if (value.type === 'somevalue') return <em class="special-value">unknown value</em>;
-  if (value.type === 'novalue') return <em class="special-value">no value</em>;
-  return <>{contentView(snak.property['data-type'], value.content, labels)}</>;
+  if (value.type === 'somevalue') return <em class="special-value">{t('unknown value')}</em>;
+  if (value.type === 'novalue') return <em class="special-value">{t('no value')}</em>;
+  return <>{contentView(snak.property['data-type'], value.content, labels, t)}</>;
 }
 
-function contentView(dataType: string | null, content: unknown, labels: Labels): ComponentChildren {
+function contentView(dataType: string | null, content: unknown, labels: Labels, t: Translate): ComponentChildren {
   if (typeof content === 'string') return stringView(dataType, content, labels);
   const c = (content ?? {}) as Record<string, unknown>;
-  if (typeof c.time === 'string') return timeView(c.time, Number(c.precision), String(c.calendarmodel ?? ''));
+  if (typeof c.time === 'string') return timeView(c.time, Number(c.precision), String(c.calendarmodel ?? ''), t, interfaceLanguage(labels.language));
   if (typeof c.amount === 'string') return quantityView(c, labels);
   if (typeof c.latitude === 'number' && typeof c.longitude === 'number') return coordinateView(c.latitude, c.longitude);
   if (typeof c.text === 'string' && typeof c.language === 'string') {
@@ -74,33 +74,63 @@ function stringView(dataType: string | null, text: string, labels: Labels): Comp
   }
 }
 
-/** Wikibase's time precisions: 11 day, 10 month, 9 year, 8 decade, 7 century, 6 millennium, 0–5 larger spans. */
-export function formatTime(time: string, precision: number): string {
+/** A month's name (1–12) in the interface's language. */
+function monthName(t: Translate, month: number): string | null {
+  switch (month) {
+    case 1: return t('January');
+    case 2: return t('February');
+    case 3: return t('March');
+    case 4: return t('April');
+    case 5: return t('May');
+    case 6: return t('June');
+    case 7: return t('July');
+    case 8: return t('August');
+    case 9: return t('September');
+    case 10: return t('October');
+    case 11: return t('November');
+    case 12: return t('December');
+    default: return null;
+  }
+}
+
+const plainEnglish: Translate = (text, ...params) => text.replace(/\{(\d)\}/g, (whole, i: string) => String(params[Number(i)] ?? whole));
+
+/**
+ * Wikibase's time precisions: 11 day, 10 month, 9 year, 8 decade, 7 century, 6 millennium, 0–5 larger spans;
+ * in English unless given the page's translator and language.
+ */
+export function formatTime(time: string, precision: number, t: Translate = plainEnglish, language = 'en'): string {
   const m = /^([+-])0*(\d+)-(\d\d)-(\d\d)T/.exec(time);
   if (!m) return time;
   const [, sign, yearText, month, day] = m;
   const year = Number(yearText);
-  const era = sign === '-' ? ' BCE' : '';
-  if (precision >= 11 && day !== '00') return `${Number(day)} ${MONTHS[Number(month) - 1] ?? month} ${year}${era}`;
-  if (precision >= 10 && month !== '00') return `${MONTHS[Number(month) - 1] ?? month} ${year}${era}`;
-  if (precision >= 9) return `${year}${era}`;
-  if (precision === 8) return `${Math.floor(year / 10) * 10}s${era}`;
-  if (precision === 7) return `${ordinal(Math.floor((year - 1) / 100) + 1)} century${era}`;
-  if (precision === 6) return `${ordinal(Math.floor((year - 1) / 1000) + 1)} millennium${era}`;
+  const bce = sign === '-';
+  const era = (text: string) => (bce ? t('{0} BCE', text) : text);
+  const monthText = monthName(t, Number(month)) ?? month;
+  if (precision >= 11 && day !== '00') return era(t('{0} {1} {2}', Number(day), monthText, year));
+  if (precision >= 10 && month !== '00') return era(`${monthText} ${year}`);
+  if (precision >= 9) return era(String(year));
+  if (precision === 8) return era(t('{0}s', Math.floor(year / 10) * 10));
+  if (precision === 7) return era(t('{0} century', ordinal(Math.floor((year - 1) / 100) + 1, language)));
+  if (precision === 6) return era(t('{0} millennium', ordinal(Math.floor((year - 1) / 1000) + 1, language)));
   const span = 10 ** (9 - precision);
-  const rounded = Math.round(year / span) * span;
-  return `${rounded.toLocaleString('en')} years${sign === '-' ? ' ago' : ''}`;
+  const rounded = (Math.round(year / span) * span).toLocaleString(language);
+  return bce ? t('{0} years ago', rounded) : t('{0} years', rounded);
 }
 
-function ordinal(n: number): string {
+/** An ordinal number as the interface's language writes it: 21st, 21., 21e. */
+function ordinal(n: number, language: string): string {
+  const code = language.split('-')[0];
+  if (code === 'de') return `${n}.`;
+  if (code === 'fr') return n === 1 ? '1er' : `${n}e`;
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
   return `${n}${suffix}`;
 }
 
-function timeView(time: string, precision: number, calendar: string) {
+function timeView(time: string, precision: number, calendar: string, t: Translate, language: string) {
   const julian = calendar.endsWith(`/${JULIAN}`);
-  return <time datetime={time.replace(/^\+/, '')}>{formatTime(time, precision)}{julian ? <sup class="calendar">Julian</sup> : null}</time>;
+  return <time datetime={time.replace(/^\+/, '')}>{formatTime(time, precision, t, language)}{julian ? <sup class="calendar">{t('Julian')}</sup> : null}</time>;
 }
 
 /** "+11150516" → "11,150,516"; the sign is kept only when negative, as Wikidata shows it. */
@@ -131,7 +161,7 @@ function coordinateView(latitude: number, longitude: number) {
   return <a href={map} rel="noopener noreferrer" class="external coordinates">{text}</a>;
 }
 
-/** A change in bytes as history pages show it: +120, −8, 0. */
-export function sizeChange(bytes: number): string {
-  return bytes > 0 ? `+${bytes.toLocaleString('en')}` : bytes < 0 ? `−${(-bytes).toLocaleString('en')}` : '0';
+/** A change in bytes as history pages show it: +120, −8, 0 (digits grouped as the language groups them). */
+export function sizeChange(bytes: number, language = 'en'): string {
+  return bytes > 0 ? `+${bytes.toLocaleString(language)}` : bytes < 0 ? `−${(-bytes).toLocaleString(language)}` : '0';
 }

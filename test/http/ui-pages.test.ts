@@ -157,6 +157,52 @@ describe('web interface pages', () => {
     assert.equal((await page('/recent-changes?types=lexeme')).status, 400);
   });
 
+  it('list items and properties, filtered by a statement, paged, and downloadable as CSV and JSON', async () => {
+    const kindOf = await createProperty(s, 'wikibase-item', { labels: { en: 'listed kind' } });
+    const kind = await createItem(s, { labels: { en: 'listed class' } });
+    const made: string[] = [];
+    for (const label of ['listed one', 'listed, "two"']) {
+      made.push(await createItem(s, { labels: { en: label }, descriptions: { en: `about ${label}` },
+        statements: { [kindOf]: [valueSnak(kindOf, kind)] } }));
+    }
+    const filtered = await page(`/items?statement=${kindOf}:${kind}`);
+    assert.equal(filtered.status, 200);
+    const rows = [...filtered.main.matchAll(/<tr><td><a href="\/(Q\d+)">/g)].map((m) => m[1]);
+    assert.deepEqual(rows, made, 'the items with the statement, in id order');
+    assert.match(filtered.main, /<td data-label="Description">about listed one<\/td>/);
+    const csvLink = /<a href="([^"]+)">CSV<\/a>/.exec(filtered.main)![1].replaceAll('&amp;', '&');
+    const csv = await s.get(csvLink);
+    assert.match(csv.headers.get('content-type')!, /^text\/csv/);
+    assert.match(csv.headers.get('content-disposition')!, /attachment; filename="items.csv"/);
+    assert.equal(csv.text, `id,label,description\r\n${made[0]},listed one,about listed one\r\n${made[1]},"listed, ""two""","about listed, ""two"""\r\n`);
+    const json = await s.get(csvLink.replace('format=csv', 'format=json'));
+    assert.deepEqual(json.body, { rows: [{ id: made[0], label: 'listed one', description: 'about listed one' },
+      { id: made[1], label: 'listed, "two"', description: 'about listed, "two"' }], next: null });
+    // Unfiltered, a page after a cursor; properties show their data type; bad input is a 400 page.
+    const paged = await page(`/items?after=${made[0]}`);
+    assert.match(paged.main, new RegExp(`<a href="/${made[1]}">`));
+    assert.doesNotMatch(paged.main, new RegExp(`<a href="/${made[0]}">`));
+    assert.match((await page(`/properties?after=P${Number(kindOf.slice(1)) - 1}`)).main, /<code>wikibase-item<\/code>/);
+    assert.equal((await page('/items?statement=nonsense')).status, 400);
+    assert.equal((await page('/items?format=xml')).status, 400);
+    assert.equal((await page('/items?after=x')).status, 400);
+  });
+
+  it('show what links here, with the linking properties and a query for qualifiers too', async () => {
+    const partOf = await createProperty(s, 'wikibase-item', { labels: { en: 'linked part of' } });
+    const whole = await createItem(s, { labels: { en: 'the whole' } });
+    const part = await createItem(s, { labels: { en: 'a part' }, statements: { [partOf]: [valueSnak(partOf, whole)] } });
+    const entity = await page(`/${whole}`);
+    assert.match(entity.main, new RegExp(`<a href="/Special:WhatLinksHere/${whole}">What links here</a>`));
+    const links = await page(`/Special:WhatLinksHere/${whole}`);
+    assert.equal(links.status, 200);
+    assert.match(links.main, new RegExp(`<li><a href="/${part}" class="entity-link">a part <span class="id">\\(${part}\\)</span></a> `
+      + `<span class="through">through <a href="/${partOf}" class="entity-link">linked part of`));
+    assert.match(links.main, /<a href="\/query\?query=SELECT/);
+    assert.match((await page(`/Special:WhatLinksHere/${part}`)).main, /No statement links here\./);
+    assert.equal((await page('/Special:WhatLinksHere/Q987654321')).status, 404);
+  });
+
   it('serve their scripts and styles, and Swagger UI\'s files only, from this server', async () => {
     for (const path of ['/ui/assets/entia.js', '/ui/assets/edit.js', '/ui/assets/entia.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
       assert.equal((await s.get(path)).status, 200, path);

@@ -48,12 +48,13 @@ describe('the query page', () => {
     assert.equal((await download.text()).split(/\r?\n/)[1], `http://www.wikidata.org/entity/${item},<b>bold</b> & more`);
   });
 
-  it('is where an entity page\'s "What links here" leads: the entities whose statements name it', async () => {
+  it('is where "What links here" sends for qualifiers too: the entities whose statements name it', async () => {
     const partOf = (await s.post('/v1/entities/properties', { property: { data_type: 'wikibase-item', labels: { en: 'part of' } } })).body.id;
     const linking = (await s.post('/v1/entities/items', { item: { labels: { en: 'a part' },
       statements: { [partOf]: [{ property: { id: partOf }, value: { type: 'value', content: item } }] } } })).body.id;
     await (await fetch(`${s.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
-    const link = /<a href="(\/query\?[^"]+)">What links here<\/a>/.exec((await s.get(`/${item}`)).text)![1].replaceAll('&amp;', '&');
+    const links = (await s.get(`/Special:WhatLinksHere/${item}`)).text;
+    const link = /<a href="(\/query\?[^"]+)">The same question as a query, qualifiers included<\/a>/.exec(links)![1].replaceAll('&amp;', '&');
     const html = main((await s.get(link)).text);
     assert.match(html, new RegExp(`<a href="/${linking}" class="entity-link">a part <span class="id">\\(${linking}\\)</span></a>`));
     assert.match(html, new RegExp(`<a href="/${partOf}" class="entity-link">part of <span class="id">\\(${partOf}\\)</span></a>`));

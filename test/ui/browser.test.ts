@@ -224,6 +224,96 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.deepEqual(csp, []);
   });
 
+  it('adds a date at a chosen precision and calendar, and shows an old one as far as its precision goes', async () => {
+    const dated = (await s.post('/v1/entities/properties', { property: { data_type: 'time', labels: { en: 'ui dated' } } }, auth)).body.id as string;
+    const id = await createItem('dated item');
+    const { page, csp } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    await page.getByLabel('Add a statement with the property').fill(dated);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Date', { exact: true }).fill('1583-06');
+    await page.getByLabel('Precision').selectOption({ label: 'decade' });
+    await page.getByLabel('Calendar').selectOption({ label: 'Julian' });
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
+    const [stored] = (await s.get(`/v1/entities/items/${id}/statements`)).body[dated];
+    assert.deepEqual(stored.value.content, { time: '+1583-00-00T00:00:00Z', precision: 8, calendarmodel: 'http://www.wikidata.org/entity/Q1985786' });
+    assert.match(await page.locator(`.statement-group[data-property="${dated}"] .statement-value`).textContent() ?? '', /^1580sJulian$/);
+    // Editing it again starts from what is stored: the year (a decade keeps its year), decade, Julian.
+    await page.locator(`.statement-group[data-property="${dated}"] li.statement`).getByRole('button', { name: 'Edit' }).click();
+    assert.equal(await page.getByLabel('Date', { exact: true }).inputValue(), '1583');
+    assert.equal(await page.getByLabel('Precision').inputValue(), '8');
+    // Day precision needs a day: refused in the editor, nothing sent.
+    await page.getByLabel('Precision').selectOption({ label: 'day' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('A date at this precision needs its month and day written too.').waitFor();
+    assert.deepEqual(csp, []);
+  });
+
+  it('reorders qualifiers and references, saved in the order shown', async () => {
+    const first = await createItem('first qualifier value');
+    const second = await createItem('second qualifier value');
+    const id = await createItem('reordered', [{ ...valueSnak(stringProperty, 'ordered'),
+      qualifiers: [valueSnak(itemProperty, first), valueSnak(itemProperty, second)],
+      references: [{ parts: [valueSnak(stringProperty, 'reference A')] }, { parts: [valueSnak(stringProperty, 'reference B')] }] }]);
+    const { page, csp } = await newPage();
+    await page.goto(`${s.url}/${id}`);
+    const statement = page.locator(`.statement-group[data-property="${stringProperty}"] li.statement`);
+    await statement.getByRole('button', { name: 'Edit' }).click();
+    // The first of each list has nothing above it: only the second can move up.
+    await page.getByRole('button', { name: 'Move qualifier up', exact: true }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Move qualifier up', exact: true }).count(), 1);
+    await page.getByRole('button', { name: 'Move qualifier up', exact: true }).click();
+    await page.getByRole('button', { name: 'Move reference up', exact: true }).click();
+    await reloadsAfter(page, () => page.getByRole('button', { name: 'Save' }).click());
+    const stored = (await s.get(`/v1/entities/items/${id}/statements`)).body[stringProperty][0];
+    assert.deepEqual(stored.qualifiers.map((q: any) => q.value.content), [second, first]);
+    assert.deepEqual(stored.references.map((r: any) => r.parts[0].value.content), ['reference B', 'reference A']);
+    assert.deepEqual(csp, []);
+  });
+
+  it('shows what links here, and lists items filtered by a statement', async () => {
+    const target = await createItem('linked target');
+    const linking = await createItem('linking item', [valueSnak(itemProperty, target)]);
+    const { page, csp } = await newPage(false);
+    await page.goto(`${s.url}/${target}`);
+    await page.getByRole('link', { name: 'What links here' }).click();
+    await page.waitForURL(`**/Special:WhatLinksHere/${target}`);
+    await page.locator('.incoming-links').getByRole('link', { name: `linking item (${linking})` }).waitFor();
+    assert.match(await page.locator('.incoming-links li').first().textContent() ?? '', /through ui related to/);
+    await shot(page, 'what-links-here');
+    await page.goto(`${s.url}/items`);
+    await page.getByLabel('With a statement').fill(`${itemProperty}:${target}`);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/statement=/);
+    assert.deepEqual(await page.locator('table.entity-list tbody tr td:first-child').allTextContents(), [linking]);
+    const download = await (await fetch(s.url + await page.getByRole('link', { name: 'CSV' }).getAttribute('href'))).text();
+    assert.equal(download, `id,label,description\r\n${linking},linking item,linking item for the UI tests\r\n`);
+    await shot(page, 'items-list');
+    assert.deepEqual(csp, []);
+  });
+
+  it('speaks German when asked, in the pages and in their scripts', async () => {
+    const id = await createItem('translated');
+    const { page, csp } = await newPage(false);
+    await page.goto(`${s.url}/${id}?uselang=de`);
+    await page.getByRole('link', { name: 'Letzte Änderungen' }).first().waitFor();
+    await page.getByRole('heading', { name: 'Aussagen' }).waitFor();
+    // The sign-in button and the hint for signed-out visitors come from the scripts' messages.
+    await page.getByRole('button', { name: 'Anmelden' }).waitFor();
+    await page.getByText('Melde dich mit einem Token an, um zu bearbeiten.').waitFor();
+    // The choice is kept: the next page, without ?uselang, is German too; signed in, the editors are.
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByLabel('Dein API-Token').fill(token);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByText('Angemeldet als Editor').waitFor();
+    await page.goto(`${s.url}/${id}`);
+    await page.locator('table.terms').getByRole('button', { name: 'Bearbeiten' }).first().click();
+    await page.getByRole('button', { name: 'Speichern' }).waitFor();
+    await shot(page, 'german');
+    assert.equal(await page.getByRole('button', { name: 'Edit' }).count(), 0, 'no English button left');
+    assert.deepEqual(csp, []);
+  });
+
   it('shows what a revision changed, linked from the history with its size change', async () => {
     const id = await createItem('diffed item', [valueSnak(stringProperty, 'first code')]);
     assert.equal((await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'diffed item renamed' }, auth)).status, 200);
@@ -547,7 +637,8 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'accessible, renamed' }, auth);
     const [newest, older] = (await s.get(`/v1/entities/items/${id}/history`)).body.revisions;
     const diffPage = `/${id}/diff/${older.id}/${newest.id}`;
-    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, diffPage, '/recent-changes', queryPage, '/Special:NewProperty', '/Special:MergeItems']) {
+    for (const path of ['/', ...samplePages, `/${id}`, `/${id}/history`, diffPage, '/recent-changes', queryPage, '/Special:NewProperty',
+      '/Special:MergeItems', '/items', `/Special:WhatLinksHere/${id}`, `/${id}?uselang=de`]) {
       await page.goto(`${s.url}${path}`);
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {

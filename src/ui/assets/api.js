@@ -2,6 +2,8 @@
 // The browser's side of the API: every edit carries the token kept in this tab's session storage (never a
 // URL or a cookie) and If-Match with the revision the page showed, so a concurrent edit is never overwritten.
 
+import { msg, t } from './i18n.js';
+
 const TOKEN_KEY = 'entia.token';
 const USER_KEY = 'entia.user';
 
@@ -23,7 +25,7 @@ export async function signIn(token) {
   });
   const body = await res.json().catch(() => ({}));
   if (!res.ok || !body.query?.userinfo || body.query.userinfo.anon) {
-    throw new Error(body.error?.info ?? body.message ?? 'That token was not accepted.');
+    throw new Error(body.error?.info ?? body.message ?? t('That token was not accepted.'));
   }
   sessionStorage.setItem(TOKEN_KEY, token);
   sessionStorage.setItem(USER_KEY, body.query.userinfo.name);
@@ -74,18 +76,18 @@ export async function call(method, url, options = {}) {
 
 /** @type {Record<string, string>} */
 const IN_WORDS = {
-  'permission-denied': 'You may not make this edit.',
-  'request-limit-reached': 'Too many edits in a short time. Wait a moment, then try again.',
-  'data-policy-violation': 'Another entity already uses this.',
-  'value-too-long': 'That text is too long.',
-  'patch-result-value-too-long': 'That text is too long.',
-  'invalid-value': 'That value is not valid here.',
-  'patch-result-invalid-value': 'That value is not valid here.',
-  'redirected-item': 'This item has become a redirect, so it cannot be edited.',
-  'merge-conflict': 'The two items disagree, so they were not merged: tick what may stay on this item, or edit one first.',
-  'merge-into-self': 'An item cannot be merged into itself.',
-  'referenced-resource-not-found': 'Something this edit points to does not exist.',
-  'unexpected-error': 'The server failed to save the edit. Try again.',
+  'permission-denied': msg('You may not make this edit.'),
+  'request-limit-reached': msg('Too many edits in a short time. Wait a moment, then try again.'),
+  'data-policy-violation': msg('Another entity already uses this.'),
+  'value-too-long': msg('That text is too long.'),
+  'patch-result-value-too-long': msg('That text is too long.'),
+  'invalid-value': msg('That value is not valid here.'),
+  'patch-result-invalid-value': msg('That value is not valid here.'),
+  'redirected-item': msg('This item has become a redirect, so it cannot be edited.'),
+  'merge-conflict': msg('The two items disagree, so they were not merged: tick what may stay on this item, or edit one first.'),
+  'merge-into-self': msg('An item cannot be merged into itself.'),
+  'referenced-resource-not-found': msg('Something this edit points to does not exist.'),
+  'unexpected-error': msg('The server failed to save the edit. Try again.'),
 };
 
 /**
@@ -95,10 +97,10 @@ const IN_WORDS = {
 export function explain(answer) {
   const body = answer.body ?? {};
   if (answer.status === 401 || body.context?.denial_reason === 'unauthenticated') {
-    return 'Editing needs a token: choose “Sign in” at the top of the page and paste yours.';
+    return t('Editing needs a token: choose “Sign in” at the top of the page and paste yours.');
   }
   const reason = body.context?.denial_reason ? ` (${body.context.denial_reason})` : '';
-  const sentence = IN_WORDS[body.code] ?? '';
-  const detail = body.message ? `${body.message}${reason}.` : `The server answered ${answer.status}.`;
-  return sentence ? `${sentence} ${detail}` : `The edit was not saved: ${detail}`;
+  const sentence = IN_WORDS[body.code] ? t(IN_WORDS[body.code]) : '';
+  const detail = body.message ? `${body.message}${reason}.` : t('The server answered {0}.', answer.status);
+  return sentence ? `${sentence} ${detail}` : t('The edit was not saved: {0}', detail);
 }

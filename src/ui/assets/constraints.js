@@ -2,6 +2,7 @@
 // Constraint marks on an entity page, as Wikidata's item pages show them: after the page has loaded, the page
 // asks the API what the entity breaks (GET …/constraint-violations) and marks each statement with its violations,
 // so that a page with many statements is never slowed by the checks.
+import { t } from './i18n.js';
 
 /** @param {HTMLElement} article */
 export async function markConstraints(article) {
@@ -20,7 +21,7 @@ export async function markConstraints(article) {
     if (!list) {
       list = document.createElement('ul');
       list.className = 'constraint-marks';
-      list.setAttribute('aria-label', 'Constraint violations');
+      list.setAttribute('aria-label', t('Constraint violations'));
       statement.querySelector('.statement-main')?.after(list);
       lists.set(v.statement_id, list);
     }

@@ -3,6 +3,7 @@
 // the editor's token, then the new entity's page.
 import { call } from './api.js';
 import { enhanceApiForm } from './api-form.js';
+import { t } from './i18n.js';
 
 /** @param {HTMLFormElement} form */
 export function enhanceCreate(form) {
@@ -18,5 +19,5 @@ export function enhanceCreate(form) {
     if (kind === 'property') entity.data_type = value('data_type');
     return call('POST', `/v1/entities/${kind === 'item' ? 'items' : 'properties'}`,
       { body: { [kind]: entity, ...(value('comment') ? { comment: value('comment') } : {}) } });
-  }, (answer) => ({ notice: `Created ${answer.body.id}.`, href: `/${answer.body.id}` }));
+  }, (answer) => ({ notice: t('Created {0}.', answer.body.id), href: `/${answer.body.id}` }));
 }

@@ -5,6 +5,7 @@
 // If-Match: the revision the page showed. A 412 means someone else edited first: the editor says so and shows
 // their version instead of overwriting it.
 import { call, explain } from './api.js';
+import { t } from './i18n.js';
 import { entityPicker, idIn, valueInput, valueText } from './value-input.js';
 
 /** @typedef {import('./api.js').Answer} Answer */
@@ -61,12 +62,12 @@ async function sendOnTop(send, unchanged) {
 function editor(spec) {
   const summary = el('input', { type: 'text', name: 'comment', maxLength: 500 });
   const message = el('div', { className: 'editor-message', role: 'alert' });
-  const save = el('button', { type: 'submit', textContent: 'Save' });
+  const save = el('button', { type: 'submit', textContent: t('Save') });
   const form = el('form', { className: 'editor', ariaLabel: spec.title }, [
     el('strong', { textContent: spec.title }),
     ...spec.fields,
-    el('label', {}, [el('span', { textContent: 'Edit summary (optional)' }), summary]),
-    el('div', { className: 'buttons' }, [save, button('Cancel', spec.close)]),
+    el('label', {}, [el('span', { textContent: t('Edit summary (optional)') }), summary]),
+    el('div', { className: 'buttons' }, [save, button(t('Cancel'), spec.close)]),
     message,
   ]);
   form.addEventListener('submit', async (event) => {
@@ -80,10 +81,10 @@ function editor(spec) {
       if (answer.status === 412) {
         const theirs = await spec.theirs().catch(() => '(could not be read)');
         message.replaceChildren(el('div', { className: 'conflict' }, [
-          el('p', { textContent: 'Someone else edited this entity after you opened the page, so your change was not saved.' }),
-          el('p', { textContent: 'Their version:' }),
+          el('p', { textContent: t('Someone else edited this entity after you opened the page, so your change was not saved.') }),
+          el('p', { textContent: t('Their version:') }),
           el('pre', { textContent: theirs }),
-          button('Reload the page to see it', () => location.reload(), 'primary'),
+          button(t('Reload the page to see it'), () => location.reload(), 'primary'),
         ]));
       } else {
         message.replaceChildren(el('p', { className: 'editor-error', textContent: explain(answer) }));
@@ -146,7 +147,7 @@ export function enhanceEntity(/** @type {HTMLElement} */ article) {
   const revision = Number(article.dataset.revision);
   const base = `/v1/entities/${kind}/${id}`;
   const saved = (/** @type {Answer} */ answer) => {
-    flash(`Saved: ${id} is now at revision ${answer.revision ?? 'new'}.`);
+    flash(t('Saved: {0} is now at revision {1}.', id, answer.revision ?? '?'));
     location.reload();
   };
   enhanceTerms(article, base, revision, saved);
@@ -166,15 +167,15 @@ function enhanceMerge(article, id, base, revision) {
   const open = () => {
     const target = entityPicker('items', '', 'into');
     const ignore = [
-      ['description', 'Keep descriptions that differ on this item instead of stopping'],
-      ['sitelink', 'Keep sitelinks that differ on this item instead of stopping'],
-      ['statement', 'Merge even if one item links to the other'],
+      ['description', t('Keep descriptions that differ on this item instead of stopping')],
+      ['sitelink', t('Keep sitelinks that differ on this item instead of stopping')],
+      ['statement', t('Merge even if one item links to the other')],
     ].map(([value, text]) => el('input', { type: 'checkbox', name: 'ignore', value, title: text }));
     const holder = el('div');
     holder.append(editor({
-      title: `Merge ${id} into another item`,
+      title: t('Merge {0} into another item', id),
       fields: [
-        field('Merge into', target.wrap),
+        field(t('Merge into'), target.wrap),
         ...ignore.map((box) => el('label', { className: 'check' }, [box, el('span', { textContent: box.title })])),
       ],
       save: (comment) => call('POST', `${base}/merge`, {
@@ -184,14 +185,14 @@ function enhanceMerge(article, id, base, revision) {
       theirs: async () => `${id} was edited after this page was shown.`,
       done: (answer) => {
         const into = answer.body.target.id;
-        flash(answer.body.source.redirect ? `Merged ${id} into ${into}: ${id} now redirects here.` : `Merged ${id} into ${into}; what conflicted stayed on ${id}.`);
+        flash(answer.body.source.redirect ? t('Merged {0} into {1}: {0} now redirects here.', id, into) : t('Merged {0} into {1}; what conflicted stayed on {0}.', id, into));
         location.href = `/${into}`;
       },
       close: () => holder.remove(),
     }));
     meta.after(holder);
   };
-  meta.append(' · ', button('Merge into…', open, 'link'));
+  meta.append(' · ', button(t('Merge into…'), open, 'link'));
 }
 
 /**
@@ -212,8 +213,8 @@ function enhanceTerms(article, base, revision, saved) {
     const holder = el('div');
     const close = () => holder.remove();
     holder.append(editor({
-      title: `Terms in ${language}`,
-      fields: [field('Label', label), field('Description', description), field('Aliases (one per line)', aliases)],
+      title: t('Terms in {0}', language),
+      fields: [field(t('Label'), label), field(t('Description'), description), field(t('Aliases (one per line)'), aliases)],
       save: (comment, rev = revision) => {
         const now = { label: label.value.trim(), description: description.value.trim(),
           aliases: aliases.value.split('\n').map((/** @type {string} */ a) => a.trim()).filter(Boolean) };
@@ -222,7 +223,7 @@ function enhanceTerms(article, base, revision, saved) {
           ...termOps(`/descriptions/${language}`, old.description, now.description),
           ...aliasOps(`/aliases/${language}`, old.aliases, now.aliases),
         ];
-        if (patch.length === 0) throw new Error('Nothing was changed.');
+        if (patch.length === 0) throw new Error(t('Nothing was changed.'));
         return call('PATCH', base, { body: { patch, comment: summary(comment, termsSummary(language, old, now)) }, revision: rev });
       },
       unchanged: () => revisionIfUnchanged(`${base}?_fields=labels,descriptions,aliases`, (b) => ({
@@ -230,8 +231,8 @@ function enhanceTerms(article, base, revision, saved) {
       theirs: async () => {
         const now = await call('GET', `${base}?_fields=labels,descriptions,aliases`);
         const b = now.body ?? {};
-        return `Label: ${b.labels?.[language] ?? '(none)'}\nDescription: ${b.descriptions?.[language] ?? '(none)'}\n`
-          + `Aliases: ${(b.aliases?.[language] ?? []).join(', ') || '(none)'}`;
+        return `${t('Label')}: ${b.labels?.[language] ?? t('(none)')}\n${t('Description')}: ${b.descriptions?.[language] ?? t('(none)')}\n`
+          + `${t('Aliases')}: ${(b.aliases?.[language] ?? []).join(', ') || t('(none)')}`;
       },
       done: saved,
       close,
@@ -242,11 +243,11 @@ function enhanceTerms(article, base, revision, saved) {
     const language = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.language);
     const cell = row.querySelector('td.actions');
     const table = /** @type {HTMLElement} */ (row.closest('table'));
-    cell?.append(button('Edit', () => open(/** @type {HTMLTableRowElement} */ (row), language, table), 'link'));
+    cell?.append(button(t('Edit'), () => open(/** @type {HTMLTableRowElement} */ (row), language, table), 'link'));
   }
   const section = article.querySelector('.terms-section');
-  const code = el('input', { type: 'text', name: 'language', size: 8, placeholder: 'e.g. fr' });
-  const add = el('form', { className: 'row add-language' }, [field('Add or edit terms in the language', code), el('button', { type: 'submit', textContent: 'Open' })]);
+  const code = el('input', { type: 'text', name: 'language', size: 8, placeholder: t('e.g. fr') });
+  const add = el('form', { className: 'row add-language' }, [field(t('Add or edit terms in the language'), code), el('button', { type: 'submit', textContent: t('Open') })]);
   add.addEventListener('submit', (event) => {
     event.preventDefault();
     const language = code.value.trim().toLowerCase();
@@ -301,44 +302,74 @@ async function dataTypeOf(property) {
 
 /** @typedef {{ property: { id: string }, value: any }} Snak */
 
+/** A rank as the editor names it. @param {string} rank */
+function rankText(rank) {
+  return rank === 'preferred' ? t('preferred rank') : rank === 'deprecated' ? t('deprecated rank') : t('normal rank');
+}
+
 /**
- * Snaks to edit (a statement's qualifiers, or the parts of a new reference): each listed with Remove, and below
- * them a property to pick, whose value input (by its data type) then joins the list. read() gives the snaks kept
- * and added, in the API's input shape.
- * @param {string} noun what one snak is called ("qualifier", "part") @param {Snak[]} snaks
+ * The words of a snak editor, by what one snak is: a statement's qualifier or a new reference's part.
+ * @param {'qualifier' | 'reference part'} noun
+ */
+function snakWords(noun) {
+  return noun === 'qualifier' ? {
+    move: t('Move qualifier up'), remove: t('Remove qualifier'), add: t('Add qualifier'),
+    pick: t('Pick a property for the qualifier from the suggestions, or type its id such as P585.'),
+    property: t('Property of a new qualifier'),
+  } : {
+    move: t('Move reference part up'), remove: t('Remove reference part'), add: t('Add reference part'),
+    pick: t('Pick a property for the reference part from the suggestions, or type its id such as P854.'),
+    property: t('Property of a new reference part'),
+  };
+}
+
+/**
+ * Moves entry i of a list one place up (the first stays). @template T @param {T[]} list @param {number} i
+ */
+function moveUp(list, i) {
+  if (i > 0) list.splice(i - 1, 2, list[i], list[i - 1]);
+}
+
+/**
+ * Snaks to edit (a statement's qualifiers, or the parts of a new reference): each listed with Move up and
+ * Remove, and below them a property to pick, whose value input (by its data type) then joins the list. read()
+ * gives the snaks in the order shown, in the API's input shape.
+ * @param {'qualifier' | 'reference part'} noun what one snak is @param {Snak[]} snaks
  */
 function snakEditor(noun, snaks) {
-  const kept = inputSnaks(snaks);
-  /** @type {{ property: string, input: { element: HTMLElement, read: () => any } }[]} */
-  const added = [];
+  const words = snakWords(noun);
+  /** @typedef {{ snak: Snak } | { property: string, input: { element: HTMLElement, read: () => any } }} Entry */
+  /** @type {Entry[]} */
+  const entries = inputSnaks(snaks).map((snak) => ({ snak }));
   const list = el('ul', { className: 'snaks' });
-  const show = () => list.replaceChildren(
-    ...kept.map((snak, i) => el('li', {}, [el('span', { textContent: `${snak.property.id}: ${valueText(snak.value)}` }),
-      button(`Remove ${noun}`, () => { kept.splice(i, 1); show(); }, 'link danger')])),
-    ...added.map(({ property, input }, i) => el('li', {}, [el('span', { textContent: `${property}:` }), input.element,
-      button(`Remove ${noun}`, () => { added.splice(i, 1); show(); }, 'link danger')])),
-  );
+  const show = () => list.replaceChildren(...entries.map((entry, i) => el('li', {}, [
+    ...('snak' in entry ? [el('span', { textContent: `${entry.snak.property.id}: ${valueText(entry.snak.value)}` })]
+      : [el('span', { textContent: `${entry.property}:` }), entry.input.element]),
+    ...(i > 0 ? [button(words.move, () => { moveUp(entries, i); show(); }, 'link')] : []),
+    button(words.remove, () => { entries.splice(i, 1); show(); }, 'link danger')])));
   show();
   const picker = entityPicker('properties', '', `${noun}-property`);
   const problem = el('p', { className: 'editor-error', role: 'alert' });
-  const add = button(`Add ${noun}`, async () => {
+  const add = button(words.add, async () => {
     problem.textContent = '';
     let property = '';
     try {
       property = idIn(picker.el.value);
     } catch { /* said below */ }
     const dataType = /^P[1-9]\d*$/.test(property) ? await dataTypeOf(property) : null;
-    if (!dataType) return void (problem.textContent = `Pick a property for the ${noun} from the suggestions, or type its id such as P585.`);
-    added.push({ property, input: valueInput(dataType) });
+    if (!dataType) return void (problem.textContent = words.pick);
+    entries.push({ property, input: valueInput(dataType) });
     picker.el.value = '';
     show();
   }, 'link');
-  const element = el('div', { className: 'snak-editor' }, [list, el('div', { className: 'row' }, [field(`Property of a new ${noun}`, picker.wrap), add]), problem]);
-  return { element, read: () => /** @type {Snak[]} */ ([...kept, ...added.map(({ property, input }) => ({ property: { id: property }, value: input.read() }))]) };
+  const element = el('div', { className: 'snak-editor' }, [list, el('div', { className: 'row' }, [field(words.property, picker.wrap), add]), problem]);
+  return { element, read: () => /** @type {Snak[]} */ (entries.map((entry) => ('snak' in entry ? entry.snak
+    : { property: { id: entry.property }, value: entry.input.read() }))) };
 }
 
 /**
- * A statement's references: each listed with Remove, and a new one made of parts (snakEditor) added on save.
+ * A statement's references: each listed with Move up and Remove, and a new one made of parts (snakEditor)
+ * added on save.
  * @param {{ parts: Snak[] }[]} references
  */
 function referenceEditor(references) {
@@ -346,11 +377,12 @@ function referenceEditor(references) {
   const list = el('ul', { className: 'references' });
   const show = () => list.replaceChildren(...kept.map((reference, i) => el('li', {}, [
     el('span', { textContent: reference.parts.map((s) => `${s.property.id}: ${valueText(s.value)}`).join('; ') }),
-    button('Remove reference', () => { kept.splice(i, 1); show(); }, 'link danger')])));
+    ...(i > 0 ? [button(t('Move reference up'), () => { moveUp(kept, i); show(); }, 'link')] : []),
+    button(t('Remove reference'), () => { kept.splice(i, 1); show(); }, 'link danger')])));
   show();
   const fresh = snakEditor('reference part', []);
-  const element = el('fieldset', { className: 'reference-editor' }, [el('legend', { textContent: 'References' }), list,
-    el('p', { className: 'hint', textContent: 'A new reference: its parts, such as a reference URL (P854) and a retrieval date (P813).' }), fresh.element]);
+  const element = el('fieldset', { className: 'reference-editor' }, [el('legend', { textContent: t('References') }), list,
+    el('p', { className: 'hint', textContent: t('A new reference: its parts, such as a reference URL (P854) and a retrieval date (P813).') }), fresh.element]);
   return { element, read: () => {
     const parts = fresh.read();
     return parts.length ? [...kept, { parts }] : kept;
@@ -363,12 +395,12 @@ function referenceEditor(references) {
 function enhanceStatements(article, base, revision, saved) {
   const rankSelect = (/** @type {string} */ rank) => {
     const select = el('select', { name: 'rank' });
-    for (const r of ['preferred', 'normal', 'deprecated']) select.append(new Option(r, r, false, r === rank));
+    for (const r of ['preferred', 'normal', 'deprecated']) select.append(new Option(rankText(r), r, false, r === rank));
     return select;
   };
   const describe = async (/** @type {string} */ sid) => {
     const now = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
-    return now.ok ? `${valueText(now.body.value)} (${now.body.rank} rank)` : 'The statement has been removed.';
+    return now.ok ? `${valueText(now.body.value)} (${rankText(now.body.rank)})` : t('The statement has been removed.');
   };
   for (const li of article.querySelectorAll('li.statement')) {
     const item = /** @type {HTMLElement} */ (li);
@@ -376,7 +408,7 @@ function enhanceStatements(article, base, revision, saved) {
     const dataType = item.dataset.datatype ?? 'string';
     const actions = /** @type {HTMLElement} */ (item.querySelector('.actions'));
     actions.append(
-      button('Edit', async () => {
+      button(t('Edit'), async () => {
         const current = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
         const value = valueInput(dataType, current.ok ? current.body.value : undefined);
         const rank = rankSelect(item.dataset.rank ?? 'normal');
@@ -384,9 +416,9 @@ function enhanceStatements(article, base, revision, saved) {
         const references = referenceEditor(current.ok ? current.body.references ?? [] : []);
         const holder = el('div');
         holder.append(editor({
-          title: 'Change this statement',
-          fields: [value.element, field('Rank', rank),
-            el('fieldset', { className: 'qualifier-editor' }, [el('legend', { textContent: 'Qualifiers' }), qualifiers.element]),
+          title: t('Change this statement'),
+          fields: [value.element, field(t('Rank'), rank),
+            el('fieldset', { className: 'qualifier-editor' }, [el('legend', { textContent: t('Qualifiers') }), qualifiers.element]),
             references.element],
           save: (comment, rev = revision) => {
             const next = value.read();
@@ -410,8 +442,8 @@ function enhanceStatements(article, base, revision, saved) {
         }));
         item.append(holder);
       }, 'link'),
-      button('Remove', async () => {
-        if (!confirm('Remove this statement?')) return;
+      button(t('Remove'), async () => {
+        if (!confirm(t('Remove this statement?'))) return;
         const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
         const shown = item.querySelector('.statement-value')?.textContent?.trim() ?? '';
         const answer = await sendOnTop((rev = revision) => call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`,
@@ -423,7 +455,7 @@ function enhanceStatements(article, base, revision, saved) {
           return was ? revisionIfUnchanged(`/v1/statements/${encodeURIComponent(sid)}`, (b) => b, was) : null;
         });
         if (answer.ok) return saved(answer);
-        actions.after(await refusal(answer, async () => `Someone else edited this entity after you opened the page; nothing was removed. Their version: ${await describe(sid)}`));
+        actions.after(await refusal(answer, async () => t('Someone else edited this entity after you opened the page; nothing was removed. Their version: {0}', await describe(sid))));
       }, 'link danger'),
     );
   }
@@ -433,8 +465,8 @@ function enhanceStatements(article, base, revision, saved) {
     const rank = rankSelect('normal');
     const holder = el('div');
     holder.append(editor({
-      title: `Add a value for ${property}`,
-      fields: [value.element, field('Rank', rank)],
+      title: t('Add a value for {0}', property),
+      fields: [value.element, field(t('Rank'), rank)],
       save: (comment, rev = revision) => {
         const next = value.read();
         return call('POST', `${base}/statements`, {
@@ -444,7 +476,7 @@ function enhanceStatements(article, base, revision, saved) {
       },
       // A new statement overlaps nothing: it goes on top of whatever others saved meanwhile.
       unchanged: () => revisionIfUnchanged(`${base}?_fields=labels`, () => null, null),
-      theirs: async () => 'The entity has a newer revision; reload to see it.',
+      theirs: async () => t('The entity has a newer revision; reload to see it.'),
       done: saved,
       close: () => holder.remove(),
     }));
@@ -453,19 +485,19 @@ function enhanceStatements(article, base, revision, saved) {
   for (const group of article.querySelectorAll('.statement-group')) {
     const g = /** @type {HTMLElement} */ (group);
     const list = /** @type {HTMLElement} */ (g.querySelector('ol.statements'));
-    list.after(button('Add value', () => addTo(/** @type {string} */ (g.dataset.property), g.dataset.datatype || 'string', list), 'link'));
+    list.after(button(t('Add value'), () => addTo(/** @type {string} */ (g.dataset.property), g.dataset.datatype || 'string', list), 'link'));
   }
   const section = article.querySelector('.statements-section');
   const picker = entityPicker('properties', '', 'property');
-  const start = el('form', { className: 'row add-statement' }, [field('Add a statement with the property', picker.wrap), el('button', { type: 'submit', textContent: 'Next' })]);
+  const start = el('form', { className: 'row add-statement' }, [field(t('Add a statement with the property'), picker.wrap), el('button', { type: 'submit', textContent: t('Next') })]);
   const problem = el('p', { className: 'editor-error', role: 'alert' });
   start.addEventListener('submit', async (event) => {
     event.preventDefault();
     problem.textContent = '';
     const property = (/^\s*(P[1-9]\d*)/i.exec(picker.el.value)?.[1] ?? '').toUpperCase();
-    if (!property) return void (problem.textContent = 'Pick a property from the suggestions, or type its id such as P31.');
+    if (!property) return void (problem.textContent = t('Pick a property from the suggestions, or type its id such as P31.'));
     const dataType = await dataTypeOf(property);
-    if (!dataType) return void (problem.textContent = `There is no property ${property}.`);
+    if (!dataType) return void (problem.textContent = t('There is no property {0}.', property));
     addTo(property, dataType, start);
   });
   section?.append(start, problem);
@@ -483,24 +515,24 @@ function enhanceSitelinks(article, base, revision, saved) {
   };
   for (const row of section.querySelectorAll('tbody tr')) {
     const site = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.site);
-    row.querySelector('td.actions')?.append(button('Remove', async () => {
-      if (!confirm(`Remove the ${site} sitelink?`)) return;
+    row.querySelector('td.actions')?.append(button(t('Remove'), async () => {
+      if (!confirm(t('Remove the {0} sitelink?', site))) return;
       const page = row.querySelector('a')?.textContent?.trim() ?? '';
       const shown = row.querySelector('td')?.textContent?.trim();
       const answer = await sendOnTop((rev = revision) => call('DELETE', `${base}/sitelinks/${site}`,
         { body: { comment: clipped(`Removed sitelink [${site}]: ${page}`) }, revision: rev }),
       () => revisionIfUnchanged(`${base}?_fields=sitelinks`, (b) => b.sitelinks?.[site]?.title, shown));
       if (answer.ok) return saved(answer);
-      section.append(await refusal(answer, async () => `Someone else edited this item first; nothing was removed. Now: ${await titleOf(site)}`));
+      section.append(await refusal(answer, async () => t('Someone else edited this item first; nothing was removed. Now: {0}', await titleOf(site))));
     }, 'link danger'));
   }
   const site = el('input', { type: 'text', name: 'site', size: 12, placeholder: 'enwiki' });
   const title = el('input', { type: 'text', name: 'title' });
   const holder = el('div');
-  section.append(button('Add a sitelink', () => {
+  section.append(button(t('Add a sitelink'), () => {
     holder.replaceChildren(editor({
-      title: 'Add a sitelink',
-      fields: [field('Site id', site), field('Page title', title)],
+      title: t('Add a sitelink'),
+      fields: [field(t('Site id'), site), field(t('Page title'), title)],
       save: (comment, rev = revision) => call('PUT', `${base}/sitelinks/${encodeURIComponent(site.value.trim())}`, {
         body: { sitelink: { title: title.value.trim(), badges: [] },
           comment: summary(comment, `Added sitelink [${site.value.trim()}]: ${title.value.trim()}`) }, revision: rev,
@@ -535,14 +567,14 @@ export function enhanceReverts(/** @type {HTMLElement} */ container) {
     const target = Number(/** @type {HTMLElement} */ (b).dataset.revert);
     /** @type {HTMLButtonElement} */ (b).disabled = false;
     b.addEventListener('click', async () => {
-      if (!confirm(`Make revision ${target} the current version of ${id}? This is recorded as a new revision.`)) return;
+      if (!confirm(t('Make revision {0} the current version of {1}? This is recorded as a new revision.', target, id))) return;
       const answer = await call('POST', `/v1/entities/${kind}/${id}/revert`,
         { body: { revision: target, comment: `Restored revision ${target}` }, revision: latest });
       if (!answer.ok) {
-        b.after(await refusal(answer, async () => 'Someone else edited this entity after you opened the page, so nothing was reverted. Reload to see their change.'));
+        b.after(await refusal(answer, async () => t('Someone else edited this entity after you opened the page, so nothing was reverted. Reload to see their change.')));
         return;
       }
-      flash(`Reverted ${id} to revision ${target}: it is now at revision ${answer.revision}.`);
+      flash(t('Reverted {0} to revision {1}: it is now at revision {2}.', id, target, answer.revision ?? '?'));
       location.href = `/${id}`;
     });
   }
@@ -552,11 +584,11 @@ export function enhanceReverts(/** @type {HTMLElement} */ container) {
     const target = Number(button.dataset.undo);
     /** @type {HTMLButtonElement} */ (button).disabled = false;
     button.addEventListener('click', async () => {
-      if (!confirm(`Undo what revision ${target} changed in ${id}? This is recorded as a new revision.`)) return;
+      if (!confirm(t('Undo what revision {0} changed in {1}? This is recorded as a new revision.', target, id))) return;
       const answer = await call('POST', `/v1/entities/${kind}/${id}/undo`,
         { body: { revision: target, comment: clipped(`Undid revision ${target} by ${button.dataset.user ?? ''}`) } });
       if (!answer.ok) return void button.after(await refusal(answer, async () => explain(answer)));
-      flash(`Undid revision ${target} of ${id}: it is now at revision ${answer.revision}.`);
+      flash(t('Undid revision {0} of {1}: it is now at revision {2}.', target, id, answer.revision ?? '?'));
       location.href = `/${id}`;
     });
   }

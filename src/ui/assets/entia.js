@@ -2,6 +2,7 @@
 // What scripts add to the server-rendered pages: suggestions under the search boxes, signing in with a
 // token (kept in this tab's session storage), the notice of a saved edit, and the editors (edit.js).
 import { editRights, signedIn, signIn, signOut } from './api.js';
+import { t } from './i18n.js';
 
 /** @param {HTMLInputElement} box */
 function suggest(box) {
@@ -61,15 +62,15 @@ function account() {
     const out = document.createElement('button');
     out.type = 'button';
     out.className = 'link';
-    out.textContent = 'Sign out';
+    out.textContent = t('Sign out');
     out.onclick = () => { signOut(); location.reload(); };
-    slot.replaceChildren(`Signed in as ${session.user}`, out);
+    slot.replaceChildren(t('Signed in as {0}', session.user), ' ', out);
     return;
   }
   const open = document.createElement('button');
   open.type = 'button';
   open.className = 'link';
-  open.textContent = 'Sign in';
+  open.textContent = t('Sign in');
   open.onclick = () => {
     const form = document.createElement('form');
     form.className = 'row sign-in';
@@ -78,10 +79,10 @@ function account() {
     token.type = 'password';
     token.name = 'token';
     token.autocomplete = 'off';
-    label.append('Your API token ', token);
+    label.append(t('Your API token'), ' ', token);
     const go = document.createElement('button');
     go.type = 'submit';
-    go.textContent = 'Sign in';
+    go.textContent = t('Sign in');
     const problem = document.createElement('span');
     problem.className = 'editor-error';
     problem.setAttribute('role', 'alert');
@@ -134,11 +135,11 @@ if (article) {
     if (article.dataset.editable) enhanceEntity(article);
     enhanceReverts(article);
     // Open mode: an anonymous edit is recorded under the visitor's address, as on a wiki.
-    if (rights.anonymous && article.dataset.editable) meta?.append(' · ', hint('Your edits will be recorded under your IP address.'));
+    if (rights.anonymous && article.dataset.editable) meta?.append(' · ', hint(t('Your edits will be recorded under your IP address.')));
   } else {
     // Controls only for those who may edit: a signed-out visitor of a server that needs tokens is told how to.
     for (const b of article.querySelectorAll('button.revert, button.undo')) b.remove();
-    if (article.dataset.editable) meta?.append(' · ', hint('Sign in with a token to edit.'));
+    if (article.dataset.editable) meta?.append(' · ', hint(t('Sign in with a token to edit.')));
   }
   // The latest revision only: an old one's marks would be today's.
   if (article.dataset.editable) (await import('./constraints.js')).markConstraints(article).catch(() => undefined);

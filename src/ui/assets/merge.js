@@ -3,6 +3,7 @@
 // editor's token (POST /v1/entities/items/{from}/merge), then the merged item's page.
 import { call } from './api.js';
 import { enhanceApiForm } from './api-form.js';
+import { t } from './i18n.js';
 import { idIn } from './value-input.js';
 
 /** @param {HTMLFormElement} form */
@@ -15,7 +16,7 @@ export function enhanceMerge(form) {
       { body: { into, ignore_conflicts: ignore, ...(value('comment') ? { comment: value('comment') } : {}) } });
   }, (answer) => {
     const [from, into] = [answer.body.source.id, answer.body.target.id];
-    return { notice: answer.body.source.redirect ? `Merged ${from} into ${into}: ${from} now redirects here.`
-      : `Merged ${from} into ${into}; what conflicted stayed on ${from}.`, href: `/${into}` };
+    return { notice: answer.body.source.redirect ? t('Merged {0} into {1}: {0} now redirects here.', from, into)
+      : t('Merged {0} into {1}; what conflicted stayed on {0}.', from, into), href: `/${into}` };
   });
 }

@@ -2,8 +2,10 @@
 // A value input suited to a property's data type: a picker with suggestions for items and properties, a date
 // for times, an amount and a unit for quantities, latitude and longitude for coordinates, a language and a text
 // for monolingual text, a line of text for the rest. read() turns what was typed into the API's value shape.
+import { t } from './i18n.js';
 
 const GREGORIAN = 'http://www.wikidata.org/entity/Q1985727';
+const JULIAN = 'http://www.wikidata.org/entity/Q1985786';
 const GLOBE = 'http://www.wikidata.org/entity/Q2';
 const ENTITY_URI = 'http://www.wikidata.org/entity/';
 let counter = 0;
@@ -37,7 +39,7 @@ function input(props) {
 export function entityPicker(kind, value, name) {
   const list = document.createElement('datalist');
   list.id = `suggest-${++counter}`;
-  const el = input({ value, name, autocomplete: 'off', placeholder: kind === 'items' ? 'Q42 or a name' : 'P31 or a name' });
+  const el = input({ value, name, autocomplete: 'off', placeholder: kind === 'items' ? t('Q42 or a name') : t('P31 or a name') });
   el.setAttribute('list', list.id);
   let pending = 0;
   el.addEventListener('input', async () => {
@@ -63,7 +65,7 @@ export function entityPicker(kind, value, name) {
 /** @param {string} text @returns {string} the entity id a picker holds */
 export function idIn(text) {
   const m = /^\s*([QP][1-9]\d*)\b/i.exec(text);
-  if (!m) throw new Error(`“${text}” is not an id such as Q42: pick a suggestion or type the id.`);
+  if (!m) throw new Error(t('“{0}” is not an id such as Q42: pick a suggestion or type the id.', text));
   return m[1].toUpperCase();
 }
 
@@ -79,48 +81,66 @@ export function valueInput(dataType, current) {
   const content = current?.type === 'value' ? current.content : undefined;
 
   const kindSelect = document.createElement('select');
-  for (const [v, text] of [['value', 'a value'], ['somevalue', 'unknown value'], ['novalue', 'no value']]) {
+  for (const [v, text] of [['value', t('a value')], ['somevalue', t('unknown value')], ['novalue', t('no value')]]) {
     kindSelect.append(new Option(text, v, false, (current?.type ?? 'value') === v));
   }
-  box.append(labelled('Kind', kindSelect));
+  box.append(labelled(t('Kind'), kindSelect));
   /** @type {() => any} */
   let readContent;
 
   if (dataType === 'wikibase-item' || dataType === 'wikibase-property') {
     const picker = entityPicker(dataType === 'wikibase-item' ? 'items' : 'properties', typeof content === 'string' ? content : '', 'value');
-    box.append(labelled(dataType === 'wikibase-item' ? 'Item' : 'Property', picker.wrap));
+    box.append(labelled(dataType === 'wikibase-item' ? t('Item') : t('Property'), picker.wrap));
     readContent = () => idIn(picker.el.value);
   } else if (dataType === 'time') {
-    const shown = content ? String(content.time).replace(/^\+/, '').replace(/T.*$/, '').replace(/(-00)+$/, '') : '';
-    const el = input({ value: shown, name: 'value', placeholder: 'YYYY-MM-DD, YYYY-MM or YYYY' });
-    box.append(labelled('Date (Gregorian)', el));
+    const precisionNow = typeof content?.precision === 'number' ? content.precision : null;
+    const parts = content ? /^([+-])(\d+)-(\d\d)-(\d\d)/.exec(String(content.time)) : null;
+    // The date as far as its precision goes: Wikidata writes a year as its first of January.
+    const shown = parts ? [`${parts[1] === '-' ? '-' : ''}${parts[2].replace(/^0+(?=\d{4})/, '')}`,
+      ...((precisionNow ?? 11) >= 10 && parts[3] !== '00' ? [parts[3]] : []), ...((precisionNow ?? 11) >= 11 && parts[4] !== '00' ? [parts[4]] : [])].join('-') : '';
+    const el = input({ value: shown, name: 'value', placeholder: t('YYYY-MM-DD, YYYY-MM or YYYY') });
+    const precision = document.createElement('select');
+    precision.name = 'precision';
+    for (const [value, text] of [['', t('as written')], ['11', t('day')], ['10', t('month')], ['9', t('year')], ['8', t('decade')],
+      ['7', t('century')], ['6', t('millennium')]]) {
+      precision.append(new Option(text, value, false, String(precisionNow ?? '') === value));
+    }
+    const calendar = document.createElement('select');
+    calendar.name = 'calendar';
+    for (const [value, text] of [[GREGORIAN, t('Gregorian')], [JULIAN, t('Julian')]]) {
+      calendar.append(new Option(text, value, false, (content?.calendarmodel ?? GREGORIAN) === value));
+    }
+    box.append(labelled(t('Date'), el), labelled(t('Precision'), precision), labelled(t('Calendar'), calendar));
     readContent = () => {
-      const m = /^(-?)(\d{1,4})(?:-(\d\d)(?:-(\d\d))?)?$/.exec(el.value.trim());
-      if (!m) throw new Error('Write the date as 1831-07-21, 1831-07 or 1831.');
+      const m = /^(-?)(\d{1,16})(?:-(\d\d)(?:-(\d\d))?)?$/.exec(el.value.trim());
+      if (!m) throw new Error(t('Write the date as 1831-07-21, 1831-07 or 1831.'));
       const [, minus, year, month, day] = m;
-      const precision = day ? 11 : month ? 10 : 9;
-      const time = `${minus || '+'}${year.padStart(4, '0')}-${month ?? '00'}-${day ?? '00'}T00:00:00Z`;
-      return { time, precision, calendarmodel: GREGORIAN };
+      const written = day ? 11 : month ? 10 : 9;
+      const chosen = precision.value === '' ? written : Number(precision.value);
+      if (chosen > written) throw new Error(t('A date at this precision needs its month and day written too.'));
+      // Parts finer than the precision are left out, as Wikibase stores them.
+      const time = `${minus || '+'}${year.padStart(4, '0')}-${chosen >= 10 ? month : '00'}-${chosen >= 11 ? day : '00'}T00:00:00Z`;
+      return { time, precision: chosen, calendarmodel: calendar.value };
     };
   } else if (dataType === 'quantity') {
     const amount = input({ value: content ? String(content.amount).replace(/^\+/, '') : '', name: 'amount', inputMode: 'decimal' });
     const unitId = typeof content?.unit === 'string' && content.unit !== '1' ? content.unit.split('/').pop() : '';
     const unit = entityPicker('items', unitId, 'unit');
-    box.append(labelled('Amount', amount), labelled('Unit (optional item)', unit.wrap));
+    box.append(labelled(t('Amount'), amount), labelled(t('Unit (optional item)'), unit.wrap));
     readContent = () => {
       const value = amount.value.trim();
-      if (!/^-?\d+(\.\d+)?$/.test(value)) throw new Error('The amount must be a number such as 42 or -0.5.');
+      if (!/^-?\d+(\.\d+)?$/.test(value)) throw new Error(t('The amount must be a number such as 42 or -0.5.'));
       const u = unit.el.value.trim();
       return { amount: value.startsWith('-') ? value : `+${value}`, unit: u ? ENTITY_URI + idIn(u) : '1' };
     };
   } else if (dataType === 'globe-coordinate') {
     const lat = input({ value: content ? String(content.latitude) : '', name: 'latitude', inputMode: 'decimal' });
     const lon = input({ value: content ? String(content.longitude) : '', name: 'longitude', inputMode: 'decimal' });
-    box.append(labelled('Latitude', lat), labelled('Longitude', lon));
+    box.append(labelled(t('Latitude'), lat), labelled(t('Longitude'), lon));
     readContent = () => {
       const [a, b] = [Number(lat.value), Number(lon.value)];
       if (lat.value.trim() === '' || lon.value.trim() === '' || !(Math.abs(a) <= 90) || !(Math.abs(b) <= 360)) {
-        throw new Error('Latitude goes from -90 to 90 and longitude from -360 to 360.');
+        throw new Error(t('Latitude goes from -90 to 90 and longitude from -360 to 360.'));
       }
       const decimals = Math.max(...[lat.value, lon.value].map((v) => (v.split('.')[1] ?? '').length));
       return { latitude: a, longitude: b, precision: 10 ** -Math.min(decimals, 9), globe: GLOBE };
@@ -128,11 +148,11 @@ export function valueInput(dataType, current) {
   } else if (dataType === 'monolingualtext') {
     const lang = input({ value: content?.language ?? document.body.dataset.language ?? 'en', name: 'language', size: 6 });
     const text = input({ value: content?.text ?? '', name: 'text' });
-    box.append(labelled('Language', lang), labelled('Text', text));
+    box.append(labelled(t('Language'), lang), labelled(t('Text'), text));
     readContent = () => ({ language: lang.value.trim(), text: text.value });
   } else {
     const el = input({ value: typeof content === 'string' ? content : '', name: 'value', type: dataType === 'url' ? 'url' : 'text' });
-    box.append(labelled('Value', el));
+    box.append(labelled(t('Value'), el));
     readContent = () => el.value;
   }
   return {
@@ -146,8 +166,8 @@ export function valueInput(dataType, current) {
  * @param {any} value
  */
 export function valueText(value) {
-  if (!value) return '(nothing)';
-  if (value.type !== 'value') return value.type === 'novalue' ? 'no value' : 'unknown value';
+  if (!value) return t('(nothing)');
+  if (value.type !== 'value') return value.type === 'novalue' ? t('no value') : t('unknown value');
   const c = value.content;
   if (typeof c === 'string') return c;
   if (c.time) return c.time;

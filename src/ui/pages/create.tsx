@@ -2,24 +2,25 @@
 // language, a property's data type; assets/create.js sends it to the API (POST /v1/entities/…) with the editor's
 // token and opens the new entity's page.
 import type { KindName } from '../../domain/entity.js';
+import { useT } from '../messages.js';
 import { ApiFormEnd } from './api-form.js';
 
 export function CreatePage({ kind, language, dataTypes }: { kind: KindName; language: string; dataTypes: string[] }) {
-  const noun = kind === 'item' ? 'item' : 'property';
+  const t = useT();
   return (
     <section class="create-page">
-      <h1>Create a new {noun}</h1>
-      <form class="create-entity editor" data-kind={kind} aria-label={`New ${noun}`}>
-        <label><span>Language</span><input name="language" type="text" value={language} required maxLength={20} /></label>
-        <label><span>Label</span><input name="label" type="text" maxLength={250} /></label>
-        <label><span>Description</span><input name="description" type="text" maxLength={250} /></label>
-        <label><span>Aliases (one per line)</span><textarea name="aliases" rows={3} /></label>
+      <h1>{kind === 'item' ? t('Create a new item') : t('Create a new property')}</h1>
+      <form class="create-entity editor" data-kind={kind} aria-label={kind === 'item' ? t('New item') : t('New property')}>
+        <label><span>{t('Language')}</span><input name="language" type="text" value={language} required maxLength={20} /></label>
+        <label><span>{t('Label')}</span><input name="label" type="text" maxLength={250} /></label>
+        <label><span>{t('Description')}</span><input name="description" type="text" maxLength={250} /></label>
+        <label><span>{t('Aliases (one per line)')}</span><textarea name="aliases" rows={3} /></label>
         {kind === 'property' ? (
-          <label><span>Data type</span>
-            <select name="data_type" required>{dataTypes.map((t) => <option value={t} selected={t === 'wikibase-item'}>{t}</option>)}</select>
+          <label><span>{t('Data type')}</span>
+            <select name="data_type" required>{dataTypes.map((type) => <option value={type} selected={type === 'wikibase-item'}>{type}</option>)}</select>
           </label>
         ) : null}
-        <ApiFormEnd submit="Create" />
+        <ApiFormEnd submit={t('Create')} />
       </form>
     </section>
   );

@@ -2,6 +2,7 @@
 // list, statement and sitelink that changed, as it was and as it became (domain/entity-diff.ts), and the change
 // in size. Statements show as on the entity page, qualifiers and references included.
 import type { DiffRow } from '../../domain/entity-diff.js';
+import { interfaceLanguage, useT } from '../messages.js';
 import { EntityLink, sizeChange, type Labels } from '../values.js';
 import { idsInStatement, StatementView } from './entity.js';
 
@@ -37,18 +38,20 @@ export function idsInDiff(rows: readonly DiffRow[]): string[] {
 
 
 export function DiffPage({ view, labels }: { view: DiffView; labels: Labels }) {
+  const t = useT();
   const { id, from, to } = view;
   return (
     <section class="diff-page" data-entity={id}>
-      <h1>Changes to <a href={`/${id}`}>{view.label ?? id}</a> <span class="entity-id">({id})</span></h1>
+      <h1>{t('Changes to')} <a href={`/${id}`}>{view.label ?? id}</a> <span class="entity-id">({id})</span></h1>
       <p class="diff-sides">
-        From <Side id={id} side={from} /> to <Side id={id} side={to} />. Size change: <strong class="size-change">{sizeChange(to.size - from.size)} bytes</strong>.
-        {' '}<a href={`/${id}/history`}>History</a>
+        {t('From')} <Side id={id} side={from} /> {t('to')} <Side id={id} side={to} />. {t('Size change:')}{' '}
+        <strong class="size-change">{t('{0} bytes', sizeChange(to.size - from.size, interfaceLanguage(labels.language)))}</strong>.
+        {' '}<a href={`/${id}/history`}>{t('History')}</a>
       </p>
-      {view.rows.length === 0 ? <p class="empty">The two revisions hold the same.</p> : (
+      {view.rows.length === 0 ? <p class="empty">{t('The two revisions hold the same.')}</p> : (
         <table class="diff">
-          <caption class="visually-hidden">What changed, part by part</caption>
-          <thead><tr><th scope="col">Part</th><th scope="col">Revision {from.revision}</th><th scope="col">Revision {to.revision}</th></tr></thead>
+          <caption class="visually-hidden">{t('What changed, part by part')}</caption>
+          <thead><tr><th scope="col">{t('Part')}</th><th scope="col">{t('Revision {0}', from.revision)}</th><th scope="col">{t('Revision {0}', to.revision)}</th></tr></thead>
           <tbody>{view.rows.map((row) => <Row row={row} labels={labels} />)}</tbody>
         </table>
       )}
@@ -57,9 +60,10 @@ export function DiffPage({ view, labels }: { view: DiffView; labels: Labels }) {
 }
 
 function Side({ id, side }: { id: string; side: DiffSide }) {
+  const t = useT();
   return (
     <span>
-      <a href={`/${id}/revisions/${side.revision}`}>revision {side.revision}</a>
+      <a href={`/${id}/revisions/${side.revision}`}>{t('revision {0}', side.revision)}</a>
       {' '}(<time datetime={side.timestamp}>{side.timestamp.replace('T', ' ').replace('Z', '')}</time>, {side.user}
       {side.comment ? <>: <q>{side.comment}</q></> : null})
     </span>
@@ -67,10 +71,12 @@ function Side({ id, side }: { id: string; side: DiffSide }) {
 }
 
 function Row({ row, labels }: { row: DiffRow; labels: Labels }) {
+  const t = useT();
   const status = row.before === undefined ? 'added' : row.after === undefined ? 'removed' : 'changed';
+  const statusText = status === 'added' ? t('added') : status === 'removed' ? t('removed') : t('changed');
   return (
     <tr class={`diff-${status}`} data-part={row.part}>
-      <th scope="row"><PartName row={row} labels={labels} /> <span class="diff-status">{status}</span></th>
+      <th scope="row"><PartName row={row} labels={labels} /> <span class="diff-status">{statusText}</span></th>
       <td class="diff-before">{row.before === undefined ? null : <Shown row={row} side="before" labels={labels} />}</td>
       <td class="diff-after">{row.after === undefined ? null : <Shown row={row} side="after" labels={labels} />}</td>
     </tr>
@@ -78,12 +84,13 @@ function Row({ row, labels }: { row: DiffRow; labels: Labels }) {
 }
 
 function PartName({ row, labels }: { row: DiffRow; labels: Labels }) {
+  const t = useT();
   switch (row.part) {
-    case 'label': return <>Label <code>{row.language}</code></>;
-    case 'description': return <>Description <code>{row.language}</code></>;
-    case 'aliases': return <>Aliases <code>{row.language}</code></>;
-    case 'statement': return <>Statement: <EntityLink id={row.property} labels={labels} /></>;
-    case 'sitelink': return <>Sitelink <code>{row.site}</code></>;
+    case 'label': return <>{t('Label')} <code>{row.language}</code></>;
+    case 'description': return <>{t('Description')} <code>{row.language}</code></>;
+    case 'aliases': return <>{t('Aliases')} <code>{row.language}</code></>;
+    case 'statement': return <>{t('Statement:')} <EntityLink id={row.property} labels={labels} /></>;
+    case 'sitelink': return <>{t('Sitelink')} <code>{row.site}</code></>;
   }
 }
 

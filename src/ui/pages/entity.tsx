@@ -5,6 +5,7 @@ import type { Entity, Reference, Snak, Statement } from '../../domain/entity.js'
 import { kindByName } from '../../domain/kinds.js';
 import { fallbackChain } from '../../domain/languages.js';
 import { labelForTitle, languageName, termIn } from '../language.js';
+import { msg, useT } from '../messages.js';
 import { EntityLink, idsInValue, ValueView, type Labels } from '../values.js';
 
 export interface EntityView {
@@ -39,6 +40,7 @@ export function idsOnPage(entity: Entity): string[] {
 }
 
 export function EntityPage({ view, labels }: { view: EntityView; labels: Labels }) {
+  const t = useT();
   const { entity, revision, old } = view;
   const label = labelForTitle(entity.labels, labels.language);
   const description = termIn(entity.descriptions, labels.language, 'descriptions');
@@ -48,27 +50,27 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
   return (
     <article class="entity" data-entity={entity.id} data-kind={segment} data-revision={revision}
       data-latest={old?.latest} data-editable={old ? undefined : 'true'}>
-      {view.redirectedFrom ? <p class="banner">Redirected from {view.redirectedFrom}.</p> : null}
+      {view.redirectedFrom ? <p class="banner">{t('Redirected from {0}.', view.redirectedFrom)}</p> : null}
       {old ? (
         <div class="banner old-revision">
-          <p>This is revision {revision} of {entity.id}{old.latest === revision ? ', its latest.' : ', not the current version.'}</p>
-          {old.latest === revision ? null : <button type="button" class="revert" data-revert={revision} disabled>Revert to this revision</button>}
+          <p>{old.latest === revision ? t('This is revision {0} of {1}, its latest.', revision, entity.id) : t('This is revision {0} of {1}, not the current version.', revision, entity.id)}</p>
+          {old.latest === revision ? null : <button type="button" class="revert" data-revert={revision} disabled>{t('Revert to this revision')}</button>}
         </div>
       ) : null}
       <header class="entity-header">
         <h1>
           <span class="entity-label" lang={label?.language}>{label?.text ?? entity.id}</span>{' '}
-          {label?.other ? <span class="label-language" title="The label in another language">[{label.language}]</span> : null}{label?.other ? ' ' : null}
+          {label?.other ? <span class="label-language" title={t('The label in another language')}>[{label.language}]</span> : null}{label?.other ? ' ' : null}
           <span class="entity-id">({entity.id})</span>
         </h1>
-        <p class="entity-description" lang={description?.language}>{description?.text ?? <em>No description</em>}</p>
-        {aliases.length ? <p class="entity-aliases">Also known as: {aliases.join(' · ')}</p> : null}
-        {view.dataType ? <p class="data-type">Data type: <code>{view.dataType}</code></p> : null}
+        <p class="entity-description" lang={description?.language}>{description?.text ?? <em>{t('No description')}</em>}</p>
+        {aliases.length ? <p class="entity-aliases">{t('Also known as:')} {aliases.join(' · ')}</p> : null}
+        {view.dataType ? <p class="data-type">{t('Data type:')} <code>{view.dataType}</code></p> : null}
         <p class="entity-meta">
-          <a href={`/${entity.id}/history`}>History</a> ·{' '}
-          <a href={`/query?${new URLSearchParams({ query: linksHereQuery(entity.id) })}`}>What links here</a> ·{' '}
+          <a href={`/${entity.id}/history`}>{t('History')}</a> ·{' '}
+          <a href={`/Special:WhatLinksHere/${entity.id}`}>{t('What links here')}</a> ·{' '}
           <a href={`/v1/entities/${segment}/${entity.id}${old ? `/revisions/${revision}` : ''}`}>JSON</a> ·{' '}
-          Revision {revision}
+          {t('Revision {0}', revision)}
         </p>
       </header>
       <Terms entity={entity} language={labels.language} />
@@ -79,6 +81,7 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
 }
 
 function Terms({ entity, language }: { entity: Entity; language: string }) {
+  const t = useT();
   const all = [...new Set([...Object.keys(entity.labels), ...Object.keys(entity.descriptions), ...Object.keys(entity.aliases)])];
   const near = fallbackChain(language, 'labels').filter((code) => code === language || all.includes(code));
   const others = all.filter((code) => !near.includes(code)).sort();
@@ -87,9 +90,9 @@ function Terms({ entity, language }: { entity: Entity; language: string }) {
     return (
       <tr data-language={code}>
         <th scope="row"><code>{code}</code>{name ? <span class="language-name"> {name}</span> : null}</th>
-        <td class="term-label" lang={code} data-label="Label">{entity.labels[code] ?? ''}</td>
-        <td class="term-description" lang={code} data-label="Description">{entity.descriptions[code] ?? ''}</td>
-        <td class="term-aliases" lang={code} data-label="Also known as" data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
+        <td class="term-label" lang={code} data-label={t('Label')}>{entity.labels[code] ?? ''}</td>
+        <td class="term-description" lang={code} data-label={t('Description')}>{entity.descriptions[code] ?? ''}</td>
+        <td class="term-aliases" lang={code} data-label={t('Also known as')} data-aliases={JSON.stringify(entity.aliases[code] ?? [])}>{(entity.aliases[code] ?? []).join(' | ')}</td>
         <td class="actions" />
       </tr>
     );
@@ -97,18 +100,18 @@ function Terms({ entity, language }: { entity: Entity; language: string }) {
   const table = (codes: string[], caption: string) => (
     <table class="terms">
       <caption class="visually-hidden">{caption}</caption>
-      <thead><tr><th scope="col">Language</th><th scope="col">Label</th><th scope="col">Description</th><th scope="col">Also known as</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <thead><tr><th scope="col">{t('Language')}</th><th scope="col">{t('Label')}</th><th scope="col">{t('Description')}</th><th scope="col">{t('Also known as')}</th><th scope="col"><span class="visually-hidden">{t('Actions')}</span></th></tr></thead>
       <tbody>{codes.map(row)}</tbody>
     </table>
   );
   return (
     <section class="terms-section" aria-labelledby="terms-heading">
-      <h2 id="terms-heading">Labels, descriptions and aliases</h2>
-      {table(near, 'In your languages')}
+      <h2 id="terms-heading">{t('Labels, descriptions and aliases')}</h2>
+      {table(near, t('In your languages'))}
       {others.length ? (
         <details class="all-languages">
-          <summary>All entered languages ({all.length})</summary>
-          {table(others, 'In other languages')}
+          <summary>{t('All entered languages ({0})', all.length)}</summary>
+          {table(others, t('In other languages'))}
         </details>
       ) : null}
     </section>
@@ -116,11 +119,12 @@ function Terms({ entity, language }: { entity: Entity; language: string }) {
 }
 
 function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
+  const t = useT();
   const groups = Object.entries(entity.statements);
   return (
     <section class="statements-section" aria-labelledby="statements-heading">
-      <h2 id="statements-heading">Statements</h2>
-      {groups.length === 0 ? <p class="empty">No statements yet.</p> : null}
+      <h2 id="statements-heading">{t('Statements')}</h2>
+      {groups.length === 0 ? <p class="empty">{t('No statements yet.')}</p> : null}
       {groups.map(([property, statements]) => (
         <section class="statement-group" data-property={property} data-datatype={statements[0]?.property['data-type'] ?? ''}
           aria-label={labels.label(property)?.text ?? property}>
@@ -134,15 +138,16 @@ function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
   );
 }
 
-const RANK_TEXT = { preferred: 'Preferred rank', normal: 'Normal rank', deprecated: 'Deprecated rank' } as const;
+const RANK_TEXT = { preferred: msg('Preferred rank'), normal: msg('Normal rank'), deprecated: msg('Deprecated rank') } as const;
 
 export function StatementView({ statement, labels }: { statement: Statement; labels: Labels }) {
+  const t = useT();
   return (
     <li class={`statement rank-${statement.rank}`} data-statement-id={statement.id}
       data-datatype={statement.property['data-type'] ?? ''} data-rank={statement.rank}>
       <div class="statement-main">
-        <span class={`rank rank-${statement.rank}`} title={RANK_TEXT[statement.rank]}>
-          <span class="visually-hidden">{RANK_TEXT[statement.rank]}</span>
+        <span class={`rank rank-${statement.rank}`} title={t(RANK_TEXT[statement.rank])}>
+          <span class="visually-hidden">{t(RANK_TEXT[statement.rank])}</span>
         </span>
         <span class="statement-value"><ValueView snak={statement} labels={labels} /></span>
         <span class="actions" />
@@ -167,31 +172,33 @@ function SnakList({ snaks, labels, className }: { snaks: Snak[]; labels: Labels;
 }
 
 function References({ references, labels }: { references: Reference[]; labels: Labels }) {
+  const t = useT();
   return (
     <details class="references">
-      <summary>{references.length === 1 ? '1 reference' : `${references.length} references`}</summary>
+      <summary>{references.length === 1 ? t('1 reference') : t('{0} references', references.length)}</summary>
       <ol>{references.map((ref) => <li><SnakList snaks={ref.parts} labels={labels} className="reference" /></li>)}</ol>
     </details>
   );
 }
 
 function Sitelinks({ sitelinks, labels }: { sitelinks: Record<string, { title: string; badges: string[]; url?: string }>; labels: Labels }) {
+  const t = useT();
   const sites = Object.keys(sitelinks).sort();
   return (
     <section class="sitelinks-section" aria-labelledby="sitelinks-heading">
-      <h2 id="sitelinks-heading">Sitelinks</h2>
-      {sites.length === 0 ? <p class="empty">No sitelinks yet.</p> : null}
+      <h2 id="sitelinks-heading">{t('Sitelinks')}</h2>
+      {sites.length === 0 ? <p class="empty">{t('No sitelinks yet.')}</p> : null}
       <table class="sitelinks">
-        <caption class="visually-hidden">Pages about this item on other sites</caption>
-        <thead><tr><th scope="col">Site</th><th scope="col">Page</th><th scope="col">Badges</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <caption class="visually-hidden">{t('Pages about this item on other sites')}</caption>
+        <thead><tr><th scope="col">{t('Site')}</th><th scope="col">{t('Page')}</th><th scope="col">{t('Badges')}</th><th scope="col"><span class="visually-hidden">{t('Actions')}</span></th></tr></thead>
         <tbody>
           {sites.map((site) => {
             const link = sitelinks[site];
             return (
               <tr data-site={site}>
                 <th scope="row"><code>{site}</code></th>
-                <td data-label="Page">{link.url ? <a href={link.url} rel="noopener noreferrer" class="external">{link.title}</a> : link.title}</td>
-                <td data-label="Badges">{link.badges.map((b) => <EntityLink id={b} labels={labels} />)}</td>
+                <td data-label={t('Page')}>{link.url ? <a href={link.url} rel="noopener noreferrer" class="external">{link.title}</a> : link.title}</td>
+                <td data-label={t('Badges')}>{link.badges.map((b) => <EntityLink id={b} labels={labels} />)}</td>
                 <td class="actions" />
               </tr>
             );
@@ -200,14 +207,4 @@ function Sitelinks({ sitelinks, labels }: { sitelinks: Record<string, { title: s
       </table>
     </section>
   );
-}
-
-/** The items and properties whose statements name this entity, with the property that does: a SPARQL query. */
-function linksHereQuery(id: string): string {
-  return `SELECT ?entity ?entityLabel ?property ?propertyLabel WHERE {
-  ?entity ?direct wd:${id} .
-  ?property wikibase:directClaim ?direct .
-  SERVICE wikibase:label { bd:serviceParam wikibase:language "[AUTO_LANGUAGE],en". }
-}
-LIMIT 500`;
 }

@@ -1,6 +1,7 @@
 // The query page: a SPARQL editor with a few examples, its results as a table with entities linked and
 // labelled, and the same results to download (docs/api.md §10.16). A plain form: no script is needed to run a
 // query, and the address of a result page is the query itself, so it can be bookmarked and shared.
+import { msg, useT } from '../messages.js';
 import { EntityLink, type Labels } from '../values.js';
 
 export interface Binding {
@@ -19,12 +20,12 @@ export interface QueryView {
 }
 
 export const QUERY_EXAMPLES: { title: string; query: string }[] = [
-  { title: 'Instances of a class, labelled', query: `SELECT ?item ?itemLabel ?itemDescription WHERE {
+  { title: msg('Instances of a class, labelled'), query: `SELECT ?item ?itemLabel ?itemDescription WHERE {
   ?item wdt:P31 wd:Q5 .
   SERVICE wikibase:label { bd:serviceParam wikibase:language "[AUTO_LANGUAGE],en". }
 }
 LIMIT 100` },
-  { title: 'Items by how many statements they have', query: `SELECT ?item ?itemLabel (COUNT(?statement) AS ?statements) WHERE {
+  { title: msg('Items by how many statements they have'), query: `SELECT ?item ?itemLabel (COUNT(?statement) AS ?statements) WHERE {
   ?item a wikibase:Item ; ?p ?statement .
   ?statement a wikibase:Statement .
   SERVICE wikibase:label { bd:serviceParam wikibase:language "[AUTO_LANGUAGE],en". }
@@ -32,12 +33,12 @@ LIMIT 100` },
 GROUP BY ?item ?itemLabel
 ORDER BY DESC(?statements)
 LIMIT 50` },
-  { title: 'Properties and their data types', query: `SELECT ?property ?propertyLabel ?type WHERE {
+  { title: msg('Properties and their data types'), query: `SELECT ?property ?propertyLabel ?type WHERE {
   ?property wikibase:propertyType ?type .
   SERVICE wikibase:label { bd:serviceParam wikibase:language "[AUTO_LANGUAGE],en". }
 }
 ORDER BY ?propertyLabel` },
-  { title: 'Statements with a qualifier, and its value', query: `SELECT ?item ?statement ?qualifier ?value WHERE {
+  { title: msg('Statements with a qualifier, and its value'), query: `SELECT ?item ?statement ?qualifier ?value WHERE {
   ?item ?p ?statement .
   ?statement a wikibase:Statement ; ?pq ?value .
   ?qualifier wikibase:qualifier ?pq .
@@ -59,32 +60,33 @@ function Cell({ binding, labels }: { binding: Binding | undefined; labels: Label
 }
 
 export function QueryPage({ view, labels }: { view: QueryView; labels: Labels }) {
+  const t = useT();
   const download = (format: string) => `/sparql?${new URLSearchParams({ query: view.query, format })}`;
   const { result } = view;
   return (
     <section class="query-page">
-      <h1>Query</h1>
-      <p>SPARQL over every item and property, as on the Wikidata Query Service: its prefixes are declared and its
-        label service fills <code>?xLabel</code> and <code>?xDescription</code>. <a href="/docs">API reference</a></p>
+      <h1>{t('Query')}</h1>
+      <p>{t('SPARQL over every item and property, as on the Wikidata Query Service: its prefixes are declared and its label service fills ?xLabel and ?xDescription.')}{' '}
+        <a href="/docs">{t('API reference')}</a></p>
       <form action="/query" method="get" class="query-form">
-        <label for="query-text">Query</label>
+        <label for="query-text">{t('Query')}</label>
         <textarea id="query-text" name="query" rows={12} spellcheck={false} maxLength={100_000}>{view.query}</textarea>
-        <button type="submit">Run</button>
+        <button type="submit">{t('Run')}</button>
       </form>
       <details class="query-examples" open={!result && !view.error}>
-        <summary>Examples</summary>
-        <ul>{QUERY_EXAMPLES.map((e) => <li><a href={`/query?${new URLSearchParams({ query: e.query })}`}>{e.title}</a></li>)}</ul>
+        <summary>{t('Examples')}</summary>
+        <ul>{QUERY_EXAMPLES.map((e) => <li><a href={`/query?${new URLSearchParams({ query: e.query })}`}>{t(e.title)}</a></li>)}</ul>
       </details>
       {view.error ? <p class="query-error" role="alert">{view.error}</p> : null}
-      {result && 'boolean' in result ? <p class="query-answer">{result.boolean ? 'Yes' : 'No'}</p> : null}
+      {result && 'boolean' in result ? <p class="query-answer">{result.boolean ? t('Yes') : t('No')}</p> : null}
       {result && 'rows' in result ? (
         <>
           <p class="query-summary">
-            {result.rows.length === 0 ? 'No results.'
-              : `${result.rows.length}${result.truncated ? '+' : ''} result${result.rows.length === 1 && !result.truncated ? '' : 's'}`}
-            {' · '}Download: <a href={download('csv')}>CSV</a> · <a href={download('json')}>JSON</a> · <a href={download('tsv')}>TSV</a>
+            {result.rows.length === 0 ? t('No results.')
+              : result.rows.length === 1 && !result.truncated ? t('1 result') : t('{0} results', `${result.rows.length}${result.truncated ? '+' : ''}`)}
+            {' · '}{t('Download:')} <a href={download('csv')}>CSV</a> · <a href={download('json')}>JSON</a> · <a href={download('tsv')}>TSV</a>
           </p>
-          {result.truncated ? <p>The first {result.rows.length} are shown; the downloads have them all.</p> : null}
+          {result.truncated ? <p>{t('The first {0} are shown; the downloads have them all.', result.rows.length)}</p> : null}
           <table class="query-results">
             <thead><tr>{result.vars.map((v) => <th scope="col">{v}</th>)}</tr></thead>
             <tbody>{result.rows.map((row) => <tr>{result.vars.map((v) => <Cell binding={row[v]} labels={labels} />)}</tr>)}</tbody>

@@ -1,5 +1,7 @@
 // Search results: the API's search of items or properties, or its suggest when no whole word matched (people
 // type the start of a name, as in the header's suggestions).
+import { useT } from '../messages.js';
+
 export interface Hit {
   id: string;
   'display-label': { language: string; value: string } | null;
@@ -17,20 +19,21 @@ export interface SearchView {
 }
 
 export function SearchPage({ view }: { view: SearchView }) {
+  const t = useT();
   const { q, kind, hits, offset, pageSize } = view;
   const link = (params: Record<string, string | number>) => `/search?${new URLSearchParams({ q, kind, ...params } as Record<string, string>)}`;
   return (
     <section class="search-page">
-      <h1>Search</h1>
-      <nav class="search-kinds" aria-label="Search in">
-        Search in:{' '}
+      <h1>{t('Search')}</h1>
+      <nav class="search-kinds" aria-label={t('Search in')}>
+        {t('Search in:')}{' '}
         {(['items', 'properties'] as const).map((k, i) => [i > 0 ? ' · ' : null, k === kind
-          ? <strong aria-current="page">{k === 'items' ? 'Items' : 'Properties'}</strong>
-          : <a href={link({ kind: k })}>{k === 'items' ? 'Items' : 'Properties'}</a>])}
+          ? <strong aria-current="page">{k === 'items' ? t('Items') : t('Properties')}</strong>
+          : <a href={link({ kind: k })}>{k === 'items' ? t('Items') : t('Properties')}</a>])}
       </nav>
-      {q === '' ? <p>Type a name, an alias or an id.</p>
-        : hits.length === 0 ? <p class="empty">No {kind} match “{q}”.</p>
-        : <p>{view.bySuggest ? 'Terms starting with' : 'Results for'} “{q}”:</p>}
+      {q === '' ? <p>{t('Type a name, an alias or an id.')}</p>
+        : hits.length === 0 ? <p class="empty">{kind === 'items' ? t('No items match “{0}”.', q) : t('No properties match “{0}”.', q)}</p>
+        : <p>{view.bySuggest ? t('Terms starting with “{0}”:', q) : t('Results for “{0}”:', q)}</p>}
       <ol class="search-results" start={offset + 1}>
         {hits.map((hit) => (
           <li>
@@ -40,9 +43,9 @@ export function SearchPage({ view }: { view: SearchView }) {
           </li>
         ))}
       </ol>
-      <nav class="pager" aria-label="Result pages">
-        {offset > 0 ? <a href={link({ offset: Math.max(0, offset - pageSize) })} rel="prev">Previous</a> : null}
-        {hits.length === pageSize ? <a href={link({ offset: offset + pageSize })} rel="next">Next</a> : null}
+      <nav class="pager" aria-label={t('Result pages')}>
+        {offset > 0 ? <a href={link({ offset: Math.max(0, offset - pageSize) })} rel="prev">{t('Previous')}</a> : null}
+        {hits.length === pageSize ? <a href={link({ offset: offset + pageSize })} rel="next">{t('Next')}</a> : null}
       </nav>
     </section>
   );
