@@ -71,9 +71,9 @@ it('sqlite: finds a year-precision date by its year in a database from before mi
   const id = await first.allocateId('item');
   await first.applyEdit({ entity: { id, type: 'item', labels: {}, descriptions: {}, aliases: {}, statements: { P569: [statement] }, sitelinks: {} },
     previous: null, meta: { user: 'u', comment: null, tags: [], bot: false }, checks: {} });
-  // As a store written before: only the stored form's key, and the schema one migration behind.
+  // As a store written before: only the stored form's key, and the schema at migration 14.
   first.db.prepare("DELETE FROM statement_values WHERE value = '+1953-00-00T00:00:00Z'").run();
-  first.db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+  first.db.pragma('user_version = 14'); // migration 15 runs again, and the ones after it (each may run twice)
   await first.close();
   const year = { kind: 'item' as const, conditions: [{ property: 'P569', key: '+1953-00-00T00:00:00Z' }], after: null, limit: 10 };
   const store = openSqliteStore({ path });

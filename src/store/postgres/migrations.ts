@@ -239,8 +239,8 @@ export const MIGRATIONS: readonly string[] = [
   // 16: browsing and what links here (as SQLite's migration 16): entities of a kind in the order of their
   // numbers, and the statement values that are entity ids, by value; both partial.
   `
-  CREATE INDEX entities_by_number ON entities (kind, (substr(id, 2)::bigint)) WHERE redirect_to IS NULL;
-  CREATE INDEX statement_values_by_entity_value ON statement_values (value, kind, entity, property)
+  CREATE INDEX IF NOT EXISTS entities_by_number ON entities (kind, (substr(id, 2)::bigint)) WHERE redirect_to IS NULL;
+  CREATE INDEX IF NOT EXISTS statement_values_by_entity_value ON statement_values (value, kind, entity, property)
     WHERE value ~ '^[QP][1-9][0-9]*$';
   `,
 ];

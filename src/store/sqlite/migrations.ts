@@ -242,8 +242,8 @@ export const MIGRATIONS: readonly string[] = [
   // numbers (the key is text: `Q10` sorts before `Q9`), and the statement values that are entity ids, by value.
   // Both partial: redirects and values that are not ids take no room.
   `
-  CREATE INDEX entities_by_number ON entities (kind, CAST(substr(id, 2) AS INTEGER)) WHERE redirect_to IS NULL;
-  CREATE INDEX statement_values_by_entity_value ON statement_values (value, kind, entity, property)
+  CREATE INDEX IF NOT EXISTS entities_by_number ON entities (kind, CAST(substr(id, 2) AS INTEGER)) WHERE redirect_to IS NULL;
+  CREATE INDEX IF NOT EXISTS statement_values_by_entity_value ON statement_values (value, kind, entity, property)
     WHERE value GLOB '[QP][1-9]*';
   `,
 ];
