@@ -13,15 +13,15 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { call, startServerProcess, type ServerProcess } from '../helpers/process.js';
 import { postgresSkipReason, postgresUrl } from '../helpers/store.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
 const run = promisify(execFile);
-const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'entia-backup-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function entia(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [...ENTIA, ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -81,7 +81,7 @@ describe('entia backup and restore (SQLite)', () => {
       })();
       while (written < 50) await new Promise((r) => setTimeout(r, 5));
       const backupFile = join(dir, 'live-backup.db');
-      const backup = spawn(process.execPath, ['--import', 'tsx', MAIN, 'backup', backupFile], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const backup = spawn(process.execPath, [...ENTIA, 'backup', backupFile], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let backupOutput = '';
       backup.stdout.on('data', (c) => { backupOutput += c; });
       backup.stderr.on('data', (c) => { backupOutput += c; });

@@ -8,16 +8,16 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
 const run = promisify(execFile);
-const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'entia-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function entia(args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    // tsx by its resolved address, so that a run from another directory (cwd) still finds it.
-    const { stdout, stderr } = await run(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, ...args], {
+    // ENTIA names its files by absolute paths, so that a run from another directory (cwd) still finds them.
+    const { stdout, stderr } = await run(process.execPath, [...ENTIA, ...args], {
       env: { ...process.env, ENTIA_DB: join(dir, 'cli.db'), PORT: '0', ...env }, timeout: 20_000, cwd,
     });
     return { code: 0, stdout, stderr };
@@ -99,7 +99,7 @@ describe('switches: one parser for every setting', () => {
   it('takes off, no, false and 0 (any case) as off: the metrics and the web interface go away', async () => {
     const { spawn } = await import('node:child_process');
     for (const off of ['off', 'No', 'FALSE', '0']) {
-      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+      const child = spawn(process.execPath, [...ENTIA, 'serve'], {
         env: { ...process.env, ENTIA_DB: join(dir, `switch-${off}.db`), PORT: '0', ENTIA_METRICS: off, ENTIA_UI: off, ENTIA_LOG: off,
           ENTIA_TRUST_PROXY: off, ENTIA_REQUIRE_USER_AGENT: off },
       });
@@ -174,7 +174,7 @@ describe('ENTIA_DB', () => {
 
   it('serve says which store it opened, the edit mode and the URL (without a password)', async () => {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    const child = spawn(process.execPath, [...ENTIA, 'serve'], {
       env: { ...process.env, ENTIA_DB: join(dir, 'served.db'), PORT: '0', ENTIA_LOG: '0', ENTIA_EDIT: 'token' },
     });
     try {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { ENTIA } from '../helpers/entia-command.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../..');
@@ -64,7 +65,7 @@ describe('importing the Wikidata samples', () => {
     const files = ['short_stream.json.bz2', 'sample_wikidata_items.json.bz2', 'Q31.json', 'Q8502.json'];
     for (const file of files) {
       const db = join(dir, `${file}.db`);
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'import', join(SAMPLES, file)],
+      const { stdout } = await run(process.execPath, [...ENTIA, 'import', join(SAMPLES, file)],
         { env: { ...process.env, ENTIA_DB: db }, maxBuffer: 1 << 26 });
       assert.match(stdout, /dropped 0 terms, 0 sitelinks,/, `${file}: ${stdout}`);
     }

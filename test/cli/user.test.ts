@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import { buildGuard } from '../../src/http/guard.js';
 import { startServer } from '../helpers/server.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
 const run = promisify(execFile);
-const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 
 let dir: string;
 let db: string;
@@ -25,7 +25,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function entia(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...ENTIA, ...args], {
       env: { ...process.env, ENTIA_DB: db, ENTIA_SECRET: '' },
     });
     return { code: 0, stdout, stderr };

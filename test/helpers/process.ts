@@ -2,6 +2,7 @@
 // ready once they answer HTTP, stopped with SIGTERM. Their output is kept for failure messages.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { ENTIA } from './entia-command.js';
 
 export interface ServerProcess {
   url: string;
@@ -50,7 +51,7 @@ export async function call(url: string, method: string, path: string, body?: unk
 /** Starts `entia serve` with the given environment on a free port; resolves once it answers. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [...ENTIA, 'serve'], {
     env: { ...process.env, ENTIA_LOG: '0', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

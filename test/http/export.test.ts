@@ -10,8 +10,8 @@ import { after, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createTestDb, openTestStore, type TestDb } from '../helpers/store.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url).pathname;
 const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
 const STREAM = join(SAMPLES, 'short_stream.json.bz2');
@@ -25,7 +25,7 @@ after(async () => {
 });
 
 function entia(db: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => execFile(process.execPath, ['--import', 'tsx', MAIN, ...args],
+  return new Promise((done) => execFile(process.execPath, [...ENTIA, ...args],
     { env: { ...process.env, ENTIA_DB: db }, maxBuffer: 1 << 28 },
     (error, stdout, stderr) => done({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr })));
 }

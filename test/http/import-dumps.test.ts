@@ -12,8 +12,8 @@ import { gzipSync } from 'node:zlib';
 import type { Store } from '../../src/store/store.js';
 import { emptyEntity } from '../../src/domain/entity.js';
 import { createTestDb, openTestStore, type TestDb } from '../helpers/store.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 const FIXTURE = readFileSync(new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const dir = mkdtempSync(join(tmpdir(), 'entia-import-'));
 const dbs: TestDb[] = [];
@@ -32,7 +32,7 @@ interface Run { code: number; stdout: string; stderr: string }
 
 function entia(db: string, args: string[], stdin?: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((done) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ENTIA_DB: db, ...env }, maxBuffer: 1 << 26 },
+    const child = execFile(process.execPath, [...ENTIA, ...args], { env: { ...process.env, ENTIA_DB: db, ...env }, maxBuffer: 1 << 26 },
       (error, stdout, stderr) => done({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr }));
     if (stdin !== undefined) child.stdin!.end(stdin);
   });
@@ -259,7 +259,7 @@ describe('entia import: inputs', () => {
     const langs = await entia(db, ['import', '-', '--langs', 'en'], '');
     assert.equal(langs.code, 2);
     assert.match(langs.stderr, /Unknown option '--langs'.* Did you mean --languages\?/);
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'import', '-'], { env: { ...process.env, ENTIA_DB: db }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...ENTIA, 'import', '-'], { env: { ...process.env, ENTIA_DB: db }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c) => { stderr += c; });
     child.stdin.write(`${JSON.stringify(entity(1601))}\n`); // standard input stays open: the import waits for more
@@ -338,7 +338,7 @@ describe('entia import: interrupted and resumed', () => {
     assert.equal((await entia(reference, ['import', path, '--batch-size', '100'])).code, 0);
 
     const db = await freshDb();
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'import', path, '--batch-size', '100'], { env: { ...process.env, ENTIA_DB: db } });
+    const child = spawn(process.execPath, [...ENTIA, 'import', path, '--batch-size', '100'], { env: { ...process.env, ENTIA_DB: db } });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     const key = `import:${resolve(path)}`;
     const watcher = await openTestStore(db);

@@ -4,13 +4,14 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createTestDb } from '../helpers/store.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
 const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url).pathname;
 let s: TestServer;
 
 before(async () => {
   const db = (await createTestDb()).location; // a file, or a PostgreSQL schema (ENTIA_TEST_STORE)
-  const out = execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'import', FIXTURE],
+  const out = execFileSync(process.execPath, [...ENTIA, 'import', FIXTURE],
     { env: { ...process.env, ENTIA_DB: db }, encoding: 'utf8' });
   assert.match(out, /imported 3 entities \(\+\d+ placeholder properties\)/);
   s = await startServer({ dbPath: db });
@@ -47,7 +48,7 @@ describe('entia import', () => {
   });
 
   it('turns an item into a redirect with `entia redirect` (308 on reads afterwards)', async () => {
-    const out = execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'redirect', 'Q48347943', 'Q2682663'],
+    const out = execFileSync(process.execPath, [...ENTIA, 'redirect', 'Q48347943', 'Q2682663'],
       { env: { ...process.env, ENTIA_DB: s.dbPath }, encoding: 'utf8' });
     assert.match(out, /Q48347943 now redirects to Q2682663/);
     const res = await s.get('/v1/entities/items/Q48347943');

@@ -12,8 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULTS } from '../../src/config.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { literal, storeTriples } from '../helpers/sparql.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 
 let s: TestServer;
 let dir: string;
@@ -75,7 +75,7 @@ function apply(events: any[]): Set<string> {
 }
 
 function entia(args: string[]): Promise<void> {
-  return new Promise((done, fail) => execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ENTIA_DB: s.dbPath } },
+  return new Promise((done, fail) => execFile(process.execPath, [...ENTIA, ...args], { env: { ...process.env, ENTIA_DB: s.dbPath } },
     (error, _stdout, stderr) => (error ? fail(new Error(stderr)) : done())));
 }
 

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createTestDb, type TestDb } from '../helpers/store.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url).pathname;
 const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
 const SAMPLE_FILES = ['Q31.json', 'Q8502.json', 'short_stream.json.bz2', 'sample_wikidata_items.json.bz2'].map((f) => join(SAMPLES, f));
@@ -22,7 +22,7 @@ after(async () => {
 });
 
 function entia(db: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ENTIA_DB: db }, maxBuffer: 1 << 28 },
+  return new Promise((done) => execFile(process.execPath, [...ENTIA, ...args], { env: { ...process.env, ENTIA_DB: db }, maxBuffer: 1 << 28 },
     (error, stdout, stderr) => done({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr })));
 }
 

@@ -15,8 +15,8 @@ import { entityWrite, readSyncState, SYNC_GRAPH, syncRequest } from '../../src/s
 import { RemoteEndpoint } from '../../src/sparql/remote-endpoint.js';
 import { mirrorLayout } from '../../src/sparql/mirror-triples.js';
 import { buildSiteTable } from '../../src/domain/sites.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 
 describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () => {
   let v: Virtuoso;
@@ -44,7 +44,7 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
   const env = (extra: Record<string, string> = {}) => ({ ...process.env, ENTIA_DB: s.dbPath, ENTIA_SPARQL_URL: v.url, ENTIA_SPARQL: 'full', ...extra });
   /** `entia ARGS` on the test's store and engine, its output collected. */
   const startEntia = (args: string[], extra: Record<string, string> = {}): ChildProcess & { output: () => string } => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...ENTIA, ...args], { env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (c) => { output += c; });
     child.stderr!.on('data', (c) => { output += c; });

@@ -13,8 +13,8 @@ import { createTestDb, type TestDb } from '../helpers/store.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { waitForSparql } from '../helpers/sparql.js';
 import { skipVirtuoso, startVirtuoso } from '../helpers/virtuoso.js';
+import { ENTIA } from '../helpers/entia-command.js';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/wikidata-excerpt.jsonl', import.meta.url).pathname;
 const SAMPLES = process.env.ENTIA_WIKIDATA_SAMPLES ?? join(import.meta.dirname, '../../../shared/data/wikidata');
 const SAMPLE_FILES = ['Q31.json', 'Q8502.json', 'short_stream.json.bz2', 'sample_wikidata_items.json.bz2'].map((f) => join(SAMPLES, f));
@@ -28,7 +28,7 @@ let s: TestServer;
 const source = new Map<string, any>();
 
 function entia(args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((done, fail) => execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env } },
+  return new Promise((done, fail) => execFile(process.execPath, [...ENTIA, ...args], { env: { ...process.env, ...env } },
     (error, _stdout, stderr) => (error ? fail(new Error(stderr)) : done())));
 }
 
