@@ -5,13 +5,13 @@ import type { Change, Head, RevisionContent } from './store.js';
 
 /** The columns a change-feed query reads, as SQLite returns them (PostgreSQL's are converted to this). */
 export interface ChangeRow {
-  rev_id: number; entity_id: string; timestamp: number; user: string; comment: string | null; action: string | null; first: number;
+  rev_id: number; entity_id: string; timestamp: number; user: string; comment: string | null; action: string | null; previous: number | null;
 }
 
 export function changeOf(cursor: string, revision: number, entity: string, timestamp: Date, user: string,
-  comment: string | null, action: string | null, first: boolean): Change {
-  const type = action === 'revert' || action === 'redirect' ? action : first ? 'create' : 'edit';
-  return { cursor, entity, type, revision, timestamp, user, comment };
+  comment: string | null, action: string | null, previous: number | null): Change {
+  const type = action === 'revert' || action === 'redirect' ? action : previous === null ? 'create' : 'edit';
+  return { cursor, entity, type, revision, previous, timestamp, user, comment };
 }
 
 export function revisionContent(json: string, head: Head): RevisionContent {

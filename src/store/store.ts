@@ -58,6 +58,11 @@ export interface Change {
   entity: string;
   type: 'create' | 'edit' | 'redirect' | 'revert';
   revision: number;
+  /**
+   * The entity's revision before this one (null for its first), read with the page: an rdf_change follower
+   * compares the two, and asking for it per change cost a query each.
+   */
+  previous: number | null;
   timestamp: Date;
   user: string;
   comment: string | null;

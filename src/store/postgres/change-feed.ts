@@ -20,7 +20,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     const kinds = query.kinds ?? [];
     const found = await changeQueries.page(this.pool, query.newestFirst === true, xid, rev, query.limit, query.entities ? [...query.entities] : null,
       kinds.length ? kinds.map((k) => kindByName(k).prefix) : null, query.users ? [...query.users] : null, query.bot ?? null);
-    return found.map((r) => changeOf(`${r.xid}.${r.rev_id}`, Number(r.rev_id), r.entity_id, r.timestamp, r.user_name, r.comment, r.action, r.first));
+    return found.map((r) => changeOf(`${r.xid}.${r.rev_id}`, Number(r.rev_id), r.entity_id, r.timestamp, r.user_name, r.comment, r.action, r.previous === null ? null : Number(r.previous)));
   }
 
   async changesHead(): Promise<string> {

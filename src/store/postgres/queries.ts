@@ -354,9 +354,9 @@ export const changeQueries = {
   /** Changes after the position in commit order, or (newestFirst) before it, newest first. */
   page: (db: Db, newestFirst: boolean, xid: string, rev: number, limit: number, entities: string[] | null, prefixes: string[] | null,
     users: string[] | null, bot: boolean | null) =>
-    rows<{ rev_id: string; xid: string; entity_id: string; timestamp: Date; user_name: string; comment: string | null; action: string | null; first: boolean }>(db, `
+    rows<{ rev_id: string; xid: string; entity_id: string; timestamp: Date; user_name: string; comment: string | null; action: string | null; previous: string | null }>(db, `
       SELECT r.rev_id, r.xid::text AS xid, r.entity_id, r."timestamp", r.user_name, r.comment, r.action,
-        NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
+        (SELECT max(p.rev_id) FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS previous
       FROM revisions r
       WHERE (r.xid, r.rev_id) ${newestFirst ? '<' : '>'} ($1::xid8, $2::bigint) AND r.xid < pg_snapshot_xmin(pg_current_snapshot())
         AND ($4::text[] IS NULL OR r.entity_id = ANY($4::text[]))

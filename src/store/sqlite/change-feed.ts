@@ -18,7 +18,7 @@ export class SqliteChangeFeed implements ChangeFeed {
     const rows = this.page(query.newestFirst ? 'DESC' : 'ASC').all({ since, entities: query.entities ? JSON.stringify(query.entities) : null,
       kinds: kinds.length ? JSON.stringify(kinds.map((k) => kindByName(k).prefix)) : null,
       users: query.users ? JSON.stringify(query.users) : null, bot: query.bot === undefined ? null : query.bot ? 1 : 0, limit: query.limit });
-    return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.first === 1));
+    return rows.map((r) => changeOf(String(r.rev_id), r.rev_id, r.entity_id, new Date(r.timestamp * 1000), r.user, r.comment, r.action, r.previous));
   }
 
   /** Prepared once per direction: a follower reads a page on every commit it hears of. */
@@ -29,7 +29,7 @@ export class SqliteChangeFeed implements ChangeFeed {
       const after = order === 'ASC' ? '>' : '<';
       statement = this.db.prepare<[PageParameters], ChangeRow>(`
       SELECT r.rev_id, r.entity_id, r.timestamp, r.user, r.comment, r.action,
-        NOT EXISTS (SELECT 1 FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS first
+        (SELECT max(p.rev_id) FROM revisions p WHERE p.entity_id = r.entity_id AND p.rev_id < r.rev_id) AS previous
       FROM revisions r
       WHERE r.rev_id ${after} @since
         AND (@entities IS NULL OR r.entity_id IN (SELECT value FROM json_each(@entities)))

@@ -149,6 +149,24 @@ export function entitiesContract(open: () => Promise<Store>): void {
       await store.close();
     });
 
+    it('gives each change the revision of its entity before it, null for a creation', async () => {
+      const store = await open();
+      const item = await create(store, emptyEntity('', 'item'));
+      const [created] = await store.revisions(item.id, 1);
+      const read = await store.readEntity(item.id);
+      assert.ok(read.status === 'found');
+      await store.applyEdit({ entity: { ...item, labels: { en: 'two' } }, previous: read, meta: META, checks: {} });
+      const [edited] = await store.revisions(item.id, 1);
+      let feed = await store.changes({ since: null, limit: 10_000, entities: [item.id] });
+      for (let i = 0; i < 100 && feed.length < 2; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        feed = await store.changes({ since: null, limit: 10_000, entities: [item.id] });
+      }
+      assert.deepEqual(feed.map((c) => [c.type, c.revision, c.previous]),
+        [['create', created.revision, null], ['edit', edited.revision, created.revision]]);
+      await store.close();
+    });
+
     it('turns an item into a redirect that frees its sitelinks and statement ids', async () => {
       const store = await open();
       const target = await create(store, emptyEntity('', 'item'));
