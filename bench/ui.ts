@@ -1,7 +1,8 @@
 // The web interface's heaviest page: Q31 (Belgium, from the Wikidata sample) imported into a fresh SQLite
 // store, loaded again and again in headless Chromium (Debian's, through playwright-core), against the baseline
 // of the same browser loading the same entity's JSON from the API in the same run. Reports medians of the
-// time to first contentful paint and to the load event, and the server's time for the page's HTML.
+// time to first contentful paint and to the load event, the server's time for the page's HTML, and its time
+// for the diff of Q31's first and last revisions (issue #36: under 300 ms), after an edit of each kind of part.
 //
 //   node --import tsx bench/ui.ts [--loads 15] [--chromium /usr/bin/chromium]
 import { execFileSync } from 'node:child_process';
@@ -64,6 +65,17 @@ try {
   const html = await serverTimes(page);
   const api = await serverTimes(json);
   const bytes = (await (await fetch(page)).arrayBuffer()).byteLength;
+  // A second revision that changes a label, a statement and a sitelink: the diff then has rows of each kind.
+  const q31 = await (await fetch(json)).json() as { statements: Record<string, { id: string }[]> };
+  const [firstProperty] = Object.keys(q31.statements);
+  const edit = await fetch(json, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ patch: [
+    { op: 'replace', path: '/labels/en', value: 'Belgium (edited)' },
+    { op: 'remove', path: `/statements/${firstProperty}/0` },
+    { op: 'remove', path: '/sitelinks/enwiki' }], comment: 'bench: a second revision' }) });
+  if (!edit.ok) throw new Error(`the edit for the diff failed: ${edit.status} ${await edit.text()}`);
+  const history = await (await fetch(`${json}/history`)).json() as { revisions: { id: number }[] };
+  const [last, first] = [history.revisions[0].id, history.revisions.at(-1)!.id];
+  const diff = await serverTimes(`${page}/diff/${first}/${last}`);
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   const rows = [
     ['Q31 page in Chromium, first contentful paint', ms(median(pageLoads.map((t) => t.fcp))), ''],
@@ -72,6 +84,7 @@ try {
     ['Q31 JSON in Chromium, load event (baseline)', ms(median(jsonLoads.map((t) => t.load))), ''],
     ['Q31 page HTML from the server', ms(median(html)), `${(median(html) / median(api)).toFixed(1)}× the JSON`],
     ['Q31 JSON from the API (baseline)', ms(median(api)), ''],
+    ['Q31 diff of its first and last revisions, HTML from the server', ms(median(diff)), 'goal < 300 ms'],
   ];
   console.log(`| measure (median of ${LOADS}, ${(bytes / 1024).toFixed(0)} KB of HTML) | time | ratio |\n|---|---|---|`);
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { fallbackChain } from '../domain/languages.js';
+import { fallbackChain, isTermLanguage } from '../domain/languages.js';
 import { DE } from './messages/de.js';
 import { FR } from './messages/fr.js';
 
@@ -28,15 +28,20 @@ export function interfaceLanguage(language: string): string {
 }
 
 const translators = new Map<string, Translate>();
+/** Translators by page language, so that a component may ask for one per render (bounded by the term languages). */
+const byPageLanguage = new Map<string, Translate>();
 
 export function translator(language: string): Translate {
+  let t = byPageLanguage.get(language);
+  if (t) return t;
   const code = interfaceLanguage(language);
-  let t = translators.get(code);
+  t = translators.get(code);
   if (!t) {
     const catalogue = CATALOGUES[code] ?? {};
     t = code === 'en' ? english : (text, ...params) => fill(catalogue[text] ?? text, params);
     translators.set(code, t);
   }
+  if (isTermLanguage(language, 'labels')) byPageLanguage.set(language, t);
   return t;
 }
 

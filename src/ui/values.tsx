@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Snak, Value } from '../domain/entity.js';
 import type { Shown } from './language.js';
-import { interfaceLanguage, useT, type Translate } from './messages.js';
+import { interfaceLanguage, translator, type Translate } from './messages.js';
 
 /** Labels of the entities a page refers to, already fetched in one batch (entity-page.ts). */
 export interface Labels {
@@ -36,7 +36,8 @@ export function EntityLink({ id, labels }: { id: string; labels: Labels }) {
 }
 
 export function ValueView({ snak, labels }: { snak: Snak; labels: Labels }) {
-  const t = useT();
+  // Not useT(): a page shows thousands of values, and a hook in each costs (bench:ui).
+  const t = translator(labels.language);
   const { value } = snak;
   if (value.type === 'somevalue') return <em class="special-value">{t('unknown value')}</em>;
   if (value.type === 'novalue') return <em class="special-value">{t('no value')}</em>;

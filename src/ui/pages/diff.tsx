@@ -2,7 +2,7 @@
 // list, statement and sitelink that changed, as it was and as it became (domain/entity-diff.ts), and the change
 // in size. Statements show as on the entity page, qualifiers and references included.
 import type { DiffRow } from '../../domain/entity-diff.js';
-import { interfaceLanguage, useT } from '../messages.js';
+import { interfaceLanguage, translator, useT } from '../messages.js';
 import { EntityLink, sizeChange, type Labels } from '../values.js';
 import { idsInStatement, StatementView } from './entity.js';
 
@@ -71,7 +71,7 @@ function Side({ id, side }: { id: string; side: DiffSide }) {
 }
 
 function Row({ row, labels }: { row: DiffRow; labels: Labels }) {
-  const t = useT();
+  const t = translator(labels.language);
   const status = row.before === undefined ? 'added' : row.after === undefined ? 'removed' : 'changed';
   const statusText = status === 'added' ? t('added') : status === 'removed' ? t('removed') : t('changed');
   return (
@@ -84,7 +84,7 @@ function Row({ row, labels }: { row: DiffRow; labels: Labels }) {
 }
 
 function PartName({ row, labels }: { row: DiffRow; labels: Labels }) {
-  const t = useT();
+  const t = translator(labels.language);
   switch (row.part) {
     case 'label': return <>{t('Label')} <code>{row.language}</code></>;
     case 'description': return <>{t('Description')} <code>{row.language}</code></>;
