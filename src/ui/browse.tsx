@@ -32,9 +32,9 @@ async function idPage(api: PageApi, req: FastifyRequest, view: Pick<ListView, 'k
 }
 
 /** The rows of the ids: label and description in the language or its fallbacks, a property's data type. */
-async function rowsOf(api: PageApi, req: FastifyRequest, ids: string[], language: string): Promise<ListRow[]> {
+async function rowsOf(api: PageApi, req: FastifyRequest, kind: ListView['kind'], ids: string[], language: string): Promise<ListRow[]> {
   if (ids.length === 0) return [];
-  const fields = ids[0].startsWith('P') ? 'labels,descriptions,data_type' : 'labels,descriptions';
+  const fields = kind === 'properties' ? 'labels,descriptions,data_type' : 'labels,descriptions';
   const batch = expectOk(await api.get<TermsBatch>(req,
     `/v1/entities?ids=${ids.join(',')}&_fields=${fields}&languages=${encodeURIComponent(language)}&fallback=1`));
   return ids.map((id) => {
@@ -44,11 +44,9 @@ async function rowsOf(api: PageApi, req: FastifyRequest, ids: string[], language
   });
 }
 
+/** The list's filter and cursor as the visitor wrote them: the API checks both and answers a bad one with 400. */
 function listParams(req: FastifyRequest, kind: ListView['kind']): Pick<ListView, 'kind' | 'statement' | 'after'> {
-  const statement = (queryParam(req, 'statement') ?? '').trim();
-  const after = queryParam(req, 'after') ?? null;
-  if (after !== null && parseEntityId(after) === null) throw new PageError(400, 'invalid-query-parameter', "Invalid query parameter: 'after'");
-  return { kind, statement, after };
+  return { kind, statement: (queryParam(req, 'statement') ?? '').trim(), after: queryParam(req, 'after') ?? null };
 }
 
 /** `/items`, `/properties`: a page of the list; with `?format=csv` or `json`, the list from `after` on as a file. */
@@ -61,7 +59,7 @@ export async function listPage(api: PageApi, req: FastifyRequest, reply: Fastify
   }
   if (format !== undefined) throw new PageError(400, 'invalid-query-parameter', "Invalid query parameter: 'format' (csv or json)");
   const page = await idPage(api, req, params, params.after, LIST_PAGE);
-  const view: ListView = { ...params, rows: await rowsOf(api, req, page.ids, language), next: page.next };
+  const view: ListView = { ...params, rows: await rowsOf(api, req, kind, page.ids, language), next: page.next };
   const t = translator(language);
   return { title: kind === 'items' ? t('Items') : t('Properties'), content: <ListPage view={view} /> };
 }
@@ -72,7 +70,7 @@ async function sendDownload(api: PageApi, req: FastifyRequest, reply: FastifyRep
   let after = params.after;
   do {
     const page = await idPage(api, req, params, after, Math.min(API_PAGE, DOWNLOAD_ROWS - rows.length));
-    rows.push(...await rowsOf(api, req, page.ids, language));
+    rows.push(...await rowsOf(api, req, params.kind, page.ids, language));
     after = page.next;
   } while (after !== null && rows.length < DOWNLOAD_ROWS);
   if (after !== null) reply.header('link', `<${listHref(params, { after, format })}>; rel="next"`);
@@ -82,8 +80,11 @@ async function sendDownload(api: PageApi, req: FastifyRequest, reply: FastifyRep
   if (format === 'csv') {
     await reply.type('text/csv; charset=utf-8').send([csvRow(columns), ...rows.map((r) => csvRow(cells(r)))].join('\r\n') + '\r\n');
   } else {
-    await reply.type('application/json; charset=utf-8')
-      .send({ rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, cells(r)[i] || null]))), next: after });
+    const objects = rows.map((r) => {
+      const values = cells(r);
+      return Object.fromEntries(columns.map((c, i) => [c, values[i] || null]));
+    });
+    await reply.type('application/json; charset=utf-8').send({ rows: objects, next: after });
   }
 }
 

@@ -94,13 +94,11 @@ function monthName(t: Translate, month: number): string | null {
   }
 }
 
-const plainEnglish: Translate = (text, ...params) => text.replace(/\{(\d)\}/g, (whole, i: string) => String(params[Number(i)] ?? whole));
-
 /**
  * Wikibase's time precisions: 11 day, 10 month, 9 year, 8 decade, 7 century, 6 millennium, 0–5 larger spans;
  * in English unless given the page's translator and language.
  */
-export function formatTime(time: string, precision: number, t: Translate = plainEnglish, language = 'en'): string {
+export function formatTime(time: string, precision: number, t: Translate = translator('en'), language = 'en'): string {
   const m = /^([+-])0*(\d+)-(\d\d)-(\d\d)T/.exec(time);
   if (!m) return time;
   const [, sign, yearText, month, day] = m;
@@ -112,21 +110,24 @@ export function formatTime(time: string, precision: number, t: Translate = plain
   if (precision >= 10 && month !== '00') return era(`${monthText} ${year}`);
   if (precision >= 9) return era(String(year));
   if (precision === 8) return era(t('{0}s', Math.floor(year / 10) * 10));
-  if (precision === 7) return era(t('{0} century', ordinal(Math.floor((year - 1) / 100) + 1, language)));
-  if (precision === 6) return era(t('{0} millennium', ordinal(Math.floor((year - 1) / 1000) + 1, language)));
+  if (precision === 7) return era(t('{0} century', ordinal(t, Math.floor((year - 1) / 100) + 1, language)));
+  if (precision === 6) return era(t('{0} millennium', ordinal(t, Math.floor((year - 1) / 1000) + 1, language)));
   const span = 10 ** (9 - precision);
   const rounded = (Math.round(year / span) * span).toLocaleString(language);
   return bce ? t('{0} years ago', rounded) : t('{0} years', rounded);
 }
 
-/** An ordinal number as the interface's language writes it: 21st, 21., 21e. */
-function ordinal(n: number, language: string): string {
-  const code = language.split('-')[0];
-  if (code === 'de') return `${n}.`;
-  if (code === 'fr') return n === 1 ? '1er' : `${n}e`;
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
-  return `${n}${suffix}`;
+/**
+ * An ordinal number as the interface's language writes it (21st, 21., 21e): the language's ordinal plural rule
+ * picks the form, and the catalogue says how each form is written.
+ */
+function ordinal(t: Translate, n: number, language: string): string {
+  switch (new Intl.PluralRules(language, { type: 'ordinal' }).select(n)) {
+    case 'one': return t('{0}st', n);
+    case 'two': return t('{0}nd', n);
+    case 'few': return t('{0}rd', n);
+    default: return t('{0}th', n);
+  }
 }
 
 function timeView(time: string, precision: number, calendar: string, t: Translate, language: string) {

@@ -3,10 +3,10 @@
 // kind). The conditions' values become index keys through the domain's rules (domain/statement-values.ts), for
 // which a property's data type is looked up once. And what links here (§10.19), from the same index.
 import { fail } from '../../domain/errors.js';
-import { kindByName, numericPart, parseEntityId, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
+import { kindByName, numericPart, parseEntityId, PROPERTY, type Kind } from '../../domain/kinds.js';
 import { ENTITY_ID_TYPES } from '../../domain/values/entity-ids.js';
 import { MAX_CONDITIONS, splitCondition, valueKeyOf, type StatementCondition } from '../../domain/statement-values.js';
-import type { EntityStore } from '../../store/store.js';
+import type { EntityNumber, EntityStore } from '../../store/store.js';
 import type { Ctx, Result } from '../context.js';
 import { pathEntityId } from '../subject.js';
 
@@ -51,17 +51,19 @@ function parseLimit(ctx: Ctx): number {
   return n;
 }
 
-function parseAfter(ctx: Ctx): number | null {
+/** `after`: an id of `kind`, or of either kind when `kind` is null (the incoming links list items, then properties). */
+function parseAfter(ctx: Ctx, kind: Kind | null): EntityNumber | null {
   const raw = ctx.query.after;
   if (raw === undefined) return null;
-  const id = typeof raw === 'string' ? parseIdOfKind(ctx.kind, raw) : null;
-  return id === null ? fail('invalid-query-parameter', { parameter: 'after' }) : numericPart(id);
+  const parsed = typeof raw === 'string' ? parseEntityId(raw) : null;
+  if (!parsed || (kind !== null && parsed.kind !== kind)) return fail('invalid-query-parameter', { parameter: 'after' });
+  return { kind: parsed.kind.name, entity: numericPart(parsed.id) };
 }
 
 export async function findByStatements(ctx: Ctx): Promise<Result> {
   const written = parseConditions(ctx);
   const limit = parseLimit(ctx);
-  const after = parseAfter(ctx);
+  const after = parseAfter(ctx, ctx.kind)?.entity ?? null;
   const keys = await conditionKeys(ctx.store, written);
   const conditions = keys.every((k) => k !== null) ? keys as StatementCondition[] : null;
   const found = conditions === null ? []
@@ -69,14 +71,6 @@ export async function findByStatements(ctx: Ctx): Promise<Result> {
       : await ctx.store.statementValues.find({ kind: ctx.kind.name, conditions, after, limit: limit + 1 });
   const page = found.slice(0, limit).map((n) => ctx.kind.prefix + n);
   return { body: { ids: page, next: found.length > limit ? page[page.length - 1] : null } };
-}
-
-/** `after` of the incoming links: an item or property id (items come first). */
-function parseLinkCursor(ctx: Ctx): { kind: 'item' | 'property'; entity: number } | null {
-  const raw = ctx.query.after;
-  if (raw === undefined) return null;
-  const parsed = typeof raw === 'string' ? parseEntityId(raw) : null;
-  return parsed ? { kind: parsed.kind.name, entity: numericPart(parsed.id) } : fail('invalid-query-parameter', { parameter: 'after' });
 }
 
 /**
@@ -88,13 +82,14 @@ function parseLinkCursor(ctx: Ctx): { kind: 'item' | 'property'; entity: number 
 export async function getIncomingLinks(ctx: Ctx): Promise<Result> {
   const id = pathEntityId(ctx);
   const limit = parseLimit(ctx);
-  const after = parseLinkCursor(ctx);
-  if ((await ctx.store.readEntity(id)).status === 'missing') fail(ctx.kind.codes.notFound, undefined, { id });
+  const after = parseAfter(ctx, null);
+  // The stored text says whether it exists; nothing needs parsing.
+  if ((await ctx.store.readDocument(id)).status === 'missing') fail(ctx.kind.codes.notFound, undefined, { id });
   const rows = await ctx.store.statementValues.linksTo(id, after, limit + 1);
   const types = await ctx.store.lookupEntities([...new Set(rows.flatMap((r) => r.properties.map((p) => PROPERTY.prefix + p)))]);
   const links = rows.map((r) => ({
     id: kindByName(r.kind).prefix + r.entity,
-    properties: r.properties.map((p) => PROPERTY.prefix + p).filter((p) => (types.get(p) ?? '') in ENTITY_ID_TYPES),
+    properties: r.properties.map((p) => PROPERTY.prefix + p).filter((p) => Object.hasOwn(ENTITY_ID_TYPES, types.get(p) ?? '')),
   }));
   const page = links.slice(0, limit);
   const next = links.length > limit ? page[page.length - 1].id : null;

@@ -29,7 +29,7 @@ export function rdfChangeRenderer(services: { config: Config; sites: SiteTable }
     const domain = new URL(services.config.publicUrl).host;
     const events: RdfChangeEvent[] = [];
     for (const change of changes) {
-      const previous = change.type === 'create' ? null : change.previous;
+      const { previous } = change;
       const content = await store.readRevision(change.entity, change.revision);
       // Taken from the cache and moved on with no await between, so two followers never move one state at once.
       let state = previous !== null && cache.get(change.entity, previous);

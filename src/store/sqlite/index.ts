@@ -341,11 +341,15 @@ export class SqliteStore extends StoreParts implements Store {
       WHERE id > ? AND head_rev IS NOT NULL AND redirect_to IS NULL ORDER BY id LIMIT ?`).all(after ?? '', limit).map((r) => r.id);
   }
 
+  /** Prepared on the first list read: every page of a browse list runs it. */
+  private numbersPage: Database.Statement<[string, number, number], { n: number }> | null = null;
+
   async entityNumbers(kind: KindName, after: number | null, limit: number): Promise<number[]> {
     // The expression and the redirect condition are those of the partial index entities_by_number (migration 16).
-    return this.db.prepare<[string, number, number], { n: number }>(`SELECT CAST(substr(id, 2) AS INTEGER) AS n FROM entities
+    this.numbersPage ??= this.db.prepare(`SELECT CAST(substr(id, 2) AS INTEGER) AS n FROM entities
       WHERE kind = ? AND redirect_to IS NULL AND CAST(substr(id, 2) AS INTEGER) > ? AND head_rev IS NOT NULL
-      ORDER BY CAST(substr(id, 2) AS INTEGER) LIMIT ?`).all(kind, after ?? 0, limit).map((r) => r.n);
+      ORDER BY CAST(substr(id, 2) AS INTEGER) LIMIT ?`);
+    return this.numbersPage.all(kind, after ?? 0, limit).map((r) => r.n);
   }
 
   async redirects(after: string | null, limit: number): Promise<{ id: string; target: string }[]> {
