@@ -123,8 +123,10 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   for (const path of registerActionApi(app, store, services, edits)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const path of registerSparql(app, store, services)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
-  // The web interface reads through the routes registered here, in process (ui/api.ts).
-  if (config.ui) for (const path of registerUi(app)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
+  // The web interface reads through the routes registered here, in process (ui/api.ts). Its pages are kept until
+  // the store commits again, unless reads go to replicas, which may lag the primary whose commits are counted.
+  const storeVersion = reads === store ? () => store.changesCommitted() : undefined;
+  if (config.ui) for (const path of registerUi(app, { storeVersion })) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   for (const b of bound) registerRoute(app, b, store, services, edits);
   // The same routes again under Wikibase's base path, in its spelling (dialect.ts).
   const wikibasePrefix = config.wikibasePrefix;

@@ -6,16 +6,17 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ITEM, kindByName, parseEntityId, parseIdOfKind } from '../domain/kinds.js';
-import type { Entity } from '../domain/entity.js';
+import type { Entity, Statement } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
 import { queryParam, type Params, type Rendered } from './page.js';
+import { PageCache, type CachedPage, type StoreVersion } from './page-cache.js';
 import { linksHerePage, listPage } from './browse.js';
 import { translator } from './messages.js';
 import { fetchLabels } from './labels.js';
 import { askedLanguage, chosenLanguageCookie, labelForTitle, pageLanguage } from './language.js';
-import { Layout, renderPage } from './layout.js';
+import { Layout, renderPage, renderPart } from './layout.js';
 import { ChangesPage, type ChangeFilters, type ChangeRow } from './pages/changes.js';
-import { EntityPage, idsOnPage, type EntityView } from './pages/entity.js';
+import { EntityPage, idsInSnaks, idsOnPage, OtherLanguages, ReferenceList, type EntityView } from './pages/entity.js';
 import { HistoryPage, type Revision } from './pages/history.js';
 import { DiffPage, idsInDiff, type DiffSide } from './pages/diff.js';
 import { diffEntities } from '../domain/entity-diff.js';
@@ -40,6 +41,8 @@ const ASSETS = fileURLToPath(new URL('../../src/ui/assets/', import.meta.url));
 const SWAGGER_FILES = new Set(['/swagger-ui.css', '/swagger-ui-bundle.js', '/favicon-32x32.png']);
 const ENTITY = '(^[QP][1-9][0-9]{0,9}$)';
 const HISTORY_PAGE = 50;
+/** Bytes of rendered HTML kept (Q31, 432 statements, is 0.5 MB; a typical item some 30 KB). */
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 const SEARCH_PAGE = 20;
 const CHANGES_PAGE = 50;
 /** Changes the front page lists. */
@@ -47,15 +50,20 @@ const LATEST_ON_HOME = 10;
 /** Rows of a query result shown on the page; the downloads have every row. */
 const QUERY_ROWS = 1000;
 
+export interface UiOptions {
+  /** The store's newest committed change: entity pages are kept until it moves (page-cache.ts); none, none kept. */
+  storeVersion?: StoreVersion;
+}
+
 /** Registers the pages and their assets; returns the page paths (for app.ts's 405 answers). */
-export function registerUi(app: FastifyInstance): string[] {
+export function registerUi(app: FastifyInstance, options: UiOptions = {}): string[] {
   const api = new PageApi(app);
   app.register(fastifyStatic, { root: ASSETS, prefix: '/ui/assets/', decorateReply: false, index: false, maxAge: '1h' });
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   app.register(fastifyStatic, { root: swagger, prefix: '/docs/assets/', decorateReply: false, index: false, maxAge: '1h',
     allowedPath: (path) => SWAGGER_FILES.has(path) });
 
-  const pages: Record<string, (req: FastifyRequest, reply: FastifyReply, language: string) => Promise<Rendered | null>> = {
+  const pages: Record<string, PageBuilder> = {
     '/': (req, _reply, language) => homePage(api, req, language),
     '/docs': async (_req, _reply, language) => {
       const t = translator(language);
@@ -84,6 +92,9 @@ export function registerUi(app: FastifyInstance): string[] {
     },
     [`/:id${ENTITY}`]: (req, reply, language) => entityPage(api, req, reply, language),
     [`/:id${ENTITY}/history`]: (req, _reply, language) => historyPage(api, req, language),
+    // The closed parts a large entity's page loads when they are opened (pages/entity.tsx, LAZY_*).
+    [`/:id${ENTITY}/part/terms`]: (req, _reply, language) => termsPart(api, req, language),
+    [`/:id${ENTITY}/part/references`]: (req, _reply, language) => referencesPart(api, req, language),
     [`/:id${ENTITY}/revisions/:revision`]: (req, _reply, language) => revisionPage(api, req, language),
     [`/:id${ENTITY}/diff/:from/:to`]: (req, _reply, language) => diffPage(api, req, language),
     // Wikidata's own page addresses, as people paste them.
@@ -92,29 +103,45 @@ export function registerUi(app: FastifyInstance): string[] {
       return null;
     },
   };
+  const cache = options.storeVersion ? new PageCache(PAGE_CACHE_BYTES, options.storeVersion) : null;
+  // Pages made of revisions and labels only: what the validator covers (not counts, times, indexes or search).
+  const kept = new Set([`/:id${ENTITY}`, `/:id${ENTITY}/history`, `/:id${ENTITY}/revisions/:revision`, `/:id${ENTITY}/diff/:from/:to`,
+    `/:id${ENTITY}/part/terms`, `/:id${ENTITY}/part/references`]);
   for (const [path, build] of Object.entries(pages)) {
     app.get(path, async (req, reply) => {
       const language = pageLanguage(req);
-      let page: Rendered | null;
-      try {
-        page = await build(req, reply, language);
-      } catch (e) {
-        if (!(e instanceof PageError)) throw e;
-        const t = translator(language);
-        page = { title: e.status === 404 ? t('Not found') : t('Error'), status: e.status, content: <ErrorPage status={e.status} message={e.message} /> };
-      }
+      const make = () => pageOf(build, req, reply, language);
+      const page = cache && kept.has(path) ? await cache.page(`${language} ${req.url}`, make) : await make();
       if (page === null) return reply;
       // A language asked for with ?uselang= is kept for the reader's next pages.
       const asked = askedLanguage(req);
       if (asked) reply.header('set-cookie', chosenLanguageCookie(asked));
-      return reply.code(page.status ?? 200)
-        .header('content-security-policy', page.csp ?? PAGE_CSP)
+      return reply.code(page.status)
+        .header('content-security-policy', page.csp)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .send(renderPage(<Layout title={page.title} language={language} query={searchText(req)}>{page.content}</Layout>));
+        .send(page.html);
     });
   }
   return Object.keys(pages);
+}
+
+type PageBuilder = (req: FastifyRequest, reply: FastifyReply, language: string) => Promise<Rendered | null>;
+
+/** A page in its layout, as bytes; an API error it met becomes an error page; null when the builder answered. */
+async function pageOf(build: PageBuilder, req: FastifyRequest, reply: FastifyReply, language: string): Promise<CachedPage | null> {
+  let page: Rendered | null;
+  try {
+    page = await build(req, reply, language);
+  } catch (e) {
+    if (!(e instanceof PageError)) throw e;
+    const t = translator(language);
+    page = { title: e.status === 404 ? t('Not found') : t('Error'), status: e.status, content: <ErrorPage status={e.status} message={e.message} /> };
+  }
+  if (page === null) return null;
+  const html = page.part ? renderPart(page.content, language)
+    : renderPage(<Layout title={page.title} language={language} query={searchText(req)}>{page.content}</Layout>);
+  return { status: page.status ?? 200, csp: page.csp ?? PAGE_CSP, html: Buffer.from(html) };
 }
 
 /** The search box's text, kept on every page; ignored when it is not one string. */
@@ -139,7 +166,7 @@ async function entityPage(api: PageApi, req: FastifyRequest, reply: FastifyReply
   const entity = expectOk(answer);
   const from = queryParam(req, 'redirectedfrom');
   const view: EntityView = { entity, revision: answer.revision ?? 0, dataType: await dataTypeOf(api, req, entity),
-    redirectedFrom: from && parseEntityId(from) ? from : undefined };
+    redirectedFrom: from && parseEntityId(from) ? from : undefined, complete: queryParam(req, 'all') === '1' };
   return entityRendered(api, req, view, language);
 }
 
@@ -156,9 +183,24 @@ async function revisionPage(api: PageApi, req: FastifyRequest, language: string)
 }
 
 async function entityRendered(api: PageApi, req: FastifyRequest, view: EntityView, language: string): Promise<Rendered> {
-  const labels = await fetchLabels(api, req, idsOnPage(view.entity), language);
+  const labels = await fetchLabels(api, req, idsOnPage(view), language);
   const title = labelForTitle(view.entity.labels, language)?.text ?? view.entity.id;
   return { title: `${title} (${view.entity.id})`, content: <EntityPage view={view} labels={labels} /> };
+}
+
+async function termsPart(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const { id, segment } = entityParams(req);
+  const entity = expectOk(await api.get<Entity>(req, `/v1/entities/${segment}/${id}`));
+  return { title: id, part: true, content: <OtherLanguages entity={entity} language={language} /> };
+}
+
+async function referencesPart(api: PageApi, req: FastifyRequest, language: string): Promise<Rendered> {
+  const { id, segment } = entityParams(req);
+  const statementId = queryParam(req, 'statement');
+  if (!statementId) throw new PageError(400, 'invalid-query-parameter', "Invalid query parameter: 'statement'");
+  const statement = expectOk(await api.get<Statement>(req, `/v1/entities/${segment}/${id}/statements/${encodeURIComponent(statementId)}`));
+  const labels = await fetchLabels(api, req, idsInSnaks(statement.references.flatMap((ref) => ref.parts)), language);
+  return { title: id, part: true, content: <ReferenceList references={statement.references} labels={labels} /> };
 }
 
 /** A property's data type: the contract's GET leaves it out (D2), the Action API's wbgetentities has it. */

@@ -71,3 +71,8 @@ function Frame({ title, language, children, query }: PageProps) {
 export function renderPage(page: VNode): string {
   return `<!doctype html>${render(page)}`;
 }
+
+/** A part of a page (Rendered.part), in the page's language. */
+export function renderPart(content: ComponentChildren, language: string): string {
+  return render(<Messages.Provider value={translator(language)}>{content}</Messages.Provider>);
+}

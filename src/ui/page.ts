@@ -9,6 +9,8 @@ export interface Rendered {
   content: ComponentChildren;
   status?: number;
   csp?: string;
+  /** A part of a page, loaded into it by its script: sent without the layout. */
+  part?: boolean;
 }
 
 export type Params = Record<string, string>;

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createItem, createProperty, valueSnak } from '../helpers/statements.js';
+import { TERM_LANGUAGES } from '../../src/domain/languages.js';
 
 let s: TestServer;
 before(async () => { s = await startServer(); });
@@ -81,6 +82,53 @@ describe('web interface pages', () => {
     assert.match(english.text, /<code>de<\/code><span class="language-name"> German<\/span>/);
     assert.match(english.text, /<form method="get" class="language-picker">/);
     assert.match(next.text, /<code>en<\/code><span class="language-name"> Englisch<\/span>/);
+  });
+
+  it('leave a large entity\'s other languages and references to be loaded when opened, and link the whole page', async () => {
+    const property = await createProperty(s, 'string', { labels: { en: 'cited text' } });
+    // 35 languages far from English's fallback chain, the first of them Afar.
+    const languages = TERM_LANGUAGES.filter((code) => /^[a-z]{2,3}$/.test(code) && !['en', 'simple'].includes(code)).slice(0, 35);
+    assert.equal(languages[0], 'aa');
+    const labels = Object.fromEntries(['en', ...languages].map((code) => [code, `label ${code}`]));
+    const reference = (n: number) => ({ parts: [valueSnak(property, `source ${n}`)] });
+    const statement = (n: number) => ({ ...valueSnak(property, `value ${n}`), references: [reference(n), reference(n + 100)] });
+    const id = await createItem(s, { labels, statements: { [property]: Array.from({ length: 51 }, (_, n) => statement(n)) } });
+    const whole = await page(`/${id}?uselang=en`);
+    // 35 other languages and 102 references: past the page's limits (30, 100), so each part is a link to load.
+    assert.match(whole.main, new RegExp(`<details class="all-languages" data-part="/${id}/part/terms\\?uselang=en">`));
+    assert.doesNotMatch(whole.main, /<tr data-language="aa">|source 0/);
+    assert.equal(whole.main.match(/<details class="references" data-part="[^"]+statement=/g)?.length, 51);
+    assert.match(whole.main, new RegExp(`<a href="/${id}\\?all=1">Show the page with every part</a>`));
+    // The parts, as the script loads them: the other languages' table, and one statement's references.
+    const terms = await s.get(`/${id}/part/terms?uselang=en`);
+    assert.equal(terms.status, 200);
+    assert.match(terms.headers.get('content-type')!, /^text\/html/);
+    assert.match(terms.text, /^<table class="terms">/);
+    assert.match(terms.text, /<tr data-language="aa"><th scope="row"><code>aa<\/code>.*label aa/);
+    assert.doesNotMatch(terms.text, /<tr data-language="en">/);
+    const statements = (await s.get(`/v1/entities/items/${id}/statements`)).body[property];
+    const references = await s.get(`/${id}/part/references?statement=${encodeURIComponent(statements[3].id)}&uselang=en`);
+    assert.match(references.text, /^<ol><li><dl class="reference"><dt><a href="\/P\d+" class="entity-link">cited text .*source 3.*source 103/);
+    assert.equal((await s.get(`/${id}/part/references?uselang=en`)).status, 400);
+    assert.equal((await s.get(`/${id}/part/references?statement=${encodeURIComponent(`${id}$00000000-0000-0000-0000-000000000000`)}`)).status, 404);
+    // Without scripts, the link's page has every part in it.
+    const all = await page(`/${id}?all=1&uselang=en`);
+    assert.match(all.main, /<tr data-language="aa">/);
+    assert.match(all.main, /source 50/);
+    assert.doesNotMatch(all.main, /data-part=/);
+  });
+
+  it('show an edit anywhere on the next page, though pages are kept between edits', async () => {
+    const country = await createItem(s, { labels: { en: 'old name' } });
+    const property = await createProperty(s, 'wikibase-item', { labels: { en: 'located in' } });
+    const city = await createItem(s, { labels: { en: 'city' }, statements: { [property]: [valueSnak(property, country)] } });
+    const first = await page(`/${city}?uselang=en`);
+    assert.match(first.main, />old name <span class="id">/);
+    assert.equal((await page(`/${city}?uselang=en`)).text, first.text, 'the same page while nothing changed');
+    // An edit of another entity (the value's label) shows on the city's page at once.
+    const renamed = await s.put(`/v1/entities/items/${country}/labels/en`, { label: 'new name' });
+    assert.equal(renamed.status, 200);
+    assert.match((await page(`/${city}?uselang=en`)).main, />new name <span class="id">/);
   });
 
   it('answer a missing entity or revision with an HTML page carrying the API\'s status and message', async () => {

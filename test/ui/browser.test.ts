@@ -125,9 +125,16 @@ describe(`web interface in Chromium (${backend})`, { skip: skipBrowser }, () => 
     assert.match(await page.locator('.statement-group[data-property="P625"] a.coordinates').first().textContent() ?? '', /°N, .*°E/);
     assert.match(await page.locator('.statement-group[data-property="P41"] .statement-value a').first().getAttribute('href') ?? '', /^https:\/\/commons\.wikimedia\.org\/wiki\/File:/);
     assert.equal(await page.locator('.statement-group[data-property="P571"] time').first().textContent(), '4 October 1830');
-    // Sitelinks with their urls, terms in every language behind a disclosure.
+    // Sitelinks with their urls; terms in every language behind a disclosure, loaded when it is opened, as are
+    // references (Q31 has more of both than a page sends at once).
     assert.equal(await page.locator('tr[data-site="dewiki"] a').getAttribute('href'), 'https://de.wikipedia.org/wiki/Belgien');
+    assert.equal(await page.locator('.all-languages tr[data-language="de"]').count(), 0);
+    await page.locator('.all-languages summary').click();
     assert.equal(await page.locator('.all-languages tr[data-language="de"] .term-label').textContent(), 'Belgien');
+    const referenced = page.locator('.statement-group[data-property="P1082"] li.statement').first().locator('details.references');
+    await referenced.locator('summary').click();
+    assert.match(await referenced.locator('dl.reference').first().textContent() ?? '', /\S/);
+    assert.equal(await referenced.locator('.part-fallback').count(), 0);
     await shot(page, 'entity-q31');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'entity-q31-phone');

@@ -48,6 +48,10 @@ export class SqliteChangeFeed implements ChangeFeed {
   }
 
   async changesHead(): Promise<string> {
-    return String(this.db.prepare<[], { last: number | null }>('SELECT max(rev_id) AS last FROM revisions').get()!.last ?? 0);
+    this.head ??= this.db.prepare<[], { last: number | null }>('SELECT max(rev_id) AS last FROM revisions');
+    return String(this.head.get()!.last ?? 0);
   }
+
+  /** Prepared once: every entity page asks (ui/page-cache.ts). */
+  private head: Database.Statement<[], { last: number | null }> | null = null;
 }

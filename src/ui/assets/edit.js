@@ -6,6 +6,7 @@
 // their version instead of overwriting it.
 import { call, explain } from './api.js';
 import { t } from './i18n.js';
+import { loadPart } from './parts.js';
 import { entityPicker, idIn, valueInput, valueText } from './value-input.js';
 
 /** @typedef {import('./api.js').Answer} Answer */
@@ -239,19 +240,30 @@ function enhanceTerms(article, base, revision, saved) {
     }));
     anchor.after(holder);
   };
-  for (const row of article.querySelectorAll('table.terms tbody tr')) {
-    const language = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.language);
-    const cell = row.querySelector('td.actions');
-    const table = /** @type {HTMLElement} */ (row.closest('table'));
-    cell?.append(button(t('Edit'), () => open(/** @type {HTMLTableRowElement} */ (row), language, table), 'link'));
-  }
+  const editButtons = (/** @type {ParentNode} */ root) => {
+    for (const row of root.querySelectorAll('table.terms tbody tr')) {
+      const language = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.language);
+      const cell = row.querySelector('td.actions');
+      const table = /** @type {HTMLElement} */ (row.closest('table'));
+      cell?.append(button(t('Edit'), () => open(/** @type {HTMLTableRowElement} */ (row), language, table), 'link'));
+    }
+  };
+  editButtons(article);
+  // The other languages' table of a large entity arrives when it is first opened (parts.js).
+  article.querySelector('.all-languages')?.addEventListener('entia:part-loaded', (event) => editButtons(/** @type {HTMLElement} */ (event.target)));
   const section = article.querySelector('.terms-section');
   const code = el('input', { type: 'text', name: 'language', size: 8, placeholder: t('e.g. fr') });
   const add = el('form', { className: 'row add-language' }, [field(t('Add or edit terms in the language'), code), el('button', { type: 'submit', textContent: t('Open') })]);
-  add.addEventListener('submit', (event) => {
+  add.addEventListener('submit', async (event) => {
     event.preventDefault();
     const language = code.value.trim().toLowerCase();
     if (!language) return;
+    // Its terms may be in the part not loaded yet: an editor that saw none would overwrite them.
+    const others = /** @type {HTMLElement | null} */ (article.querySelector('.all-languages[data-part]'));
+    if (others && !(await loadPart(others))) {
+      flash(t('The terms in other languages could not be loaded; try again.'));
+      return;
+    }
     const row = /** @type {HTMLTableRowElement | null} */ (article.querySelector(`table.terms tr[data-language="${CSS.escape(language)}"]`));
     open(row, language, add);
   });
@@ -406,7 +418,9 @@ function enhanceStatements(article, base, revision, saved) {
     const item = /** @type {HTMLElement} */ (li);
     const sid = /** @type {string} */ (item.dataset.statementId);
     const dataType = item.dataset.datatype ?? 'string';
-    const actions = /** @type {HTMLElement} */ (item.querySelector('.actions'));
+    // The page sends no empty action cell per statement (hundreds on a large item): made here, for editors only.
+    const actions = el('span', { className: 'actions' });
+    item.querySelector('.statement-main')?.append(actions);
     actions.append(
       button(t('Edit'), async () => {
         const current = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);

@@ -128,6 +128,7 @@ const mergeForm = /** @type {HTMLFormElement | null} */ (document.querySelector(
 if (mergeForm) (await import('./merge.js')).enhanceMerge(mergeForm);
 const article = /** @type {HTMLElement | null} */ (document.querySelector('[data-entity]'));
 if (article) {
+  (await import('./parts.js')).enhanceParts(article);
   const { enhanceEntity, enhanceReverts } = await import('./edit.js');
   const rights = await editRights();
   const meta = article.querySelector('.entity-meta');

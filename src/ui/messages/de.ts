@@ -326,4 +326,6 @@ export const DE: Readonly<Record<string, string>> = {
   "History of {0}": "Versionsgeschichte von {0}",
   "Changes to {0} (revisions {1} to {2})": "Änderungen an {0} (Versionen {1} bis {2})",
   "What links here: {0}": "Links auf diese Seite: {0}",
+  "Show the page with every part": "Die Seite mit allen Teilen zeigen",
+  "The terms in other languages could not be loaded; try again.": "Die Begriffe in anderen Sprachen konnten nicht geladen werden; versuche es erneut.",
 };

@@ -326,4 +326,6 @@ export const FR: Readonly<Record<string, string>> = {
   "History of {0}": "Historique de {0}",
   "Changes to {0} (revisions {1} to {2})": "Modifications de {0} (versions {1} à {2})",
   "What links here: {0}": "Pages liées : {0}",
+  "Show the page with every part": "Afficher la page avec toutes ses parties",
+  "The terms in other languages could not be loaded; try again.": "Les termes dans les autres langues n’ont pas pu être chargés ; réessayez.",
 };

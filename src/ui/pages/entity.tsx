@@ -16,24 +16,42 @@ export interface EntityView {
   old?: { latest: number };
   dataType?: string;
   redirectedFrom?: string;
+  /** Every part in the page itself (`?all=1`, old revisions): no part left for the browser to load on demand. */
+  complete?: boolean;
 }
 
-/** Every entity id a statement names: its property and value, its qualifiers' and references'. */
-export function idsInStatement(statement: Statement): string[] {
-  const ids: string[] = [];
-  const snak = (s: Snak) => ids.push(s.property.id, ...idsInValue(s.value));
-  snak(statement);
-  statement.qualifiers.forEach(snak);
-  for (const ref of statement.references) ref.parts.forEach(snak);
-  return ids;
+/**
+ * Past these sizes a closed part of the latest revision's page (the other languages' terms, a statement's
+ * references) is loaded when opened instead of sent with the page: Q31's 300 languages and 1,000 reference
+ * parts were half of its 12,700 elements, and building them half of its load in the browser (ADR 0019).
+ */
+export const LAZY_LANGUAGES = 30;
+export const LAZY_REFERENCES = 100;
+
+/** Where the browser loads a part of the entity's page from (index.tsx answers). */
+export function partUrl(id: string, part: 'terms' | 'references', language: string, statement?: string): string {
+  const query = new URLSearchParams({ uselang: language, ...(statement ? { statement } : {}) });
+  return `/${id}/part/${part}?${query}`;
 }
 
-/** Every entity id the page names, for one batch of labels. */
-export function idsOnPage(entity: Entity): string[] {
+/** Every entity id a statement names: its property and value, its qualifiers' and (unless left out) references'. */
+export function idsInStatement(statement: Statement, withReferences = true): string[] {
+  return idsInSnaks([statement, ...statement.qualifiers, ...(withReferences ? statement.references.flatMap((ref) => ref.parts) : [])]);
+}
+
+/** Every entity id some snaks name: their properties and values. */
+export function idsInSnaks(snaks: readonly Snak[]): string[] {
+  return snaks.flatMap((snak) => [snak.property.id, ...idsInValue(snak.value)]);
+}
+
+/** Every entity id the page names, for one batch of labels (references only where the page shows them). */
+export function idsOnPage(view: EntityView): string[] {
   const ids: string[] = [];
+  const { entity } = view;
+  const withReferences = !lazyReferences(view);
   for (const [property, statements] of Object.entries(entity.statements)) {
     ids.push(property);
-    for (const st of statements) ids.push(...idsInStatement(st));
+    for (const st of statements) ids.push(...idsInStatement(st, withReferences));
   }
   for (const link of Object.values(entity.sitelinks ?? {})) ids.push(...link.badges);
   return ids;
@@ -73,18 +91,53 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
           {t('Revision {0}', revision)}
         </p>
       </header>
-      <Terms entity={entity} language={labels.language} />
-      <Statements entity={entity} labels={labels} />
+      <Terms entity={entity} language={labels.language} lazy={!old && !view.complete} />
+      <Statements entity={entity} labels={labels} lazy={lazyReferences(view)} />
       {kind.hasSitelinks ? <Sitelinks sitelinks={entity.sitelinks ?? {}} labels={labels} /> : null}
     </article>
   );
 }
 
-function Terms({ entity, language }: { entity: Entity; language: string }) {
+function Terms({ entity, language, lazy }: { entity: Entity; language: string; lazy: boolean }) {
   const t = useT();
+  const { near, others, all } = termLanguages(entity, language);
+  return (
+    <section class="terms-section" aria-labelledby="terms-heading">
+      <h2 id="terms-heading">{t('Labels, descriptions and aliases')}</h2>
+      <TermsTable entity={entity} language={language} codes={near} caption={t('In your languages')} />
+      {others.length ? (
+        <details class="all-languages" data-part={lazy && others.length > LAZY_LANGUAGES ? partUrl(entity.id, 'terms', language) : undefined}>
+          <summary>{t('All entered languages ({0})', all.length)}</summary>
+          {lazy && others.length > LAZY_LANGUAGES
+            ? <PartLink id={entity.id} />
+            : <TermsTable entity={entity} language={language} codes={others} caption={t('In other languages')} />}
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+/** The languages of an entity's terms: those of the reader's fallback chain, and the others by code. */
+function termLanguages(entity: Entity, language: string): { near: string[]; others: string[]; all: string[] } {
   const all = [...new Set([...Object.keys(entity.labels), ...Object.keys(entity.descriptions), ...Object.keys(entity.aliases)])];
   const near = fallbackChain(language, 'labels').filter((code) => code === language || all.includes(code));
-  const others = all.filter((code) => !near.includes(code)).sort();
+  return { near, others: all.filter((code) => !near.includes(code)).sort(), all };
+}
+
+/** The other languages' terms, as the closed part of the page loads them. */
+export function OtherLanguages({ entity, language }: { entity: Entity; language: string }) {
+  const t = useT();
+  return <TermsTable entity={entity} language={language} codes={termLanguages(entity, language).others} caption={t('In other languages')} />;
+}
+
+/** Without scripts a part left out is one link away: the page with every part in it. */
+function PartLink({ id }: { id: string }) {
+  const t = useT();
+  return <p class="part-fallback"><a href={`/${id}?all=1`}>{t('Show the page with every part')}</a></p>;
+}
+
+function TermsTable({ entity, language, codes, caption }: { entity: Entity; language: string; codes: string[]; caption: string }) {
+  const t = useT();
   const row = (code: string) => {
     const name = languageName(code, language);
     return (
@@ -97,28 +150,24 @@ function Terms({ entity, language }: { entity: Entity; language: string }) {
       </tr>
     );
   };
-  const table = (codes: string[], caption: string) => (
+  return (
     <table class="terms">
       <caption class="visually-hidden">{caption}</caption>
       <thead><tr><th scope="col">{t('Language')}</th><th scope="col">{t('Label')}</th><th scope="col">{t('Description')}</th><th scope="col">{t('Also known as')}</th><th scope="col"><span class="visually-hidden">{t('Actions')}</span></th></tr></thead>
       <tbody>{codes.map(row)}</tbody>
     </table>
   );
-  return (
-    <section class="terms-section" aria-labelledby="terms-heading">
-      <h2 id="terms-heading">{t('Labels, descriptions and aliases')}</h2>
-      {table(near, t('In your languages'))}
-      {others.length ? (
-        <details class="all-languages">
-          <summary>{t('All entered languages ({0})', all.length)}</summary>
-          {table(others, t('In other languages'))}
-        </details>
-      ) : null}
-    </section>
-  );
 }
 
-function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
+/** Whether the page leaves its statements' references to be loaded when opened. */
+function lazyReferences(view: EntityView): boolean {
+  if (view.old || view.complete) return false;
+  let n = 0;
+  for (const statements of Object.values(view.entity.statements)) for (const st of statements) n += st.references.length;
+  return n > LAZY_REFERENCES;
+}
+
+function Statements({ entity, labels, lazy }: { entity: Entity; labels: Labels; lazy: boolean }) {
   const t = useT();
   const groups = Object.entries(entity.statements);
   return (
@@ -130,7 +179,7 @@ function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
           aria-label={labels.label(property)?.text ?? property}>
           <h3 class="statement-property"><EntityLink id={property} labels={labels} /></h3>
           <div class="group-statements">
-            <ol class="statements">{statements.map((st) => <StatementView statement={st} labels={labels} />)}</ol>
+            <ol class="statements">{statements.map((st) => <StatementView statement={st} labels={labels} lazyFrom={lazy ? entity.id : undefined} />)}</ol>
           </div>
         </section>
       ))}
@@ -140,21 +189,20 @@ function Statements({ entity, labels }: { entity: Entity; labels: Labels }) {
 
 const RANK_TEXT = { preferred: msg('Preferred rank'), normal: msg('Normal rank'), deprecated: msg('Deprecated rank') } as const;
 
-export function StatementView({ statement, labels }: { statement: Statement; labels: Labels }) {
+/** `lazyFrom`: the entity whose page loads this statement's references when they are opened. */
+export function StatementView({ statement, labels, lazyFrom }: { statement: Statement; labels: Labels; lazyFrom?: string }) {
   // Not useT(): a hook in each of Q31's hundreds of statements cost its page 30 ms (bench:ui).
   const t = translator(labels.language);
   return (
     <li class={`statement rank-${statement.rank}`} data-statement-id={statement.id}
       data-datatype={statement.property['data-type'] ?? ''} data-rank={statement.rank}>
       <div class="statement-main">
-        <span class={`rank rank-${statement.rank}`} title={t(RANK_TEXT[statement.rank])}>
-          <span class="visually-hidden">{t(RANK_TEXT[statement.rank])}</span>
-        </span>
+        {/* One element, not a span for sight and one for screen readers: there are hundreds of statements. */}
+        <span class={`rank rank-${statement.rank}`} role="img" aria-label={t(RANK_TEXT[statement.rank])} title={t(RANK_TEXT[statement.rank])} />
         <span class="statement-value"><ValueView snak={statement} labels={labels} /></span>
-        <span class="actions" />
       </div>
       {statement.qualifiers.length ? <SnakList snaks={statement.qualifiers} labels={labels} className="qualifiers" /> : null}
-      {statement.references.length ? <References references={statement.references} labels={labels} /> : null}
+      {statement.references.length ? <References statement={statement} labels={labels} lazyFrom={lazyFrom} /> : null}
     </li>
   );
 }
@@ -162,24 +210,28 @@ export function StatementView({ statement, labels }: { statement: Statement; lab
 function SnakList({ snaks, labels, className }: { snaks: Snak[]; labels: Labels; className: string }) {
   return (
     <dl class={className}>
-      {snaks.map((snak) => (
-        <div class="snak">
-          <dt><EntityLink id={snak.property.id} labels={labels} /></dt>
-          <dd><ValueView snak={snak} labels={labels} /></dd>
-        </div>
-      ))}
+      {snaks.map((snak) => [
+        <dt><EntityLink id={snak.property.id} labels={labels} /></dt>,
+        <dd><ValueView snak={snak} labels={labels} /></dd>,
+      ])}
     </dl>
   );
 }
 
-function References({ references, labels }: { references: Reference[]; labels: Labels }) {
+function References({ statement, labels, lazyFrom }: { statement: Statement; labels: Labels; lazyFrom?: string }) {
   const t = translator(labels.language);
+  const { references } = statement;
   return (
-    <details class="references">
+    <details class="references" data-part={lazyFrom ? partUrl(lazyFrom, 'references', labels.language, statement.id) : undefined}>
       <summary>{references.length === 1 ? t('1 reference') : t('{0} references', references.length)}</summary>
-      <ol>{references.map((ref) => <li><SnakList snaks={ref.parts} labels={labels} className="reference" /></li>)}</ol>
+      {lazyFrom ? <PartLink id={lazyFrom} /> : <ReferenceList references={references} labels={labels} />}
     </details>
   );
+}
+
+/** A statement's references, in the page or as the closed part of it loads them. */
+export function ReferenceList({ references, labels }: { references: Reference[]; labels: Labels }) {
+  return <ol>{references.map((ref) => <li><SnakList snaks={ref.parts} labels={labels} className="reference" /></li>)}</ol>;
 }
 
 function Sitelinks({ sitelinks, labels }: { sitelinks: Record<string, { title: string; badges: string[]; url?: string }>; labels: Labels }) {
