@@ -68,7 +68,8 @@ export function exportTarget(path: string | undefined): { out: Writable; done: (
   return { out: file, done: () => finished };
 }
 
-async function write(out: Writable, text: string): Promise<void> {
+/** Writes `text`, waiting for the stream to drain when it asks (memory stays flat however long the output). */
+export async function write(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 }
 

@@ -196,8 +196,8 @@ after the last batch it wrote.
     run: (config, [path], values) => exportCommand(config, path, values),
   },
   'sparql-sync': {
-    args: '[--once] [--settle S]', summary: 'load an external SPARQL engine from the store and keep it in step with every change',
-    positionals: [0, 0], options: { once: { type: 'boolean' }, settle: { type: 'string' } }, help: SPARQL_SYNC_HELP,
+    args: '[--once] [--settle S] | --dump FILE', summary: 'load an external SPARQL engine from the store and keep it in step with every change',
+    positionals: [0, 0], options: { once: { type: 'boolean' }, settle: { type: 'string' }, dump: { type: 'string' } }, help: SPARQL_SYNC_HELP,
     run: (config, _, values) => sparqlSyncCommand(config, loadSites(config), values),
   },
   'check-constraints': {

@@ -6,6 +6,8 @@ import { conceptVocabulary } from '../http/vocabulary.js';
 import type { SiteTable } from '../domain/sites.js';
 import { RemoteEndpoint, RemoteRefused, RemoteTimeout, RemoteUnavailable } from '../sparql/remote-endpoint.js';
 import { RemoteSync, SyncMismatch } from '../sparql/remote-sync.js';
+import { syncDump, type DumpProgress } from '../sparql/remote-dump.js';
+import { exportTarget, write } from './export.js';
 import { describeStore, openStore } from './open-store.js';
 import { CliError } from './errors.js';
 
@@ -15,6 +17,9 @@ chooses the triples. The first run loads every entity; later runs, and a run aft
 from what the engine holds (README, "SPARQL on an external engine").
 
   --once              apply what the feed holds now, then exit (for cron, or to check)
+  --dump FILE         instead of loading the engine through SPARQL Update, write what it would hold as N-Quads
+                      (.gz compressed by name) for the engine's own bulk loader, then exit; load the file into
+                      an empty engine and run sparql-sync: it follows the feed from where the dump began
   --settle SECONDS    after a sync that was killed, wait until the engine has been still this long before
                       going on: its last request may still be running there (default 10)`;
 
@@ -32,6 +37,7 @@ function remoteEndpoint(config: Config): RemoteEndpoint {
 }
 
 export async function sparqlSyncCommand(config: Config, sites: SiteTable, values: Record<string, unknown>): Promise<void> {
+  if (typeof values.dump === 'string') return dumpCommand(config, sites, values.dump);
   const endpoint = remoteEndpoint(config);
   if (config.sparql === 'off') throw new CliError('ENTIA_SPARQL is off: set it to full or truthy to choose what the engine holds', 2);
   const settleMs = settleSeconds(values.settle) * 1000;
@@ -60,4 +66,30 @@ export async function sparqlSyncCommand(config: Config, sites: SiteTable, values
     process.off('SIGTERM', stop);
     await store.close();
   }
+}
+
+/** `--dump FILE`: the engine's contents for its bulk loader (sparql/remote-dump.ts). */
+async function dumpCommand(config: Config, sites: SiteTable, path: string): Promise<void> {
+  if (config.sparql === 'off') throw new CliError('ENTIA_SPARQL is off: set it to full or truthy to choose what the engine holds', 2);
+  const target = exportTarget(path);
+  const store = await openStore(config, {}, 'existing');
+  console.error(`entia: writing ${describeStore(config.db)} as the SPARQL engine's N-Quads (${config.sparql}) to ${path}`);
+  let last: DumpProgress = { entities: 0, quads: 0 };
+  let logged = Date.now();
+  try {
+    const setup = { vocabulary: conceptVocabulary(config), sites, flavor: config.sparql };
+    for await (const text of syncDump(store, setup, (progress) => { last = progress; })) {
+      await write(target.out, text);
+      if (Date.now() - logged > 10_000) {
+        logged = Date.now();
+        console.error(`entia: ${last.entities} entities and redirects, ${last.quads} quads`);
+      }
+    }
+    if (target.out !== process.stdout) target.out.end();
+    await target.done();
+  } finally {
+    await store.close();
+  }
+  console.error(`entia: wrote ${last.entities} entities and redirects, ${last.quads} quads; load the file into an empty engine `
+    + 'with its bulk loader, then run entia sparql-sync (README, "SPARQL on an external engine")');
 }

@@ -30,6 +30,11 @@ export async function readSyncState(endpoint: RemoteEndpoint): Promise<SyncState
   return state;
 }
 
+/** The sync's state as N-Quads lines in its graph: how a dump for the engine's bulk loader (remote-dump.ts) says it. */
+export function stateQuads(state: SyncState): string[] {
+  return Object.entries(state).map(([key, value]) => `<${SYNC_GRAPH}> <${keyIri(key as StateKey)}> ${literal(value!)} <${SYNC_GRAPH}> .`);
+}
+
 /** One entity's triples laid out for the engine. */
 export interface RemoteEntity {
   id: string;

@@ -38,7 +38,7 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
   });
 
   /** Entia's triples in the engine: not its own graphs, not the sync's bookkeeping. */
-  const entiaTriples = () => `GRAPH ?g { ?s ?p ?o } FILTER (?g NOT IN (${[SYNC_GRAPH, ...v.ownGraphs].map((g) => `<${g}>`).join(', ')}) `
+  const entiaTriples = (engine: Virtuoso = v) => `GRAPH ?g { ?s ?p ?o } FILTER (?g NOT IN (${[SYNC_GRAPH, ...engine.ownGraphs].map((g) => `<${g}>`).join(', ')}) `
     + '&& ?p != <urn:entia:uses>)';
 
   const env = (extra: Record<string, string> = {}) => ({ ...process.env, ENTIA_DB: s.dbPath, ENTIA_SPARQL_URL: v.url, ENTIA_SPARQL: 'full', ...extra });
@@ -204,6 +204,29 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
     const written = await sparql('SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER (?g IN (<http://www.wikidata.org/entity/Q999999>, '
       + '<http://www.wikidata.org/value/late>) || STRSTARTS(STR(?g), "urn:entia:staging:")) } LIMIT 1');
     assert.deepEqual(written.body.results.bindings, []);
+  });
+
+  it('fills an empty engine from a dump through its own bulk loader, then follows the feed from where the dump began', async () => {
+    const second = await startVirtuoso();
+    try {
+      const quantity = (amount: string) => ({ type: 'value', content: { amount, unit: '1' } });
+      const id = (await s.post('/v1/entities/items', { item: { labels: { en: 'dumped' },
+        statements: { [property]: [{ property: { id: property }, value: quantity('+12') }] } } })).body.id;
+      const file = join(dir, 'engine.nq.gz');
+      const dumped = await runEntia(['sparql-sync', '--dump', file]);
+      assert.equal(dumped.code, 0, dumped.output);
+      assert.match(dumped.output, /wrote \d+ entities and redirects, \d+ quads/);
+      // Changed after the dump began: the sync applies it from the dump's cursor.
+      await s.put(`/v1/entities/items/${id}/labels/en`, { label: 'changed after the dump' });
+      await s.post(`/v1/entities/items/${id}/statements`, { statement: { property: { id: property }, value: quantity('+13') } });
+      await second.bulkLoad(file);
+      const synced = await runSync(['--once'], { ENTIA_SPARQL_URL: second.url });
+      assert.equal(synced.code, 0, synced.output);
+      assert.doesNotMatch(synced.output, /loading the store/, 'the engine\'s state came with the dump: no load over SPARQL Update');
+      await assertMirrorInStep(s, entiaTriples(second), { url: second.url.replace(/\/sparql$/, '') });
+    } finally {
+      await second.stop();
+    }
   });
 
   it('refuses to start without an engine, or on an engine filled for another flavour', async () => {
