@@ -1,85 +1,23 @@
 #!/usr/bin/env node
 // The composition root: reads the environment, chooses the store backend, dispatches the command. Each
 // command is a row of COMMANDS: its usage, its help, its options (node's util.parseArgs) and what it runs.
-import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnv, type Config } from '../config.js';
-import { buildApp } from '../http/app.js';
 import { conceptVocabulary } from '../http/vocabulary.js';
-import { Redis } from 'ioredis';
-import { buildGuard } from '../http/guard.js';
-import { memoryRateLimiter, storeRateLimiter, type RateLimiter } from '../http/rate-limit.js';
-import { redisRateLimiter } from '../http/rate-limit-redis.js';
-import { RedirectRefused, type Store } from '../store/store.js';
-import { buildServices } from '../http/services.js';
+import { RedirectRefused } from '../store/store.js';
 import { ITEM, parseIdOfKind } from '../domain/kinds.js';
 import { count, IMPORT_BATCH } from './import.js';
-import { checkStoreLocation, describeStore, isPostgresUrl, loadSites, openStore, sitesOverride } from './open-store.js';
+import { describeStore, loadSites, openStore } from './open-store.js';
 import { protectCommand } from './protect.js';
 import { backupCommand, restoreCommand } from './backup.js';
 import { userCommand, USER_USAGE } from './user.js';
 import { CliError } from './errors.js';
-import { superviseWorkers } from './workers.js';
 import { EXPORT_FORMATS, exportStore, exportTarget, readIdsFile, type ExportFormat } from './export.js';
 import { SPARQL_SYNC_HELP, sparqlSyncCommand } from './sparql-sync.js';
 import { QUICKSTATEMENTS_HELP, quickstatementsCommand } from './quickstatements.js';
 import { CHECK_CONSTRAINTS_HELP, checkConstraintsCommand } from './check-constraints.js';
 import { importCommand } from './import-command.js';
-
-/**
- * Where rate-limit budgets live: Redis when ENTIA_REDIS is set; otherwise the store's shared counters when
- * several processes may serve one database (PostgreSQL, or ENTIA_WORKERS > 1); process memory for a single
- * SQLite process, where nothing else could share them.
- */
-function chooseLimiter(config: Config, store: Store, redis: Redis | null): RateLimiter {
-  if (redis) return redisRateLimiter(redis);
-  if (isPostgresUrl(config.db) || config.workers > 1) return storeRateLimiter(store);
-  return memoryRateLimiter();
-}
-
-async function serve(config: Config): Promise<void> {
-  checkStoreLocation(config.db);
-  if (config.workers > 1 && cluster.isPrimary) {
-    // Migrate once before forking, so the workers find the schema current (SQLite's start-up migration
-    // does not guard against several processes starting together; PostgreSQL's does, under a lock).
-    await (await openStore(config, {}, 'create')).close();
-    console.error(`entia: store: ${describeStore(config.db)}; edit mode: ${config.editMode}; ${config.workers} workers`);
-    return superviseWorkers(config.workers);
-  }
-  const store = await openStore(config, {}, cluster.isPrimary ? 'create' : 'existing');
-  const unindexed = await store.unindexedCount();
-  if (unindexed > 0 && cluster.isPrimary) {
-    console.error(`entia: ${unindexed} imported entities are not in search yet (an import stopped before building its `
-      + 'indexes): run entia import again to finish it (docs/api.md, "Importing")');
-  }
-  const sites = sitesOverride(config);
-  const redis = config.redis ? new Redis(config.redis, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
-  if (redis) await redis.connect();
-  const guard = await buildGuard({ config, accounts: store.accounts, limiter: chooseLimiter(config, store, redis) });
-  const app = buildApp({ store, services: buildServices(config, sites, guard) });
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await app.close();
-    await store.close();
-    await redis?.quit();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-  // A worker whose primary is gone stops too, rather than serving on unsupervised.
-  if (cluster.isWorker) process.once('disconnect', shutdown);
-  await app.listen({ host: config.host, port: config.port });
-  if (cluster.isPrimary) {
-    // The port bound, which PORT=0 leaves to the system.
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    console.error(`entia: serving ${config.publicUrl} (listening on ${config.host}:${port}); `
-      + `store: ${describeStore(config.db)}; edit mode: ${config.editMode}`);
-  }
-}
 
 async function exportCommand(config: Config, path: string | undefined, values: Record<string, unknown>): Promise<void> {
   const format = (values.format ?? 'wikidata') as ExportFormat;
@@ -146,7 +84,9 @@ const COMMANDS: Record<string, Command> = {
   serve: {
     args: '', summary: 'start the HTTP API and the web pages', positionals: [0, 0],
     help: 'Configured by the environment: PORT, HOST, ENTIA_DB, ENTIA_EDIT, ENTIA_WORKERS, … (README, "Configuration").',
-    run: (config) => serve(config),
+    // Loaded when asked for: the HTTP stack (Fastify, the pages, the engines) is most of a start-up's time, and
+    // the other commands (and --help) need none of it.
+    run: async (config) => (await import('./serve.js')).serve(config),
   },
   import: {
     args: 'FILE|- [options]', summary: 'load a Wikidata dump (.json, .json.gz, .json.bz2, or - for standard input) into ENTIA_DB',
