@@ -25,11 +25,11 @@ export interface EntityView {
  * references) is loaded when opened instead of sent with the page: Q31's 300 languages and 1,000 reference
  * parts were half of its 12,700 elements, and building them half of its load in the browser (ADR 0019).
  */
-export const LAZY_LANGUAGES = 30;
-export const LAZY_REFERENCES = 100;
+const LAZY_LANGUAGES = 30;
+const LAZY_REFERENCES = 100;
 
 /** Where the browser loads a part of the entity's page from (index.tsx answers). */
-export function partUrl(id: string, part: 'terms' | 'references', language: string, statement?: string): string {
+function partUrl(id: string, part: 'terms' | 'references', language: string, statement?: string): string {
   const query = new URLSearchParams({ uselang: language, ...(statement ? { statement } : {}) });
   return `/${id}/part/${part}?${query}`;
 }
