@@ -11,7 +11,7 @@ import type { EngineSetup } from './engine-protocol.js';
 import { readMirrorEntities } from './mirror.js';
 import { mirrorLayout } from './mirror-triples.js';
 import type { SyncStore } from './remote-sync.js';
-import { entityWrite, remoteEntity, stateQuads } from './remote-updates.js';
+import { ownGraphLines, remoteEntity, stateQuads } from './remote-updates.js';
 
 /** Entities read and written at once. */
 const PAGE = 200;
@@ -34,10 +34,10 @@ export async function* syncDump(store: SyncStore, setup: EngineSetup, done: (pro
   const progress: DumpProgress = { entities: 0, quads: 0 };
   const page = async (ids: readonly string[]): Promise<string> => {
     const entities = (await readMirrorEntities(store, ids)).map((entity) => remoteEntity(layout, setup, entity));
-    const write = entityWrite(layout, entities);
     const quads: string[] = [];
-    for (const [graph, lines] of write.own) for (const line of lines) quads.push(inGraph(line, graph));
     for (const entity of entities) {
+      const graph = layout.graphOf(entity.id);
+      for (const line of ownGraphLines(entity)) quads.push(inGraph(line, graph));
       for (const [node, lines] of entity.shared) {
         if (written.has(node)) continue;
         if (written.size >= REMEMBERED_NODES) written.clear();

@@ -85,13 +85,17 @@ export interface SyncWrite {
   modified?: Date;
 }
 
+/** An entity graph's lines: its own triples, and one `uses` triple for each shared node it uses. */
+export function ownGraphLines(entity: RemoteEntity): string[] {
+  return [...entity.own, ...[...entity.shared.keys()].map((node) => `${usesSubject(entity.id)} <${USES}> <${node}> .`)];
+}
+
 /** What writing these entities takes: `unused` are the shared nodes only their old versions used (RemoteSync.entityWrite). */
 export function entityWrite(layout: MirrorLayout, entities: readonly RemoteEntity[], unused: readonly string[] = []): SyncWrite {
   const own = new Map<string, string[]>();
   const shared = new Map<string, string>();
   for (const entity of entities) {
-    const uses = [...entity.shared.keys()].map((node) => `${usesSubject(entity.id)} <${USES}> <${node}> .`);
-    own.set(layout.graphOf(entity.id), [...entity.own, ...uses]);
+    own.set(layout.graphOf(entity.id), ownGraphLines(entity));
     for (const [node, lines] of entity.shared) shared.set(node, lines);
   }
   return { empty: [...own.keys(), ...unused], own, shared: [...shared.values()].flatMap((lines) => lines.trimEnd().split('\n')), state: {} };

@@ -101,14 +101,15 @@ export function EntityPage({ view, labels }: { view: EntityView; labels: Labels 
 function Terms({ entity, language, lazy }: { entity: Entity; language: string; lazy: boolean }) {
   const t = useT();
   const { near, others, all } = termLanguages(entity, language);
+  const later = lazy && others.length > LAZY_LANGUAGES;
   return (
     <section class="terms-section" aria-labelledby="terms-heading">
       <h2 id="terms-heading">{t('Labels, descriptions and aliases')}</h2>
       <TermsTable entity={entity} language={language} codes={near} caption={t('In your languages')} />
       {others.length ? (
-        <details class="all-languages" data-part={lazy && others.length > LAZY_LANGUAGES ? partUrl(entity.id, 'terms', language) : undefined}>
+        <details class="all-languages" data-part={later ? partUrl(entity.id, 'terms', language) : undefined}>
           <summary>{t('All entered languages ({0})', all.length)}</summary>
-          {lazy && others.length > LAZY_LANGUAGES
+          {later
             ? <PartLink id={entity.id} />
             : <TermsTable entity={entity} language={language} codes={others} caption={t('In other languages')} />}
         </details>
