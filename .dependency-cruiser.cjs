@@ -48,9 +48,15 @@ module.exports = {
     },
     {
       name: 'writes-go-through-the-pipeline', severity: 'error',
-      comment: 'REST write handlers are declarations that write.ts runs; only it (and the Action API dialect) commits',
+      comment: 'REST write handlers are declarations that write/rows.ts runs; they neither commit, parse metadata nor authorise',
       from: { path: '^src/http/handlers/' },
-      to: { path: '^src/http/(edit|meta|guard)\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: ['^src/http/(meta|guard)\\.ts$', '^src/http/write/(commit|merge|redirect|turns)\\.ts$'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'one-write-path', severity: 'error',
+      comment: 'every write of every dialect goes through the write pipeline: the commit steps and the turns are reached only from src/http/write/ (ADR 0020); services.ts makes the one queue of turns',
+      from: { path: '^src/', pathNot: ['^src/http/write/', '^src/http/services\\.ts$'] },
+      to: { path: '^src/http/write/(commit|merge|redirect|turns)\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'ui-talks-to-the-api', severity: 'error',

@@ -6,7 +6,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnv, type Config } from '../config.js';
 import { conceptVocabulary } from '../http/vocabulary.js';
 import { RedirectRefused } from '../store/store.js';
-import { ITEM, parseIdOfKind } from '../domain/kinds.js';
+import { parseEntityId } from '../domain/kinds.js';
+import { checkRedirect, RedirectRefusal } from '../domain/redirect.js';
 import { count, IMPORT_BATCH } from './import.js';
 import { describeStore, loadSites, openStore } from './open-store.js';
 import { protectCommand } from './protect.js';
@@ -48,19 +49,24 @@ async function exportCommand(config: Config, path: string | undefined, values: R
   }
 }
 
-/** `entia redirect Q1 Q2`: Q1 becomes a redirect to Q2, as after a merge (docs/api.md "Redirects"). */
+/**
+ * `entia redirect Q1 Q2`: the empty item Q1 becomes a redirect to Q2, by the rules wbcreateredirect follows
+ * (domain/redirect.ts), so the command line refuses what the API refuses (docs/api.md §9.1).
+ */
 async function redirectCommand(config: Config, source: string, target: string): Promise<void> {
-  const from = parseIdOfKind(ITEM, source);
-  const to = parseIdOfKind(ITEM, target);
-  if (!from || !to || from === to) throw new CliError('expected two different item ids', 2);
+  const from = parseEntityId(source)?.id;
+  const to = parseEntityId(target)?.id;
+  if (!from || !to) throw new CliError('expected two entity ids', 2);
   const store = await openStore(config);
   console.error(`entia: store: ${describeStore(config.db)}`);
   try {
     try {
+      checkRedirect(from, await store.readEntity(from, 'edit'), to, await store.readEntity(to, 'read'));
       await store.redirectEntity(from, to, { user: 'cli', comment: `redirect ${from} to ${to}`, tags: [], bot: false });
     } catch (e) {
+      if (e instanceof RedirectRefusal) throw new CliError(`${e.message} Nothing changed.`);
       if (!(e instanceof RedirectRefused)) throw e;
-      throw new CliError(`${to} ${e.reason === 'target-is-redirect' ? 'is itself a redirect' : 'is not an item of this store'}: nothing changed`);
+      throw new CliError(`${to} ${e.reason === 'target-is-redirect' ? 'is itself a redirect' : 'does not exist'}. Nothing changed.`);
     }
     console.log(`${from} now redirects to ${to}`);
   } finally {

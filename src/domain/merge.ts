@@ -1,5 +1,5 @@
 // Merging one item into another, by Wikibase's rules (its ChangeOpsMerge): what moves, what conflicts, what is
-// left behind. Pure: the caller loads both items and writes the result (http/merge.ts, one atomic store call).
+// left behind. Pure: the caller loads both items and writes the result (http/write/merge.ts, one atomic store call).
 //
 //   labels        moved where the target has none in the language or the same one; a different one becomes an
 //                 alias of the target (a label never stops a merge)

@@ -23,8 +23,7 @@ import { registerActionApi } from './action-api/index.js';
 import { registerSparql } from './sparql/index.js';
 import { wikibaseError, wikibaseHeaders, wikibaseResult } from './dialect.js';
 import { corsOptions, SECURITY_HEADERS } from './headers.js';
-import { editedEntity, runEdit, type EditQueue } from './edit-queue.js';
-import { writeHandler } from './write.js';
+import { writeHandler } from './write/rows.js';
 import type { Services } from './services.js';
 import { openApiHandler } from './handlers/meta.js';
 import { registerUi } from '../ui/index.js';
@@ -111,7 +110,6 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   }
   methodsByPath.on('GET', '/v1/openapi.json', () => {});
 
-  const { edits } = services;
   for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   registerChangeStream(app, store, config.streamBufferBytes, (n) => services.metrics.followers.set(n),
     (changes) => services.rdfChanges(store, changes));
@@ -120,19 +118,19 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   for (const path of registerReconcile(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
   methodsByPath.on('POST', RECONCILE_PATH, () => {});
   for (const path of registerEntityData(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  for (const path of registerActionApi(app, store, services, edits)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
+  for (const path of registerActionApi(app, store, services)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
   for (const path of registerSparql(app, store, services)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
   // The web interface reads through the routes registered here, in process (ui/api.ts). Its pages are kept until
   // the store commits again, unless reads go to replicas, which may lag the primary whose commits are counted.
   const storeVersion = reads === store ? () => store.changesCommitted() : undefined;
   if (config.ui) for (const path of registerUi(app, { storeVersion })) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  for (const b of bound) registerRoute(app, b, store, services, edits);
+  for (const b of bound) registerRoute(app, b, store, services);
   // The same routes again under Wikibase's base path, in its spelling (dialect.ts).
   const wikibasePrefix = config.wikibasePrefix;
   if (wikibasePrefix !== null) {
     for (const b of bound) {
-      registerRoute(app, b, store, services, edits, wikibasePrefix);
+      registerRoute(app, b, store, services, wikibasePrefix);
       methodsByPath.on(b.route.method, wikibasePrefix + b.url, () => {});
       if (b.route.method === 'GET') methodsByPath.on('HEAD', wikibasePrefix + b.url, () => {});
     }
@@ -156,8 +154,7 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   return app;
 }
 
-function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, edits: EditQueue,
-  wikibasePrefix?: string): void {
+function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, wikibasePrefix?: string): void {
   const { route, kind } = b;
   const reads = store.forReads?.() ?? store;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
@@ -177,9 +174,8 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
       const identity = await services.guard.identify(req.headers.authorization);
       const ctx = requestContext(req, { kind: kind ?? kindByName('item'), store: route.method === 'GET' ? reads : store, services, identity });
       if (route.method === 'GET') await services.guard.read(ctx);
-      const entity = route.method === 'GET' ? null : editedEntity(ctx.params);
       try {
-        const result = entity === null ? await handler(ctx) : await runEdit(edits, store, entity, () => handler(ctx));
+        const result = await handler(ctx);
         // docs/api.md §2.1: success responses name the authenticated user.
         if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
         return send(reply, wikibasePrefix ? wikibaseResult(result, services.config.publicUrl, wikibasePrefix) : result);

@@ -4,7 +4,7 @@ import type { KindName } from '../domain/entity.js';
 import type { ErrorCode } from '../domain/errors.js';
 import type { ResponseSchema } from './openapi-schemas.js';
 import { kindByName, type Kind } from '../domain/kinds.js';
-import type { AnyWrite } from './write.js';
+import type { AnyWrite } from './write/rows.js';
 import type { Handler, Method } from './context.js';
 
 
@@ -35,7 +35,7 @@ export interface Route {
   errors?: readonly ErrorCode[];
   /** A read's handler… */
   handler?: Handler;
-  /** …or a write's declaration, run by write.ts in the order of docs/api.md §7.7. A route has one of the two. */
+  /** …or a write's declaration, run by write/rows.ts in the order of docs/api.md §7.7. A route has one of the two. */
   write?: AnyWrite;
 }
 

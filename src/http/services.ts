@@ -5,7 +5,7 @@ import { buildSiteTable, type BadgePolicy, type SiteTable } from '../domain/site
 import { RevisionCache } from '../store/revision-cache.js';
 import type { Account } from '../store/store.js';
 import { Metrics } from './metrics.js';
-import { EditQueue } from './edit-queue.js';
+import { EditQueue } from './write/turns.js';
 import { constraintCaches, type ConstraintCaches } from './constraints.js';
 
 /** Who sent a request: nobody in particular, an account, or someone holding a token we do not know. */
@@ -72,7 +72,7 @@ export interface Services {
   metrics: Metrics;
   /** The change feed's `format=rdf` events, with the triples of recent revisions kept. */
   rdfChanges: RdfChangeRenderer;
-  /** This process's edits of one entity, taking turns (edit-queue.ts), whichever API they came through. */
+  /** This process's edits of one entity, taking turns (write/turns.ts), whichever API they came through. */
   edits: EditQueue;
   /** Properties' constraints and entities' links, by revision, for every constraint check (constraints.ts). */
   constraintCaches: ConstraintCaches;

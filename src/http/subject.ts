@@ -1,6 +1,6 @@
 // Finding the entity a path names: id parsing (400), preconditions (304/412), existence (404),
 // redirects (308 on reads, 409 on edits). The steps are separate because docs/api.md §7.7 puts other
-// request validation between them; write.ts runs them for every write, the read handlers call them in order.
+// request validation between them; write/rows.ts runs them for every write, the read handlers call them in order.
 import { fail } from '../domain/errors.js';
 import { parseEntityId, parseIdOfKind, type Kind } from '../domain/kinds.js';
 import type { Entity } from '../domain/entity.js';

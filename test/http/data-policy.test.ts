@@ -1,5 +1,5 @@
 // Data policy (422 data-policy-violation, docs/api.md §6.1, §6.4) on every route that can break it today:
-// creation and PATCH of items and properties. commitEdit (src/http/edit.ts) is the one place the rules
+// creation and PATCH of items and properties. commitEdit (src/http/write/commit.ts) is the one place the rules
 // run, so routes added later get them by calling it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

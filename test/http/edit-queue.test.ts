@@ -1,7 +1,7 @@
-// Edits of one entity take turns within a process (src/http/edit-queue.ts); edits of different entities don't wait.
+// Edits of one entity take turns within a process (src/http/write/turns.ts); edits of different entities don't wait.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EditQueue, editedEntity } from '../../src/http/edit-queue.js';
+import { EditQueue, editedEntity } from '../../src/http/write/turns.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

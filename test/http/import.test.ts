@@ -47,11 +47,12 @@ describe('entia import', () => {
     assert.equal(revisions[1].bot, true);
   });
 
-  it('turns an item into a redirect with `entia redirect` (308 on reads afterwards)', async () => {
-    const out = execFileSync(process.execPath, [...ENTIA, 'redirect', 'Q48347943', 'Q2682663'],
+  it('turns an empty item into a redirect to an imported one with `entia redirect` (308 on reads afterwards)', async () => {
+    const empty = (await s.post('/v1/entities/items', { item: {} })).body.id;
+    const out = execFileSync(process.execPath, [...ENTIA, 'redirect', empty, 'Q2682663'],
       { env: { ...process.env, ENTIA_DB: s.dbPath }, encoding: 'utf8' });
-    assert.match(out, /Q48347943 now redirects to Q2682663/);
-    const res = await s.get('/v1/entities/items/Q48347943');
+    assert.match(out, new RegExp(`${empty} now redirects to Q2682663`));
+    const res = await s.get(`/v1/entities/items/${empty}`);
     assert.equal(res.status, 308);
     assert.equal(new URL(res.headers.get('location')!).pathname, '/v1/entities/items/Q2682663');
   });

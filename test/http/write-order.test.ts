@@ -1,4 +1,4 @@
-// The one write pipeline (src/http/write.ts) against docs/api.md §7.7, over every write route of the table: the
+// The one write pipeline (src/http/write/rows.ts) against docs/api.md §7.7, over every write route of the table: the
 // order of the body's problems written down in BODY_ORDER is the order the documentation states, and each
 // route, sent a request whose body part and edit comment are both wrong, answers the problem that order puts
 // first. A route added to the table is covered without a new test.
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { bindRoutes } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/routes.js';
-import { BODY_ORDER, type BodyPart } from '../../src/http/write.js';
+import { BODY_ORDER, type BodyPart } from '../../src/http/write/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { uniq } from '../helpers/term-kinds.js';
 

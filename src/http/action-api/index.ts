@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isEntiaError } from '../../domain/errors.js';
 import { ITEM, KINDS, pageOf, type Kind } from '../../domain/kinds.js';
 import type { Store } from '../../store/store.js';
-import type { EditQueue } from '../edit-queue.js';
 import { searchTerms } from '../handlers/search.js';
 import { parseMeta } from '../meta.js';
 import { jsonBuffer, MalformedBody } from '../reply-error.js';
@@ -31,7 +30,6 @@ interface Request extends Call {
   identity: Identity;
   bearer: string | null;
   sessions: Sessions;
-  edits: EditQueue;
 }
 
 const READ_MODULES: Record<string, (call: Request) => Promise<Json>> = {
@@ -239,7 +237,7 @@ async function write(call: Request, module: (call: WriteCall) => Promise<Json>):
   const ctx = requestCtx(call, {}, {
     ...(summary !== undefined ? { comment: summary } : {}), tags, bot: call.params.bot !== undefined,
   });
-  return module({ ...call, ctx, meta: parseMeta(ctx), edits: call.edits });
+  return module({ ...call, ctx, meta: parseMeta(ctx) });
 }
 
 function send(reply: FastifyReply, body: Json): FastifyReply {
@@ -251,8 +249,7 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   return send(reply, { error: { code: e.code, info: e.info, ...e.extra }, servedby: 'entia' });
 }
 
-async function answer(req: FastifyRequest, reply: FastifyReply, store: Store, services: Services, sessions: Sessions,
-  edits: EditQueue): Promise<FastifyReply> {
+async function answer(req: FastifyRequest, reply: FastifyReply, store: Store, services: Services, sessions: Sessions): Promise<FastifyReply> {
   const fromUrl = req.query as Json;
   const params: Json = { ...fromUrl, ...(req.method === 'POST' ? (req.body as Json | undefined) ?? {} : {}) };
   try {
@@ -272,7 +269,7 @@ async function answer(req: FastifyRequest, reply: FastifyReply, store: Store, se
     for (const secret of ['token', 'lgpassword', 'lgtoken']) {
       if (fromUrl[secret] !== undefined) refuse('mustpostparams', `The following parameter was found in the query string, but must be in the POST body: ${secret}.`);
     }
-    const call: Request = { params, v2: formatversion !== '1', store, services, req, reply, identity, bearer, sessions, edits };
+    const call: Request = { params, v2: formatversion !== '1', store, services, req, reply, identity, bearer, sessions };
     const body = writeModule ? await write(call, writeModule) : await readModule!(call);
     return send(reply, body);
   } catch (e) {
@@ -292,7 +289,7 @@ const FRAMEWORK_ERRORS: Record<string, ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: new ApiError('toobig', 'The request body is too large.'),
 };
 
-export function registerActionApi(app: FastifyInstance, store: Store, services: Services, edits: EditQueue): string[] {
+export function registerActionApi(app: FastifyInstance, store: Store, services: Services): string[] {
   const sessions = buildSessions(services, store.accounts);
   // Its own context: form bodies here only, and every failure in the Action API's shape.
   app.register(async (api) => {
@@ -313,8 +310,8 @@ export function registerActionApi(app: FastifyInstance, store: Store, services: 
       req.log.error({ err: error }, 'unexpected error');
       return sendError(reply, new ApiError('internal_api_error', 'An internal error occurred.'));
     });
-    api.get(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions, edits));
-    api.post(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions, edits));
+    api.get(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions));
+    api.post(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions));
   });
   return [ACTION_API_PATH];
 }

@@ -1,11 +1,10 @@
-// action=wbmergeitems (docs/api.md §10.15): the merge the REST route POST …/merge makes (http/merge.ts), with
+// action=wbmergeitems (docs/api.md §10.15): the merge the REST route POST …/merge makes (write/merge.ts), with
 // Wikibase's parameters, answer and error codes.
 import { ITEM } from '../../domain/kinds.js';
 import { MERGE_CONFLICTS, type MergeConflict } from '../../domain/merge.js';
 import { isEntiaError } from '../../domain/errors.js';
-import { runEdit } from '../edit-queue.js';
-import { commitMerge } from '../merge.js';
-import { entityIdOf, entityToEdit, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { mergeItems } from '../write/index.js';
+import { entityIdOf, list, param, refuse, required, type Json, type WriteCall } from './protocol.js';
 
 function itemId(call: WriteCall, name: string): string {
   return entityIdOf(required(call.params, name), ITEM);
@@ -21,16 +20,9 @@ export async function wbmergeitems(call: WriteCall): Promise<Json> {
     ignore.add(kind as MergeConflict);
   }
   if (from === to) refuse('cant-merge-self', 'You cannot merge an item with itself.');
-  // In the source's turn, as every edit of it; the target's compare-and-set guards the other half, and a lost
-  // race re-runs the whole merge (runEdit).
-  const done = await runEdit(call.edits, call.store, from, async () => {
-    const [source, target] = [await entityToEdit(call.store, from), await entityToEdit(call.store, to)];
-    try {
-      return await commitMerge(call.ctx, { source, target, ignore, meta: call.meta });
-    } catch (e) {
-      if (isEntiaError(e) && e.code === 'merge-conflict') refuse('failed-modify', e.text + describeConflict(e.context as Json));
-      throw e;
-    }
+  const done = await mergeItems(call.ctx, { from, to, ignore, meta: call.meta }).catch((e) => {
+    if (isEntiaError(e) && e.code === 'merge-conflict') refuse('failed-modify', e.text + describeConflict(e.context as Json));
+    throw e;
   });
   const entity = (id: string, head: { revision: number }) => ({ id, type: 'item', lastrevid: head.revision });
   return {

@@ -3,10 +3,8 @@
 // answers them; an error from the edit path (the contract's table) is translated here, once, by ACTION_CODES.
 import { ERRORS, type EntiaError, type ErrorCode } from '../../domain/errors.js';
 import { hasControlCharacter } from '../../domain/text.js';
-import type { EditMeta, Head, Store } from '../../store/store.js';
-import type { Entity } from '../../domain/entity.js';
+import type { EditMeta, Store } from '../../store/store.js';
 import { parseEntityId, parseIdOfKind, type Kind } from '../../domain/kinds.js';
-import type { EditQueue } from '../edit-queue.js';
 import type { Ctx } from '../context.js';
 import type { Services } from '../services.js';
 import { parseJsonText } from '../body.js';
@@ -118,6 +116,10 @@ export function fromEntiaError(error: EntiaError): ApiError {
     if (reason === 'resource-protected') return new ApiError('protectedpage', 'This entity has been protected to prevent editing.');
   }
   const code = ACTION_CODES[error.code] ?? 'modification-failed';
+  const id = String(error.params.id ?? '');
+  // The entity an edit names, missing or a redirect, in Wikibase's words (clients show them).
+  if (code === 'no-such-entity') return new ApiError(code, `Could not find an entity with the ID "${id}".`, { id });
+  if (code === 'unresolved-redirect') return new ApiError(code, `${id} is a redirect to ${String(context.redirect_target)}.`);
   const extra: Json = code === 'modification-failed'
     ? { messages: [{ name: 'wikibase-validator-invalid', parameters: [], html: { '*': info } }] } : {};
   return new ApiError(code, info, extra);
@@ -145,13 +147,4 @@ export interface Call {
 export interface WriteCall extends Call {
   ctx: Ctx;
   meta: EditMeta;
-  edits: EditQueue;
-}
-
-/** The entity an edit module changes, as read for the edit: Wikibase's `no-such-entity` or `unresolved-redirect` otherwise. */
-export async function entityToEdit(store: Pick<Store, 'readEntity'>, id: string): Promise<{ entity: Entity; head: Head }> {
-  const read = await store.readEntity(id, 'edit');
-  if (read.status === 'missing') refuse('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
-  if (read.status === 'redirect') refuse('unresolved-redirect', `${id} is a redirect to ${read.target}.`);
-  return read;
 }

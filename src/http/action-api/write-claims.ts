@@ -95,7 +95,7 @@ export async function wbcreateclaim(call: WriteCall): Promise<Json> {
     (doc.statements[property] ??= []).push({ property: { id: property }, value, rank: 'normal', qualifiers: [], references: [] });
   });
   const added = addedStatement(edited);
-  return pageAnswer(edited, { claim: added ? claimOf(edited.done.entity, added.id) : {} });
+  return pageAnswer(edited, { claim: added ? claimOf(edited.entity, added.id) : {} });
 }
 
 export async function wbsetclaim(call: WriteCall): Promise<Json> {
@@ -108,8 +108,8 @@ export async function wbsetclaim(call: WriteCall): Promise<Json> {
     putStatement(doc, stored ? { ...statement, id: stored.id } : statement);
   });
   // The statement replaced, or the new one a GUID the entity did not hold made.
-  const written = statementById(edited.done.entity.statements, guid) ?? addedStatement(edited);
-  return pageAnswer(edited, { claim: written ? claimOf(edited.done.entity, written.id) : {} });
+  const written = statementById(edited.entity.statements, guid) ?? addedStatement(edited);
+  return pageAnswer(edited, { claim: written ? claimOf(edited.entity, written.id) : {} });
 }
 
 /** The modules that change one statement, found by its GUID in `param`. */
@@ -129,7 +129,7 @@ export async function wbsetclaimvalue(call: WriteCall): Promise<Json> {
   const snaktype = required(call.params, 'snaktype');
   const value = valueFromAction(snaktype, snaktype === 'value' ? jsonParam(call.params, 'value') : undefined);
   const { edited, id } = await editStatement(call, 'claim', (statement) => { statement.value = value; });
-  return pageAnswer(edited, { claim: claimOf(edited.done.entity, id) });
+  return pageAnswer(edited, { claim: claimOf(edited.entity, id) });
 }
 
 export async function wbremoveclaims(call: WriteCall): Promise<Json> {
@@ -165,7 +165,7 @@ export async function wbsetqualifier(call: WriteCall): Promise<Json> {
     if (at >= 0) qualifiers[at] = qualifier;
     else qualifiers.push(qualifier);
   });
-  return pageAnswer(edited, { claim: claimOf(edited.done.entity, id) });
+  return pageAnswer(edited, { claim: claimOf(edited.entity, id) });
 }
 
 export async function wbremovequalifiers(call: WriteCall): Promise<Json> {
@@ -194,9 +194,9 @@ export async function wbsetreference(call: WriteCall): Promise<Json> {
   });
   // The reference written: the one the statement did not hold before, or the replaced one if it is unchanged.
   const held = new Set(statementById(edited.before!.statements, id)!.references.map((r) => r.hash));
-  const references = statementById(edited.done.entity.statements, id)!.references;
+  const references = statementById(edited.entity.statements, id)!.references;
   const reference = references.find((r) => !held.has(r.hash)) ?? references.find((r) => r.hash === replaced);
-  const claim = claimOf(edited.done.entity, id);
+  const claim = claimOf(edited.entity, id);
   const answered = ((claim.references ?? []) as Json[]).find((r) => r.hash === reference?.hash);
   return pageAnswer(edited, { reference: answered ?? {} });
 }

@@ -8,19 +8,16 @@ import { BODY, inMode } from '../../domain/problems.js';
 import { toWikidataClaim } from '../../domain/wikidata-export.js';
 import { isTermLanguage } from '../../domain/languages.js';
 import { changedParts } from '../../domain/entity-parts.js';
-import { commitEdit, type Committed } from '../edit.js';
-import { runEdit } from '../edit-queue.js';
-import { rulesFor } from '../handlers/entities.js';
+import { createEntity, editEntity, type Committed } from '../write/index.js';
+import { rulesFor } from '../write/rules.js';
 import { editableDocument, type Doc } from '../document-edit.js';
 import type { Services } from '../services.js';
 import { actionEntity } from './reads.js';
 import { hashedClaim, statementById } from './claims.js';
-import { entityIdOf, entityToEdit, param, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { entityIdOf, param, refuse, required, type Json, type WriteCall } from './protocol.js';
 
-export interface Edited {
-  done: Committed;
-  before: Entity | null;
-}
+/** A committed edit, with the entity before it (null for a creation). */
+export type Edited = Committed & { before: Entity | null };
 
 export const ALL_PROPS = new Set(['info', 'sitelinks', 'sitelinks/urls', 'aliases', 'labels', 'descriptions', 'claims', 'datatype']);
 
@@ -39,48 +36,55 @@ export async function targetId(call: WriteCall, idParam = 'id'): Promise<string>
 }
 
 
-/** Applies `change` to the entity's current document and writes the result through the shared edit path. */
+/**
+ * Applies `change` to the entity's current document: the pipeline's edit (write/index.ts), the document parsed by
+ * the same domain parser as an entity PATCH. With `baserevid` older than the latest revision the edit is applied
+ * unless it changes a part that was changed since (as Wikibase does).
+ */
 export async function editDocument(call: WriteCall, id: string, change: (doc: Doc, entity: Entity) => void): Promise<Edited> {
   const { ctx } = call;
-  return runEdit(call.edits, call.store, id, async () => {
-    const read = await entityToEdit(call.store, id);
-    const since = await changedSinceBase(call, id, read.entity, read.head.revision);
-    await ctx.services.guard.authorize(ctx, id);
-    const kind = parseEntityId(id)!.kind;
-    const doc = editableDocument(read.entity, ctx.services.sites);
-    change(doc, read.entity);
-    const rules = await rulesFor(ctx, doc, read.entity);
-    const next = inMode(BODY, () => patchedEntity(kind, read.entity, doc, { ...rules, clientStatementIds: true }));
-    // Made against an older revision: applied unless it changes a part that was changed since (as Wikibase does).
-    if (since) {
-      const overlap = [...changedParts(read.entity, next)].filter((part) => since.parts.has(part));
+  const edited = await editEntity(ctx, {
+    id,
+    meta: call.meta,
+    precondition: ({ entity, head }) => changedSinceBase(call, id, entity, head.revision),
+    change: async ({ entity, head }, since) => {
+      const doc = editableDocument(entity, ctx.services.sites);
+      change(doc, entity);
+      const rules = await rulesFor(ctx, doc, entity);
+      const next = inMode(BODY, () => patchedEntity(parseEntityId(id)!.kind, entity, doc, { ...rules, clientStatementIds: true }));
+      const overlap = since ? [...changedParts(entity, next)].filter((part) => since.parts.has(part)) : [];
       if (overlap.length) {
-        refuse('editconflict', `Edit conflict: ${overlap.slice(0, 5).join(', ')} of ${id} changed after revision ${since.base}; `
-          + `its latest revision is ${read.head.revision}.`);
+        refuse('editconflict', `Edit conflict: ${overlap.slice(0, 5).join(', ')} of ${id} changed after revision ${since!.base}; `
+          + `its latest revision is ${head.revision}.`);
       }
-    }
-    return { done: await commitEdit(ctx, { previous: { entity: read.entity, head: read.head }, next, meta: call.meta }), before: read.entity };
+      return next;
+    },
   });
+  return edited!;
 }
 
-/** A new entity from a document, through the creation path of POST /v1/entities/{kind}. */
+/** A new entity from a document, parsed as the body of POST /v1/entities/{kind} is. */
 export async function createDocument(call: WriteCall, kind: Kind, doc: Doc): Promise<Edited> {
   const { ctx } = call;
-  const rules = await rulesFor(ctx, doc);
-  const entity = inMode(BODY, () => parseNewEntity(kind, doc, rules));
-  await ctx.services.guard.authorize(ctx, null);
-  return { done: await commitEdit(ctx, { previous: null, next: entity, meta: call.meta }), before: null };
+  const done = await createEntity(ctx, {
+    meta: call.meta,
+    change: async () => {
+      const rules = await rulesFor(ctx, doc);
+      return inMode(BODY, () => parseNewEntity(kind, doc, rules));
+    },
+  });
+  return { ...done, before: null };
 }
 
 /** What every entity module answers: the whole entity, or only the part it edited; its revision; `nochange`. */
-export function entityAnswer({ done }: Edited, call: WriteCall, part?: Json): Json {
+export function entityAnswer(done: Edited, call: WriteCall, part?: Json): Json {
   const entity: Json = part ? { id: done.entity.id, type: done.entity.type, lastrevid: done.head.revision, ...part }
     : actionEntity(done.entity, done.head, ALL_PROPS, null, false, call.services);
   if (!done.changed) entity.nochange = call.v2 ? true : '';
   return { entity, success: 1 };
 }
 
-export function pageAnswer({ done }: Edited, more: Json = {}): Json {
+export function pageAnswer(done: Edited, more: Json = {}): Json {
   return { pageinfo: { lastrevid: done.head.revision }, success: 1, ...more };
 }
 
@@ -107,7 +111,7 @@ export function claimOf(entity: Entity, id: string): Json {
 }
 
 /** The statement an edit added: the one the entity did not hold before. */
-export function addedStatement({ done, before }: Edited): Statement | undefined {
+export function addedStatement({ before, ...done }: Edited): Statement | undefined {
   const held = new Set(Object.values(before?.statements ?? {}).flat().map((s) => s.id));
   return Object.values(done.entity.statements).flat().find((s) => !held.has(s.id));
 }

@@ -109,7 +109,7 @@ export function setTerm(field: 'labels' | 'descriptions') {
       if (value === '') delete doc[field][language];
       else doc[field][language] = value;
     });
-    const term = edited.done.entity[field][language];
+    const term = edited.entity[field][language];
     return entityAnswer(edited, call, {
       [field]: { [language]: term === undefined ? { language, removed: '' } : { language, value: term } },
     });
@@ -130,7 +130,7 @@ export async function wbsetaliases(call: WriteCall): Promise<Json> {
     if (next.length) aliases[language] = next;
     else delete aliases[language];
   });
-  const after = edited.done.entity.aliases[language] ?? [];
+  const after = edited.entity.aliases[language] ?? [];
   return entityAnswer(edited, call, { aliases: { [language]: after.map((value) => ({ language, value })) } });
 }
 
@@ -148,7 +148,7 @@ export async function wbsetsitelink(call: WriteCall): Promise<Json> {
     }
     links[site] = { title, badges: badges !== undefined ? list(badges) : links[site]?.badges ?? [] };
   });
-  const link = edited.done.entity.sitelinks?.[site];
+  const link = edited.entity.sitelinks?.[site];
   return entityAnswer(edited, call, {
     sitelinks: { [site]: link ? { site, title: link.title, badges: link.badges, url: renderSitelink(call.services.sites, site, link).url } : { site, removed: '' } },
   });

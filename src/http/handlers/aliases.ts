@@ -3,7 +3,7 @@
 // or DELETE (those answer 405 from the route table).
 import { BODY, inMode } from '../../domain/problems.js';
 import { parseAliasList } from '../../domain/terms.js';
-import { PATH_ENTITY, write } from '../write.js';
+import { PATH_ENTITY, write } from '../write/rows.js';
 import { pathLanguage, withTerms } from './terms.js';
 
 /**

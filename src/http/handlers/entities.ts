@@ -1,19 +1,17 @@
 // Items and properties as whole resources: GET, POST (creation) and PATCH, for both kinds.
-import { parseNewEntity, patchedEntity, type EntityRules } from '../../domain/entity-input.js';
+import { parseNewEntity, patchedEntity } from '../../domain/entity-input.js';
 import { fail } from '../../domain/errors.js';
-import type { Entity } from '../../domain/entity.js';
 import type { Kind } from '../../domain/kinds.js';
 import type { SiteTable } from '../../domain/sites.js';
 import { applyPatch } from '../../domain/patch.js';
-import { keepingStoredReferences } from '../../domain/statements.js';
-import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
-import { badgePolicyFor, lookupFor } from '../lookup.js';
+import { BODY, inMode, PATCH } from '../../domain/problems.js';
 import { renderEntity, renderEntityJson } from '../render.js';
 import { topLevelMembers } from '../json-members.js';
 import type { Ctx, Result } from '../context.js';
 import type { Services } from '../services.js';
 import { loadDocument, loadEntity, pathEntityId, requireFound } from '../subject.js';
-import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write/rows.js';
+import { rulesFor } from '../write/rules.js';
 
 const FIELDS: Record<Kind['name'], readonly string[]> = {
   item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
@@ -60,32 +58,6 @@ async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
   const picked: Record<string, unknown> = { id: full.id };
   for (const f of fields) if (f in full) picked[f] = full[f];
   return { body: picked, head };
-}
-
-/**
- * What the pure entity validators need from the store: statement references and badge items (§6.4). For a
- * PATCH (`original` given), the stored statements the patch left alone are kept without validation
- * (domain/statements.ts parseStatementMap), so their references are not looked up.
- */
-export async function rulesFor(ctx: Ctx, input: unknown, original?: Entity): Promise<EntityRules> {
-  const fields = isPlainObject(input) ? input : {};
-  const sitelinks = isPlainObject(fields.sitelinks) ? Object.values(fields.sitelinks) : [];
-  const lookup = await lookupFor(ctx.store, ctx.services.config, original ? withoutStored(fields.statements, original) : fields.statements);
-  return {
-    // A patch may change a statement whose values point at entities this store does not hold (§6.2).
-    lookup: original ? keepingStoredReferences(lookup, Object.values(original.statements).flat()) : lookup,
-    sites: ctx.services.sites,
-    badges: await badgePolicyFor(ctx.store, ctx.services.badges, sitelinks),
-  };
-}
-
-/** A patched statements map without the stored statement objects themselves (copy-on-write patches keep them). */
-function withoutStored(statements: unknown, original: Entity): unknown {
-  if (!isPlainObject(statements)) return statements;
-  const stored = new Set<unknown>(Object.values(original.statements).flat());
-  const out: Record<string, unknown> = {};
-  for (const [key, group] of Object.entries(statements)) out[key] = Array.isArray(group) ? group.filter((s) => !stored.has(s)) : group;
-  return out;
 }
 
 /** POST `/v1/entities/{kind}`: a new entity, its id allocated once every check passed; 201 with its Location. */

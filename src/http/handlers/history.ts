@@ -8,7 +8,7 @@ import type { RevisionRecord } from '../../store/store.js';
 import { renderEntity } from '../render.js';
 import { EmptyReply, type Ctx, type Result } from '../context.js';
 import { pathEntityId } from '../subject.js';
-import { PATH_ENTITY, write } from '../write.js';
+import { PATH_ENTITY, write } from '../write/rows.js';
 
 const HISTORY_LIMIT = { default: 50, max: 500 } as const;
 const POSITIVE = /^[1-9][0-9]{0,15}$/;

@@ -1,13 +1,13 @@
 // POST /v1/entities/items/{item_id}/merge (docs/api.md §9.4): the path's item is merged into `into` and becomes a
 // redirect to it. Runs the write pipeline's steps like any edit (preconditions on the source, metadata, existence,
-// permission), then commits both items at once (http/merge.ts).
+// permission), then commits both items at once (write/merge.ts).
 import { fail } from '../../domain/errors.js';
 import { ITEM, parseIdOfKind } from '../../domain/kinds.js';
 import { MERGE_CONFLICTS, type MergeConflict } from '../../domain/merge.js';
-import { commitMerge, type MergeCommitted } from '../merge.js';
+import type { MergeCommitted } from '../write/index.js';
 import { renderEntity } from '../render.js';
 import { requireFound } from '../subject.js';
-import { PATH_ENTITY, write } from '../write.js';
+import { PATH_ENTITY, write } from '../write/rows.js';
 
 interface MergeBody {
   into: string;
@@ -35,9 +35,8 @@ export const mergeItem = write({
     if (read.status === 'missing') fail('referenced-resource-not-found', { path: '/into' });
     return requireFound(ctx, read, body.into, false);
   },
-  commit: ({ subject, target, body, meta }, ctx): Promise<MergeCommitted> =>
-    commitMerge(ctx, { source: subject, target, ignore: body.ignore, meta }),
-  respond: (done, _request, ctx) => ({
+  merge: ({ subject, target, body, meta }) => ({ source: subject, target, ignore: body.ignore, meta }),
+  respond: (done: MergeCommitted, _request, ctx) => ({
     body: {
       source: { id: done.source.entity.id, revision: done.source.head.revision, redirect: done.source.redirected ? done.target.entity.id : null },
       target: renderEntity(done.target.entity, ctx.services.sites, true),

@@ -9,7 +9,7 @@ import { badgePolicyFor } from '../lookup.js';
 import { renderSitelink, renderSitelinks } from '../render.js';
 import type { Ctx, Result } from '../context.js';
 import { findEntity, type Found, loadEntity, pathEntityId, requireFound } from '../subject.js';
-import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write/rows.js';
 
 /** The path's `{site_id}`: a key of the configured site table, exact match (docs/api.md §3, §7.1). */
 function pathSite(ctx: Ctx): { siteId: string; site: Site } {

@@ -14,11 +14,11 @@ import {
 } from '../../domain/statements.js';
 import type { Statement } from '../../domain/entity.js';
 import type { ReadResult } from '../../store/store.js';
-import type { Committed } from '../edit.js';
+import type { Committed } from '../write/commit.js';
 import { lookupFor } from '../lookup.js';
 import { EmptyReply, type Ctx, type Result } from '../context.js';
 import { loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
-import { PATCH_DOCUMENT, PATH_ENTITY, write, type SubjectRule } from '../write.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write, type SubjectRule } from '../write/rows.js';
 
 // ---- The statement list of an entity -------------------------------------------------------------------
 

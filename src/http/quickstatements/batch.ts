@@ -1,8 +1,8 @@
 // Runs a QuickStatements batch (docs/api.md §10.17) through the one edit path: the commands of one entity that
 // follow each other are one group, applied to the entity's document one at a time (each checked by the same
 // parser as a PATCH, so a bad command is reported and the others still apply), and the group is written as one
-// revision by commitEdit, with the batch's id in its comment. CREATE and the LAST commands after it are one
-// creation; MERGE is commitMerge's. Every command's outcome is reported.
+// revision by the write pipeline (write/index.ts), with the batch's id in its comment. CREATE and the LAST commands
+// after it are one creation; MERGE is the pipeline's merge. Every command's outcome is reported.
 import { randomBytes } from 'node:crypto';
 import { sameJson, type Entity, type Statement } from '../../domain/entity.js';
 import { patchedEntity, parseNewEntity } from '../../domain/entity-input.js';
@@ -13,13 +13,10 @@ import { contractValue, refusalOf, type QsCommand, type QsLine, type QsSnak } fr
 import { parseStatementId } from '../../domain/statements.js';
 import type { EditMeta } from '../../store/store.js';
 import { copyDocument, editableDocument, emptyDocument, type Doc } from '../document-edit.js';
-import { commitEdit } from '../edit.js';
-import { runEdit } from '../edit-queue.js';
-import { rulesFor } from '../handlers/entities.js';
-import { commitMerge } from '../merge.js';
+import { createEntity, editEntity, mergeItems, type Committed } from '../write/index.js';
+import { rulesFor } from '../write/rules.js';
 import { COMMENT_MAX_BYTES } from '../meta.js';
 import type { Ctx } from '../context.js';
-import { entityToEdit } from '../subject.js';
 
 type Json = Record<string, unknown>;
 
@@ -108,62 +105,63 @@ function groups(lines: Runnable[]): Group[] {
 
 async function runMerge(ctx: Ctx, line: Runnable, state: BatchState): Promise<void> {
   const { from, into } = line.command as Extract<QsCommand, { op: 'merge' }>;
-  const done = await runEdit(ctx.services.edits, ctx.store, from, async () => {
-    const [source, target] = [await entityToEdit(ctx, from), await entityToEdit(ctx, into)];
-    return commitMerge(ctx, { source, target, ignore: new Set(), meta: groupMeta(state, [line]) });
-  });
+  const done = await mergeItems(ctx, { from, to: into, ignore: new Set(), meta: groupMeta(state, [line]) });
   state.results.set(line, { line: line.line, command: line.text, status: 'done', entity: into, revision: done.target.head.revision });
 }
 
 /**
- * One entity's commands, applied one by one to its document and written as one revision. Re-run from the read
- * when another edit of the entity came first (runEdit), so the results are collected per attempt.
+ * One entity's commands, applied one by one to its document and written as one revision by the write pipeline
+ * (write/index.ts). The pipeline re-runs the change from the read when another edit of the entity came first, so
+ * what applied is collected per run.
  */
 async function runEntityGroup(ctx: Ctx, group: Exclude<Group, { kind: 'merge' }>, state: BatchState): Promise<void> {
+  const creation = group.kind === 'create' ? [group.lines[0]] : [];
+  let run: GroupRun = { failed: new Map(), applied: [] };
+  const meta = () => groupMeta(state, [...creation, ...run.applied]);
+  let done: Committed | null;
   if (group.kind === 'create') {
-    const results = await applyGroup(ctx, ITEM, null, group.lines, state);
-    for (const [line, result] of results) state.results.set(line, result);
-    return;
+    done = await createEntity(ctx, { meta, change: async () => (run = await applyGroup(ctx, ITEM, null, group.lines, state)).next! });
+    state.last = done.entity.id;
+  } else {
+    const target = group.target === 'LAST' ? state.last : group.target;
+    const kind = target ? parseEntityId(target)?.kind : undefined;
+    if (!target || !kind) {
+      throw new EntiaError('invalid-quickstatements-command', { reason: target ? `not an entity id: ${target}` : 'LAST: no item was created before it' });
+    }
+    done = await editEntity(ctx, { id: target, meta, change: async ({ entity }) => (run = await applyGroup(ctx, kind, entity, group.lines, state)).next });
   }
-  const target = group.target === 'LAST' ? state.last : group.target;
-  const kind = target ? parseEntityId(target)?.kind : undefined;
-  if (!target || !kind) {
-    throw new EntiaError('invalid-quickstatements-command', { reason: target ? `not an entity id: ${target}` : 'LAST: no item was created before it' });
+  for (const [line, result] of run.failed) state.results.set(line, result);
+  if (!done) return;
+  for (const line of [...creation, ...run.applied]) {
+    state.results.set(line, { line: line.line, command: line.text, status: 'done', entity: done.entity.id, revision: done.head.revision });
   }
-  const results = await runEdit(ctx.services.edits, ctx.store, target, async () => {
-    const read = await entityToEdit(ctx, target);
-    return applyGroup(ctx, kind, read, group.lines, state);
-  });
-  for (const [line, result] of results) state.results.set(line, result);
 }
 
-async function applyGroup(ctx: Ctx, kind: Kind, read: { entity: Entity; head: { revision: number; modified: Date } } | null,
-  lines: Runnable[], state: BatchState): Promise<Map<Runnable, CommandResult>> {
-  await ctx.services.guard.authorize(ctx, read?.entity.id ?? null);
-  const results = new Map<Runnable, CommandResult>();
-  let doc = read ? editableDocument(read.entity, ctx.services.sites) : { ...emptyDocument(true), type: 'item' };
+/** What one run of a group's commands made: the entity to write (null: nothing applied to an existing one). */
+interface GroupRun {
+  next?: Entity | null;
+  applied: Runnable[];
+  failed: Map<Runnable, CommandResult>;
+}
+
+async function applyGroup(ctx: Ctx, kind: Kind, original: Entity | null, lines: Runnable[], state: BatchState): Promise<GroupRun & { next: Entity | null }> {
+  const failedLines = new Map<Runnable, CommandResult>();
+  let doc = original ? editableDocument(original, ctx.services.sites) : { ...emptyDocument(true), type: 'item' };
   let next: Entity | null = null;
   const applied: Runnable[] = [];
   for (const line of lines) {
     if (line.command.op === 'create') continue;
     try {
-      const changed = await applyCommand(ctx, kind, read?.entity ?? null, doc, line.command, state);
+      const changed = await applyCommand(ctx, kind, original, doc, line.command, state);
       [doc, next] = [changed.doc, changed.entity];
       applied.push(line);
     } catch (e) {
-      results.set(line, failed(line, asError(e)));
+      failedLines.set(line, failed(line, asError(e)));
     }
   }
-  if (!next && read) return results;
   // A CREATE alone makes an empty item, as QuickStatements' does.
-  next ??= await validated(ctx, kind, null, doc);
-  const creation = lines[0].command.op === 'create' ? [lines[0]] : [];
-  const done = await commitEdit(ctx, { previous: read, next, meta: groupMeta(state, [...creation, ...applied]) });
-  if (!read) state.last = done.entity.id;
-  for (const line of [...creation, ...applied]) {
-    results.set(line, { line: line.line, command: line.text, status: 'done', entity: done.entity.id, revision: done.head.revision });
-  }
-  return results;
+  if (!next && !original) next = await validated(ctx, kind, null, doc);
+  return { next, applied, failed: failedLines };
 }
 
 /** The document after one command, and the entity it reads as; throws what is wrong with the command. */

@@ -15,14 +15,16 @@
 // The entity's preconditions come before the rest of step 5 because they need only the entity id (a statement
 // route parses its statement id first: it names the entity). A creation has no subject: its step 5 problems
 // collapse into the kind's invalid-item-data / invalid-property-data (D7/D8), here and nowhere else.
-import type { Entity } from '../domain/entity.js';
-import { EntiaError, isEntiaError } from '../domain/errors.js';
-import { parsePatch, type PatchOperation } from '../domain/patch.js';
-import type { EditMeta, ReadResult } from '../store/store.js';
-import { commitEdit, type Committed, type EditPlan } from './edit.js';
-import { parseMeta } from './meta.js';
-import type { Ctx, Handler, Result } from './context.js';
-import { loadEntity, pathEntityId, requireFound, type Found } from './subject.js';
+import type { Entity } from '../../domain/entity.js';
+import { EntiaError, isEntiaError } from '../../domain/errors.js';
+import { parsePatch, type PatchOperation } from '../../domain/patch.js';
+import type { EditMeta, ReadResult } from '../../store/store.js';
+import { commitEdit, type Committed, type EditPlan } from './commit.js';
+import { commitMerge, type MergePlan } from './merge.js';
+import { editedEntity, runEdit } from './turns.js';
+import { parseMeta } from '../meta.js';
+import type { Ctx, Handler, Result } from '../context.js';
+import { loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
 
 /** What a write body carries, besides edit metadata. */
 export type BodyPart = 'statement' | 'patch' | 'term' | 'aliases' | 'sitelink' | 'creation' | 'revision' | 'merge';
@@ -86,17 +88,17 @@ interface WriteSteps<P, B, T, L extends { id: string }, D> {
 /** Most writes: the entity after the edit, the domain's pure change (save the store lookups a validation needs), committed by commitEdit. */
 interface ChangeStep<P, B, T, L> {
   change: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Entity | Promise<Entity>;
-  commit?: never;
+  merge?: never;
 }
 
-/** A write of more than its subject (a merge writes its target too): its own step 8-9 function instead of commitEdit. */
-interface CommitStep<P, B, T, L, D> {
-  commit: (request: WriteRequest<P, B, T, L>, ctx: Ctx) => Promise<D>;
+/** A merge writes its target too: the step names both items, and commitMerge writes both revisions or neither. */
+interface MergeStep<P, B, T, L> {
+  merge: (request: WriteRequest<P, B, T, L>) => MergePlan;
   change?: never;
 }
 
 export type Write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }, D = Committed> =
-  WriteSteps<P, B, T, L, D> & (ChangeStep<P, B, T, L> | CommitStep<P, B, T, L, D>);
+  WriteSteps<P, B, T, L, D> & (ChangeStep<P, B, T, L> | MergeStep<P, B, T, L>);
 
 /** Declares a write route (the generic parameters are inferred from the functions). */
 export function write<P = undefined, B = undefined, T = undefined, L extends { id: string } = { id: string }, D = Committed>(
@@ -107,8 +109,12 @@ export function write<P = undefined, B = undefined, T = undefined, L extends { i
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyWrite = Write<any, any, any, any, any>;
 
+/** A write route's handler: its steps, in the turn of the entity its path names (turns.ts); a creation has none. */
 export function writeHandler(w: AnyWrite): Handler {
-  return (ctx) => runWrite(ctx, w);
+  return (ctx) => {
+    const entity = editedEntity(ctx.params);
+    return entity === null ? runWrite(ctx, w) : runEdit(ctx.services.edits, ctx.store, entity, () => runWrite(ctx, w));
+  };
 }
 
 async function runWrite(ctx: Ctx, w: AnyWrite): Promise<Result> {
@@ -121,7 +127,7 @@ async function runWrite(ctx: Ctx, w: AnyWrite): Promise<Result> {
   const before = { located, read, param, body, meta: w.action ? { ...meta, action: w.action } : meta, subject: subject as Subject };
   const request = { ...before, target: w.target && subject ? await w.target(ctx, before) : undefined };
   await ctx.services.guard.authorize(ctx, subject?.entity.id ?? null);
-  if (w.commit) return w.respond(await w.commit(request, ctx), request, ctx);
+  if (w.merge) return w.respond(await commitMerge(ctx, w.merge(request)), request, ctx);
   const next = await w.change(request, ctx);
   const done = await commitEdit(ctx, { previous: subject, next, meta: request.meta, sitelinkConflictContext: w.sitelinkConflictContext });
   return w.respond(done, request, ctx);

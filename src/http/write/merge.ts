@@ -1,14 +1,14 @@
 // The write half of a merge, for every dialect (REST's POST …/merge, the Action API's wbmergeitems, the web
 // interface): the domain's merge (domain/merge.ts), then what commitEdit does for one edit, done for both items,
 // and one store call that writes both revisions or neither (store.applyMerge).
-import { freezeJson, type Entity } from '../domain/entity.js';
-import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../domain/policy.js';
-import { isEmptyEntity, mergeItems, type MergeConflict } from '../domain/merge.js';
-import type { EditMeta, Head } from '../store/store.js';
-import { checkSize } from './edit.js';
-import { enforceConstraints } from './constraints.js';
-import type { Ctx } from './context.js';
-import type { Found } from './subject.js';
+import { freezeJson, type Entity } from '../../domain/entity.js';
+import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../../domain/policy.js';
+import { isEmptyEntity, mergeItems, type MergeConflict } from '../../domain/merge.js';
+import type { EditMeta, Head } from '../../store/store.js';
+import { checkSize } from './commit.js';
+import { enforceConstraints } from '../constraints.js';
+import type { Ctx } from '../context.js';
+import type { Found } from '../subject.js';
 
 export interface MergePlan {
   source: Found;

@@ -1,14 +1,14 @@
 // The write half of every edit route (docs/api.md §7.7, steps 8-9): data policy, no-op
 // detection, size limit, rate limit, then one atomic store call that writes the entity with its revision.
-import { entityJson, freezeJson, sameJson, type Entity } from '../domain/entity.js';
-import { carrySourceDetails } from '../domain/source-details.js';
-import { EntiaError } from '../domain/errors.js';
-import { kindByName } from '../domain/kinds.js';
-import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../domain/policy.js';
-import type { EditMeta, Head } from '../store/store.js';
-import type { Ctx } from './context.js';
-import { enforceConstraints } from './constraints.js';
-import type { Found } from './subject.js';
+import { entityJson, freezeJson, sameJson, type Entity } from '../../domain/entity.js';
+import { carrySourceDetails } from '../../domain/source-details.js';
+import { EntiaError } from '../../domain/errors.js';
+import { kindByName } from '../../domain/kinds.js';
+import { checkPolicy, policyChecks, PolicyViolation, violationError } from '../../domain/policy.js';
+import type { EditMeta, Head } from '../../store/store.js';
+import type { Ctx } from '../context.js';
+import { enforceConstraints } from '../constraints.js';
+import type { Found } from '../subject.js';
 
 export interface EditPlan {
   /** The entity before the edit; null for a creation (the id is allocated here, after every check). */

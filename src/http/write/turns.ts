@@ -10,7 +10,7 @@ const CONTENDED_MS = 5_000;
 /** Entities remembered as contended at most; past this the oldest are forgotten (they only lose the turn). */
 const MAX_CONTENDED = 10_000;
 
-import { EditConflict, type EntityStore } from '../store/store.js';
+import { EditConflict, type EntityStore } from '../../store/store.js';
 
 /**
  * Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. Each lost race
