@@ -49,7 +49,7 @@ module.exports = {
     {
       name: 'writes-go-through-the-pipeline', severity: 'error',
       comment: 'REST write handlers are declarations that write/rows.ts runs; they neither commit, parse metadata nor authorise',
-      from: { path: '^src/http/handlers/' },
+      from: { path: '^src/http/rest/handlers/' },
       to: { path: ['^src/http/(meta|guard)\\.ts$', '^src/http/write/(commit|merge|redirect|turns)\\.ts$'], dependencyTypesNot: ['type-only'] },
     },
     {
@@ -57,6 +57,23 @@ module.exports = {
       comment: 'every write of every dialect goes through the write pipeline: the commit steps and the turns are reached only from src/http/write/ (ADR 0020); services.ts makes the one queue of turns',
       from: { path: '^src/', pathNot: ['^src/http/write/', '^src/http/services\\.ts$'] },
       to: { path: '^src/http/write/(commit|merge|redirect|turns)\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'rooms-meet-at-doors', severity: 'error',
+      comment: 'each dialect or service of src/http is a room (rest, action-api, reconcile, sparql, entity-data, change-stream, operations, quickstatements); another room reaches it only through its door, index.ts (ADR 0020)',
+      from: { path: '^src/http/(rest|action-api|reconcile|sparql|entity-data|change-stream|operations|quickstatements)/' },
+      to: { path: '^src/http/(rest|action-api|reconcile|sparql|entity-data|change-stream|operations|quickstatements)/', pathNot: ['^src/http/$1/', '^src/http/(rest|action-api|reconcile|sparql|entity-data|change-stream|operations|quickstatements)/index\\.ts$'] },
+    },
+    {
+      name: 'kernel-knows-rooms-by-their-doors', severity: 'error',
+      comment: 'the HTTP kernel (src/http/*.ts, src/http/write/) uses no room; app.ts mounts each through its door',
+      from: { path: '^src/http/([^/]+\\.ts$|write/)', pathNot: '^src/http/app\\.ts$' },
+      to: { path: '^src/http/(rest|action-api|reconcile|sparql|entity-data|change-stream|operations|quickstatements)/' },
+    },
+    {
+      name: 'app-mounts-rooms-by-their-doors', severity: 'error',
+      from: { path: '^src/http/app\\.ts$' },
+      to: { path: '^src/http/(rest|action-api|reconcile|sparql|entity-data|change-stream|operations|quickstatements)/', pathNot: '^src/http/(rest|action-api|reconcile|sparql|entity-data|change-stream|operations|quickstatements)/index\\.ts$' },
     },
     {
       name: 'ui-talks-to-the-api', severity: 'error',

@@ -12,7 +12,7 @@ import { createGzip } from 'node:zlib';
 import type { SiteTable } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
 import { dumpHeader, entityTriples, redirectTriple, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
-import { renderEntity } from '../http/render.js';
+import { renderEntity } from '../domain/render.js';
 import { InvalidCursor, pagesById, type EntityStore, type ChangeFeed } from '../store/store.js';
 import { CliError } from './errors.js';
 

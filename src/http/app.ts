@@ -1,31 +1,25 @@
-// build(options) → a Fastify instance serving every row of the route table over the given store.
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+// buildApp(options) → a Fastify instance: the HTTP kernel's hooks and error answers, then each room through its door
+// (REST, operations, the change stream, reconciliation, EntityData, the Action API, SPARQL, the web interface).
+import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
-import FindMyWay from 'find-my-way';
-import { EntiaError, fail } from '../domain/errors.js';
-import { kindByName } from '../domain/kinds.js';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { EntiaError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import { parseJsonBody } from './body.js';
-import { etag, httpDate } from './conditional.js';
-import { buildOpenApi } from './openapi.js';
-import { bindRoutes, type BoundRoute } from './route.js';
-import { EmptyReply, requestContext, type Ctx, type Method, type Result } from './context.js';
-import { ROUTES } from './routes.js';
+import type { Method } from './context.js';
 import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from './reply-error.js';
 import { withDecodablePath } from './url.js';
-import { negotiatedBody, sendBody } from './compression.js';
-import { registerOperations } from './operations.js';
-import { CHANGE_STREAM_PATH, registerChangeStream } from './change-stream.js';
+import { negotiatedBody } from './compression.js';
 import { clientErrorHandler } from './client-error.js';
-import { RECONCILE_PATH, registerReconcile } from './reconcile/index.js';
-import { registerEntityData } from './entity-data.js';
+import { corsOptions, SECURITY_HEADERS } from './headers.js';
+import type { Services } from './services.js';
+import { registerRest } from './rest/index.js';
+import { registerOperations } from './operations/index.js';
+import { registerChangeStream } from './change-stream/index.js';
+import { registerReconcile } from './reconcile/index.js';
+import { registerEntityData } from './entity-data/index.js';
 import { registerActionApi } from './action-api/index.js';
 import { registerSparql } from './sparql/index.js';
-import { wikibaseError, wikibaseHeaders, wikibaseResult } from './dialect.js';
-import { corsOptions, SECURITY_HEADERS } from './headers.js';
-import { writeHandler } from './write/rows.js';
-import type { Services } from './services.js';
-import { openApiHandler } from './handlers/meta.js';
 import { registerUi } from '../ui/index.js';
 
 export interface AppOptions {
@@ -101,101 +95,42 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
 
-  const bound = bindRoutes(ROUTES);
-  const openApi = buildOpenApi(bound);
+  // Every route any room registers is also entered here, so that a path with routes for other methods answers 405
+  // with their names in Allow: Fastify's own table is the only list of routes.
   const methodsByPath = FindMyWay();
-  for (const b of bound) {
-    methodsByPath.on(b.route.method, b.url, () => {});
-    if (b.route.method === 'GET') methodsByPath.on('HEAD', b.url, () => {});
-  }
-  methodsByPath.on('GET', '/v1/openapi.json', () => {});
+  app.addHook('onRoute', (route) => { methodsByPath.on(route.method as HTTPMethod | HTTPMethod[], route.url, () => {}); });
 
-  for (const path of registerOperations(app, store, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  registerChangeStream(app, store, config.streamBufferBytes, (n) => services.metrics.followers.set(n),
-    (changes) => services.rdfChanges(store, changes));
   // GET requests read through the store's read view: the replicas, where ENTIA_DB_REPLICAS names some.
   const reads = store.forReads?.() ?? store;
-  for (const path of registerReconcile(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  methodsByPath.on('POST', RECONCILE_PATH, () => {});
-  for (const path of registerEntityData(app, reads, services)) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  for (const path of registerActionApi(app, store, services)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
-  methodsByPath.on('GET', CHANGE_STREAM_PATH, () => {});
-  for (const path of registerSparql(app, store, services)) methodsByPath.on(['GET', 'HEAD', 'POST'], path, () => {});
+  registerOperations(app, store, services);
+  registerChangeStream(app, store, config.streamBufferBytes, (n) => services.metrics.followers.set(n),
+    (changes) => services.rdfChanges(store, changes));
+  registerReconcile(app, reads, services);
+  registerEntityData(app, reads, services);
+  registerActionApi(app, store, services);
+  registerSparql(app, store, services);
   // The web interface reads through the routes registered here, in process (ui/api.ts). Its pages are kept until
   // the store commits again, unless reads go to replicas, which may lag the primary whose commits are counted.
   const storeVersion = reads === store ? () => store.changesCommitted() : undefined;
-  if (config.ui) for (const path of registerUi(app, { storeVersion })) methodsByPath.on(['GET', 'HEAD'], path, () => {});
-  for (const b of bound) registerRoute(app, b, store, services);
-  // The same routes again under Wikibase's base path, in its spelling (dialect.ts).
-  const wikibasePrefix = config.wikibasePrefix;
-  if (wikibasePrefix !== null) {
-    for (const b of bound) {
-      registerRoute(app, b, store, services, wikibasePrefix);
-      methodsByPath.on(b.route.method, wikibasePrefix + b.url, () => {});
-      if (b.route.method === 'GET') methodsByPath.on('HEAD', wikibasePrefix + b.url, () => {});
-    }
-  }
-  app.get('/v1/openapi.json', async (req, reply) =>
-    send(reply, await openApiHandler(() => openApi)({} as Ctx)));
+  if (config.ui) registerUi(app, { storeVersion });
+  registerRest(app, store, services);
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
     const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)
       .filter((m) => methodsByPath.find(m, path) !== null);
-    if (allowed.length === 0) return sendError(reply, new EntiaError('rest-no-match', undefined, { path }));
+    // A route of this very method that found nothing (a static file that is not there) is a 404 too.
+    if (allowed.length === 0 || allowed.includes(req.method as typeof allowed[number])) {
+      return sendError(reply, new EntiaError('rest-no-match', undefined, { path }));
+    }
     reply.header('allow', allowed.join(', '));
     if (req.method === 'OPTIONS') return reply.code(204).send();
     return sendError(reply, new EntiaError('rest-wrong-method', undefined, { method: req.method, path }));
   });
   app.setErrorHandler((error, req, reply) => {
-    const dialect = (req.routeOptions?.config as RouteConfig | undefined)?.wikibase ? wikibaseError : undefined;
-    return sendError(reply, toEntiaError(error, req), dialect);
+    return sendError(reply, toEntiaError(error, req), (req.routeOptions?.config as RouteConfig | undefined)?.errorDialect);
   });
   return app;
-}
-
-function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, wikibasePrefix?: string): void {
-  const { route, kind } = b;
-  const reads = store.forReads?.() ?? store;
-  const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
-  const config: RouteConfig = { kind: kind?.name, creation: route.creation, wikibase: wikibasePrefix !== undefined };
-  const handler = route.write ? writeHandler(route.write) : route.handler!;
-  app.route({
-    method: route.method,
-    url: (wikibasePrefix ?? '') + b.url,
-    config,
-    schema: body ? { body } : undefined,
-    preValidation: async (req) => {
-      // An absent body is checked like an empty object, so a missing payload is missing-field (docs/api.md §7.7).
-      if (route.body && (req.body === undefined || req.body === null)) req.body = {};
-      if (services.config.requireUserAgent && !req.headers['user-agent']) fail('missing-user-agent');
-    },
-    handler: async (req, reply) => {
-      const identity = await services.guard.identify(req.headers.authorization);
-      const ctx = requestContext(req, { kind: kind ?? kindByName('item'), store: route.method === 'GET' ? reads : store, services, identity });
-      if (route.method === 'GET') await services.guard.read(ctx);
-      try {
-        const result = await handler(ctx);
-        // docs/api.md §2.1: success responses name the authenticated user.
-        if (identity.kind === 'user') reply.header('x-authenticated-user', identity.account.name);
-        return send(reply, wikibasePrefix ? wikibaseResult(result, services.config.publicUrl, wikibasePrefix) : result);
-      } catch (e) {
-        if (!(e instanceof EmptyReply)) throw e;
-        const headers = wikibasePrefix ? wikibaseHeaders(e.headers, services.config.publicUrl, wikibasePrefix) : e.headers;
-        return reply.code(e.status).headers(headers).send();
-      }
-    },
-  });
-}
-
-async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> {
-  if (result.head) reply.header('etag', etag(result.head)).header('last-modified', httpDate(result.head.modified));
-  if (result.headers) reply.headers(result.headers);
-  reply.code(result.status ?? 200);
-  if (result.body === undefined) return reply.send();
-  // Exactly `application/json`, without a charset (docs/api.md §2.1), so the body is serialised here (a Buffer
-  // body is JSON already).
-  return sendBody(reply, Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body), 'application/json');
 }
 
 export type { Method };

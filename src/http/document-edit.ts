@@ -3,7 +3,7 @@
 // parser as an entity PATCH (patchedEntity) and written by commitEdit, so no other dialect has rules of its own.
 import type { Entity } from '../domain/entity.js';
 import type { SiteTable } from '../domain/sites.js';
-import { renderEntity } from './render.js';
+import { renderEntity } from '../domain/render.js';
 
 type Json = Record<string, unknown>;
 export type Doc = Json & { statements: Record<string, Json[]>; labels: Json; descriptions: Json; aliases: Json; sitelinks?: Json };

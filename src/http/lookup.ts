@@ -3,6 +3,7 @@
 import { badgeIds, type BadgePolicy } from '../domain/sites.js';
 import { referencedIds, type ReferenceLookup } from '../domain/statements.js';
 import type { EntityStore } from '../store/store.js';
+import { valueKeyOf, type StatementCondition } from '../domain/statement-values.js';
 import { WIKIDATA_CONCEPT_BASE } from '../domain/values/lookup.js';
 
 /**
@@ -28,4 +29,22 @@ export async function badgePolicyFor(store: EntityStore, policy: BadgePolicy, si
   const ids = badgeIds(sitelinks).filter((id) => policy.allowedBadges.has(id));
   const found = ids.length ? await store.lookupEntities(ids) : new Map<string, string | null>();
   return { allowedBadges: policy.allowedBadges, exists: (id) => found.has(id) };
+}
+
+/** A condition as the client wrote it: property id and value text (`*` for any value). */
+export interface WrittenCondition {
+  property: string;
+  value: string;
+}
+
+/**
+ * The index keys of written conditions, with their properties' data types looked up at once. A value that
+ * cannot be a key of its property's type (`abc` for a quantity) can match nothing: null in its place.
+ */
+export async function conditionKeys(store: EntityStore, written: readonly WrittenCondition[]): Promise<(StatementCondition | null)[]> {
+  const types = await store.lookupEntities([...new Set(written.map((c) => c.property))]);
+  return written.map((c) => {
+    const key = valueKeyOf(c.value, types.get(c.property) ?? null);
+    return key === null ? null : { property: c.property, key };
+  });
 }

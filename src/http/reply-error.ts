@@ -38,8 +38,7 @@ export function jsonBuffer(value: unknown): Buffer {
 }
 
 /** Sends an error in the contract's shape, or in another dialect's when `render` is given (dialect.ts). */
-export function sendError(reply: FastifyReply, error: EntiaError,
-  render?: (error: EntiaError) => { status: number; body: Record<string, unknown> }): FastifyReply {
+export function sendError(reply: FastifyReply, error: EntiaError, render?: ErrorRendering): FastifyReply {
   if (error instanceof RequestLimitReached) reply.header('retry-after', String(error.retryAfterSeconds));
   const { status, body } = render ? render(error) : { status: error.status, body: errorBody(error) };
   return reply
@@ -49,12 +48,15 @@ export function sendError(reply: FastifyReply, error: EntiaError,
     .send(jsonBuffer(body));
 }
 
-/** The route's config, set by app.ts: which kind it serves and whether it is a creation route. */
+/** How a dialect other than the contract's says an error (upstream Wikibase's: rest/dialect.ts). */
+export type ErrorRendering = (error: EntiaError) => { status: number; body: Record<string, unknown> };
+
+/** The route's config, set where the route is registered: which kind it serves, whether it creates, its dialect. */
 export interface RouteConfig {
   kind?: KindName;
   creation?: boolean;
-  /** Served under ENTIA_WIKIBASE_PREFIX, in upstream Wikibase's spelling (dialect.ts). */
-  wikibase?: boolean;
+  /** Errors said in another dialect's spelling (routes under ENTIA_WIKIBASE_PREFIX). */
+  errorDialect?: ErrorRendering;
 }
 
 /**

@@ -1,5 +1,5 @@
 // What handlers need besides the store, built once at start-up from the Config.
-import { rdfChangeRenderer, type RdfChangeRenderer } from './handlers/rdf-changes.js';
+import { rdfChangeRenderer, type RdfChangeRenderer } from './rdf-changes.js';
 import type { Config } from '../config.js';
 import { buildSiteTable, type BadgePolicy, type SiteTable } from '../domain/sites.js';
 import { RevisionCache } from '../store/revision-cache.js';

@@ -55,8 +55,8 @@ export interface UiOptions {
   storeVersion?: StoreVersion;
 }
 
-/** Registers the pages and their assets; returns the page paths (for app.ts's 405 answers). */
-export function registerUi(app: FastifyInstance, options: UiOptions = {}): string[] {
+/** Registers the pages and their assets. */
+export function registerUi(app: FastifyInstance, options: UiOptions = {}): void {
   const api = new PageApi(app);
   app.register(fastifyStatic, { root: ASSETS, prefix: '/ui/assets/', decorateReply: false, index: false, maxAge: '1h' });
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -123,7 +123,6 @@ export function registerUi(app: FastifyInstance, options: UiOptions = {}): strin
         .send(page.html);
     });
   }
-  return Object.keys(pages);
 }
 
 type PageBuilder = (req: FastifyRequest, reply: FastifyReply, language: string) => Promise<Rendered | null>;

@@ -1,9 +1,9 @@
-// The README's route table and the route table of src/http/routes.ts must list the same routes.
+// The README's route table and the route table of src/http/rest/routes.ts must list the same routes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { bindRoutes } from '../../src/http/route.js';
-import { ROUTES } from '../../src/http/routes.js';
+import { bindRoutes } from '../../src/http/rest/route.js';
+import { ROUTES } from '../../src/http/rest/routes.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const documented = new Set([...readme.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`));

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bindRoutes, type BoundRoute } from '../../src/http/route.js';
-import { ROUTES } from '../../src/http/routes.js';
+import { bindRoutes, type BoundRoute } from '../../src/http/rest/route.js';
+import { ROUTES } from '../../src/http/rest/routes.js';
 import type { TestServer } from '../helpers/server.js';
 import { responseChecker, type ResponseCheck } from '../helpers/openapi.js';
 import { addUser, INTERNALS, snapshot, startSecureServer } from '../helpers/secure.js';

@@ -3,10 +3,10 @@
 // from bindRoutes(ROUTES), so a route added later is covered, or this test says which body it needs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bindRoutes, type BoundRoute } from '../../src/http/route.js';
+import { bindRoutes, type BoundRoute } from '../../src/http/rest/route.js';
 import { buildGuard } from '../../src/http/guard.js';
 import type { RateLimiter } from '../../src/http/rate-limit.js';
-import { ROUTES } from '../../src/http/routes.js';
+import { ROUTES } from '../../src/http/rest/routes.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { addUser, snapshot, startSecureServer } from '../helpers/secure.js';
 

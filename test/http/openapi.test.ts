@@ -3,8 +3,8 @@
 // against the document (status documented for the route, error code listed, body matching its schema).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bindRoutes, type BoundRoute } from '../../src/http/route.js';
-import { ROUTES } from '../../src/http/routes.js';
+import { bindRoutes, type BoundRoute } from '../../src/http/rest/route.js';
+import { ROUTES } from '../../src/http/rest/routes.js';
 import { responseChecker, type ResponseCheck } from '../helpers/openapi.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

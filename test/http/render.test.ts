@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Entity } from '../../src/domain/entity.js';
 import { buildSiteTable } from '../../src/domain/sites.js';
-import { topLevelMembers } from '../../src/http/json-members.js';
-import { renderEntity, renderEntityJson } from '../../src/http/render.js';
+import { topLevelMembers } from '../../src/domain/json-members.js';
+import { renderEntity, renderEntityJson } from '../../src/domain/render.js';
 
 const sites = buildSiteTable(undefined);
 // Characters that matter to a JSON scanner, mixed with any others.

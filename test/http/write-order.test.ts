@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { bindRoutes } from '../../src/http/route.js';
-import { ROUTES } from '../../src/http/routes.js';
+import { bindRoutes } from '../../src/http/rest/route.js';
+import { ROUTES } from '../../src/http/rest/routes.js';
 import { BODY_ORDER, type BodyPart } from '../../src/http/write/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { uniq } from '../helpers/term-kinds.js';

@@ -4,19 +4,18 @@
 // reads, searches the same handler, edits the same edit path as the REST routes (writes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isEntiaError } from '../../domain/errors.js';
-import { ITEM, KINDS, pageOf, type Kind } from '../../domain/kinds.js';
+import { ITEM, KINDS } from '../../domain/kinds.js';
 import type { Store } from '../../store/store.js';
-import { searchTerms } from '../handlers/search.js';
 import { parseMeta } from '../meta.js';
 import { jsonBuffer, MalformedBody } from '../reply-error.js';
 import { parseFormBody } from '../body.js';
 import { requestContext, type Ctx } from '../context.js';
 import type { Identity, Services } from '../services.js';
 import { ApiError, fromEntiaError, list, param, refuse, type Call, type Json, type WriteCall } from './protocol.js';
-import { wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';
+import { listSearch, wbgetclaims, wbgetentities, wbsearchentities } from './reads.js';
 import { buildSessions, checkCsrf, type Sessions } from './session.js';
 import { WRITE_MODULES } from './writes.js';
-import { pageIdOf, pages } from './pages.js';
+import { pages } from './pages.js';
 import { paraminfo, TOKEN_TYPES } from './paraminfo.js';
 import { createHash } from 'node:crypto';
 import { wbcheckconstraints } from './constraints.js';
@@ -72,7 +71,7 @@ async function query(call: Request): Promise<Json> {
   }
   for (const name of list(param(call.params, 'list'))) {
     if (name !== 'search') refuse('badvalue', `Unrecognized value for parameter "list": ${name}.`);
-    out.search = await search(call);
+    out.search = await listSearch(call);
   }
   const props = list(param(call.params, 'prop'));
   if (props.length || param(call.params, 'titles') !== undefined || param(call.params, 'pageids') !== undefined) {
@@ -178,29 +177,9 @@ function siteinfo(call: Request): { info: Json; unknown: string[] } {
   return { info: out, unknown: [...props].filter((p) => !SITEINFO_PROPS.has(p)) };
 }
 
-/** list=search: the REST search (haswbstatement: included) of the kind whose namespace `srnamespace` names. */
-async function search(call: Request): Promise<Json[]> {
-  const namespace = param(call.params, 'srnamespace') ?? '0';
-  const kind = KINDS.find((k) => String(k.namespace) === namespace)
-    ?? refuse('badvalue', `Unrecognized value for parameter "srnamespace": ${namespace}.`);
-  const ctx = requestCtx(call, {
-    q: param(call.params, 'srsearch') ?? refuse('missingparam', 'The "srsearch" parameter must be set.'),
-    limit: param(call.params, 'srlimit') ?? '10', offset: param(call.params, 'sroffset') ?? '0', lang: param(call.params, 'uselang') ?? 'en',
-  }, {}, kind);
-  let body: unknown;
-  try {
-    ({ body } = await searchTerms('search')(ctx));
-  } catch (e) {
-    // The REST search's refusals are about parameters here: said as MediaWiki says a bad parameter.
-    if (isEntiaError(e) && e.status < 500 && e.code !== 'request-limit-reached') refuse('badvalue', `Invalid search parameters: ${e.text}`);
-    throw e;
-  }
-  return (body as { results: { id: string }[] }).results.map((hit) => ({ ...pageOf(kind, hit.id), pageid: pageIdOf(kind, hit.id) }));
-}
-
-/** The Ctx the REST routes would build for this request, with the module's parameters as query or body. */
-function requestCtx(call: Request, query: Record<string, unknown>, body: Record<string, unknown>, kind: Kind = ITEM): Ctx {
-  return requestContext(call.req, { kind, store: call.store, services: call.services, identity: call.identity }, { params: {}, query, body });
+/** The Ctx an edit goes through the write pipeline with: who sends it, and the module's metadata parameters as a body. */
+function requestCtx(call: Request, body: Record<string, unknown>): Ctx {
+  return requestContext(call.req, { kind: ITEM, store: call.store, services: call.services, identity: call.identity }, { params: {}, query: {}, body });
 }
 
 /**
@@ -234,7 +213,7 @@ async function write(call: Request, module: (call: WriteCall) => Promise<Json>):
   if (maxlag !== undefined && !/^-?\d+$/.test(maxlag)) refuse('badinteger', 'Invalid value for parameter "maxlag".');
   const summary = param(call.params, 'summary');
   const tags = list(param(call.params, 'tags'));
-  const ctx = requestCtx(call, {}, {
+  const ctx = requestCtx(call, {
     ...(summary !== undefined ? { comment: summary } : {}), tags, bot: call.params.bot !== undefined,
   });
   return module({ ...call, ctx, meta: parseMeta(ctx) });
@@ -289,7 +268,7 @@ const FRAMEWORK_ERRORS: Record<string, ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: new ApiError('toobig', 'The request body is too large.'),
 };
 
-export function registerActionApi(app: FastifyInstance, store: Store, services: Services): string[] {
+export function registerActionApi(app: FastifyInstance, store: Store, services: Services): void {
   const sessions = buildSessions(services, store.accounts);
   // Its own context: form bodies here only, and every failure in the Action API's shape.
   app.register(async (api) => {
@@ -313,5 +292,4 @@ export function registerActionApi(app: FastifyInstance, store: Store, services: 
     api.get(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions));
     api.post(ACTION_API_PATH, (req, reply) => answer(req, reply, store, services, sessions));
   });
-  return [ACTION_API_PATH];
 }

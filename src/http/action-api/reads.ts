@@ -3,12 +3,14 @@
 // the same reads: entities in the dump format (domain/wikidata-export.ts), search from the same index.
 import type { Entity } from '../../domain/entity.js';
 import type { SearchHit } from '../../search/hits.js';
-import { kindByName, kindNamed, parseEntityId, parseIdOfKind, numericPart } from '../../domain/kinds.js';
+import { KINDS, kindByName, kindNamed, parseEntityId, parseIdOfKind, numericPart } from '../../domain/kinds.js';
+import { isEntiaError } from '../../domain/errors.js';
+import { findEntities } from '../search.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { sitelinkUrl } from '../../domain/sites.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
 import { pageOf } from '../../domain/kinds.js';
-import { searchableText } from '../handlers/search.js';
+import { searchableText } from '../../search/searchable.js';
 import { parseText } from '../../search/query.js';
 import { searchLanguages } from '../../search/languages.js';
 import type { Services } from '../services.js';
@@ -181,3 +183,34 @@ export async function wbgetclaims({ params: query, store }: Call): Promise<Json>
   return { claims: out };
 }
 
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * list=search: the search the REST routes make (http/search.ts, `haswbstatement:` included), of the kind whose
+ * namespace `srnamespace` names; `srlimit` (at most 500, default 10), `sroffset`, `uselang`. Each result is a page.
+ */
+export async function listSearch({ params, store }: Call): Promise<Json[]> {
+  const namespace = param(params, 'srnamespace') ?? '0';
+  const kind = KINDS.find((k) => String(k.namespace) === namespace)
+    ?? refuse('badvalue', `Unrecognized value for parameter "srnamespace": ${namespace}.`);
+  const bad = (name: string): never => refuse('badvalue', `Invalid value for parameter "${name}".`);
+  const q = searchableText(param(params, 'srsearch') ?? refuse('missingparam', 'The "srsearch" parameter must be set.')) ?? bad('srsearch');
+  const count = (name: string, fallback: string) => {
+    const raw = param(params, name) ?? fallback;
+    return DIGITS.test(raw) ? Number(raw) : bad(name);
+  };
+  const limit = count('srlimit', '10');
+  if (limit > 500) bad('srlimit');
+  const offset = Math.min(count('sroffset', '0'), Number.MAX_SAFE_INTEGER);
+  const lang = param(params, 'uselang') ?? 'en';
+  if (!isTermLanguage(lang, 'search')) bad('uselang');
+  let hits: SearchHit[];
+  try {
+    hits = await findEntities(store, { kind, mode: 'search', q, lang, limit, offset });
+  } catch (e) {
+    // A keyword that is not a condition: said as MediaWiki says a bad parameter.
+    if (isEntiaError(e) && e.code === 'invalid-query-parameter') bad('srsearch');
+    throw e;
+  }
+  return hits.map((hit) => ({ ...pageOf(kind, hit.id), pageid: pageIdOf(kind, hit.id) }));
+}

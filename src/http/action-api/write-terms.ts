@@ -3,7 +3,7 @@
 import { PROPERTY, kindNamed } from '../../domain/kinds.js';
 import { isPlainObject } from '../../domain/problems.js';
 import type { TermField } from '../../domain/entity.js';
-import { renderSitelink } from '../render.js';
+import { renderSitelink } from '../../domain/render.js';
 import { emptyDocument, type Doc } from '../document-edit.js';
 import type { Services } from '../services.js';
 import { jsonParam, list, param, refuse, type Json, type WriteCall } from './protocol.js';

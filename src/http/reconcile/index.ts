@@ -86,7 +86,7 @@ function formBody(_req: FastifyRequest, body: Buffer, done: (err: Error | null, 
   done(null, Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
 }
 
-export function registerReconcile(app: FastifyInstance, store: Store, services: Services): string[] {
+export function registerReconcile(app: FastifyInstance, store: Store, services: Services): void {
   const { config } = services;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -136,7 +136,4 @@ export function registerReconcile(app: FastifyInstance, store: Store, services: 
       return reply.type('text/html; charset=utf-8').send(previewHtml(r, entity!, languageOf(req), view));
     });
   });
-  return [RECONCILE_PATH, `${RECONCILE_PATH}/suggest/entity`, `${RECONCILE_PATH}/suggest/type`, `${RECONCILE_PATH}/suggest/property`,
-    `${RECONCILE_PATH}/propose_properties`, `${RECONCILE_PATH}/preview`];
 }
-export { RECONCILE_PATH } from './reader.js';

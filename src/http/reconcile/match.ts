@@ -9,7 +9,7 @@ import { statementValueKeys, valueKeyOf } from '../../domain/statement-values.js
 import { parseText } from '../../search/query.js';
 import { candidateScore, isMatch, nameScore } from '../../search/reconcile.js';
 import { foldText, wordsOf } from '../../search/text.js';
-import { searchableText } from '../handlers/search.js';
+import { searchableText } from '../../search/searchable.js';
 import type { Services } from '../services.js';
 import { RECONCILE_LIMITS, DEFAULT_LIMIT, TYPE_DEPTH, TYPE_VISITS, type Json, Reader, itemValues } from './reader.js';
 

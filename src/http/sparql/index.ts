@@ -19,7 +19,7 @@ import { resultFormat } from './formats.js';
 import { remoteBackend } from './remote.js';
 import { AFTER_WAIT_MS, type SparqlBackend } from './backend.js';
 
-export const SPARQL_PATHS = ['/sparql', '/bigdata/namespace/wdq/sparql'];
+const SPARQL_PATHS = ['/sparql', '/bigdata/namespace/wdq/sparql'];
 /** The header saying which change of the feed a result includes. */
 export const CURSOR_HEADER = 'x-entia-sparql-cursor';
 /** Largest query accepted in a POST body. */
@@ -122,7 +122,7 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
   };
 }
 
-export function registerSparql(app: FastifyInstance, store: Store, services: Services): string[] {
+export function registerSparql(app: FastifyInstance, store: Store, services: Services): void {
   const vocabulary = conceptVocabulary(services.config);
   const backend = services.config.sparql === 'off' ? null
     : services.config.sparqlUrl ? remoteBackend(app, store, services) : embeddedBackend(app, store, services, vocabulary);
@@ -152,5 +152,4 @@ export function registerSparql(app: FastifyInstance, store: Store, services: Ser
       scope.post(path, { bodyLimit: QUERY_BODY_LIMIT }, answer);
     }
   });
-  return SPARQL_PATHS;
 }

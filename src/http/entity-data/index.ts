@@ -2,18 +2,18 @@
 // `/wiki/Special:EntityData/Q42.json` and `/w/index.php?title=Special:EntityData/Q42.json&revision=N` (the
 // URL wikibase-sdk's getEntityRevision builds), or as RDF (`.nt`, `.ttl`) the way Wikibase writes it
 // (domain/rdf.ts). Another rendering of the same reads.
-import { conceptVocabulary } from './vocabulary.js';
+import { conceptVocabulary } from '../vocabulary.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Entity } from '../domain/entity.js';
-import { fail } from '../domain/errors.js';
-import { parseEntityId } from '../domain/kinds.js';
-import { toWikidata } from '../domain/wikidata-export.js';
-import type { Head, Store, EntityStore } from '../store/store.js';
-import { entityTriples, type RdfFlavor } from '../domain/rdf.js';
-import { sendBody } from './compression.js';
+import type { Entity } from '../../domain/entity.js';
+import { fail } from '../../domain/errors.js';
+import { parseEntityId } from '../../domain/kinds.js';
+import { toWikidata } from '../../domain/wikidata-export.js';
+import type { Head, Store, EntityStore } from '../../store/store.js';
+import { entityTriples, type RdfFlavor } from '../../domain/rdf.js';
+import { sendBody } from '../compression.js';
 import negotiator from '@fastify/accept-negotiator';
-import { jsonBuffer } from './reply-error.js';
-import { chargeRead, type Services } from './services.js';
+import { jsonBuffer } from '../reply-error.js';
+import { chargeRead, type Services } from '../services.js';
 
 
 export const ENTITY_DATA_PATH = '/wiki/Special:EntityData/:file';
@@ -95,7 +95,7 @@ async function render(found: { entity: Entity; head: Head }, id: string, format:
   return Buffer.from(format in SERIALISED ? await serialise(text, SERIALISED[format]) : text);
 }
 
-export function registerEntityData(app: FastifyInstance, store: Store, services: Services): string[] {
+export function registerEntityData(app: FastifyInstance, store: Store, services: Services): void {
   app.get(ENTITY_DATA_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
     const { file } = req.params as { file: string };
@@ -116,5 +116,4 @@ export function registerEntityData(app: FastifyInstance, store: Store, services:
     const location = type === 'text/html' && services.config.ui ? `/${id}` : `/wiki/Special:EntityData/${id}.${CONCEPT_EXTENSIONS[type] ?? 'json'}`;
     return reply.code(303).header('vary', 'Accept').header('location', services.config.publicUrl + location).send();
   });
-  return [ENTITY_DATA_PATH, INDEX_PHP_PATH, CONCEPT_PATH];
 }

@@ -1,6 +1,6 @@
 // Routes about the service itself.
-import { DATA_TYPES } from '../../domain/values/index.js';
-import type { Ctx, Result } from '../context.js';
+import { DATA_TYPES } from '../../../domain/values/index.js';
+import type { Ctx, Result } from '../../context.js';
 
 export async function propertyDataTypes(): Promise<Result> {
   return { body: DATA_TYPES }; // upstream shape: {"<data type>": "<value type>"}
@@ -10,8 +10,4 @@ export async function propertyDataTypes(): Promise<Result> {
 export async function statistics(ctx: Ctx): Promise<Result> {
   const { entities, redirects } = await ctx.store.statistics();
   return { body: { entities, redirects } };
-}
-
-export function openApiHandler(document: () => unknown) {
-  return async (_ctx: Ctx): Promise<Result> => ({ body: document() });
 }

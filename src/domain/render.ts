@@ -1,9 +1,9 @@
 // Entity documents as the API returns them (docs/api.md §4.1, §4.2): derived sitelink urls added, the
 // property data_type shown only where D2 says so.
-import { freezeJson, type Entity, type Sitelink } from '../domain/entity.js';
-import { sitelinkUrl, type SiteTable } from '../domain/sites.js';
+import { freezeJson, type Entity, type Sitelink } from './entity.js';
+import { sitelinkUrl, type SiteTable } from './sites.js';
 import { topLevelMembers } from './json-members.js';
-import { kindByName } from '../domain/kinds.js';
+import { kindByName } from './kinds.js';
 
 export interface SitelinkView extends Sitelink {
   url: string;

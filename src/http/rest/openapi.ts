@@ -1,11 +1,11 @@
 // Entia's OpenAPI 3.1 document, generated from the route table, the error table and the response schemas, so
 // it always describes exactly what is registered: per route its parameters (path, query, conditional
 // headers), its body, its success body, its redirects, 304/412 and the error codes it can answer.
-import { ERRORS, type ErrorCode } from '../domain/errors.js';
+import { ERRORS, type ErrorCode } from '../../domain/errors.js';
 import type { BoundRoute } from './route.js';
 import { SCHEMAS, type ResponseSchema } from './openapi-schemas.js';
 import { routeErrors } from './route-errors.js';
-import { ITEM } from '../domain/kinds.js';
+import { ITEM } from '../../domain/kinds.js';
 
 const PARAM_DESCRIPTIONS: Record<string, string> = {
   item_id: 'Item id, e.g. Q42',

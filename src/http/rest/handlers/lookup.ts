@@ -2,34 +2,17 @@
 // for properties, every condition holding, in id order with a cursor (without a condition: every entity of the
 // kind). The conditions' values become index keys through the domain's rules (domain/statement-values.ts), for
 // which a property's data type is looked up once. And what links here (§10.19), from the same index.
-import { fail } from '../../domain/errors.js';
-import { kindByName, numericPart, parseEntityId, PROPERTY, type Kind } from '../../domain/kinds.js';
-import { ENTITY_ID_TYPES } from '../../domain/values/entity-ids.js';
-import { MAX_CONDITIONS, splitCondition, valueKeyOf, type StatementCondition } from '../../domain/statement-values.js';
-import type { EntityNumber, EntityStore } from '../../store/store.js';
-import type { Ctx, Result } from '../context.js';
-import { pathEntityId } from '../subject.js';
+import { fail } from '../../../domain/errors.js';
+import { kindByName, numericPart, parseEntityId, PROPERTY, type Kind } from '../../../domain/kinds.js';
+import { ENTITY_ID_TYPES } from '../../../domain/values/entity-ids.js';
+import { MAX_CONDITIONS, splitCondition, type StatementCondition } from '../../../domain/statement-values.js';
+import type { EntityNumber } from '../../../store/store.js';
+import type { Ctx, Result } from '../../context.js';
+import { pathEntityId } from '../../subject.js';
+import { conditionKeys, type WrittenCondition } from '../../lookup.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
-
-/** A condition as the client wrote it: property id and value text (`*` for any value). */
-export interface WrittenCondition {
-  property: string;
-  value: string;
-}
-
-/**
- * The index keys of written conditions, with their properties' data types looked up at once. A value that
- * cannot be a key of its property's type (`abc` for a quantity) can match nothing: null in its place.
- */
-export async function conditionKeys(store: EntityStore, written: readonly WrittenCondition[]): Promise<(StatementCondition | null)[]> {
-  const types = await store.lookupEntities([...new Set(written.map((c) => c.property))]);
-  return written.map((c) => {
-    const key = valueKeyOf(c.value, types.get(c.property) ?? null);
-    return key === null ? null : { property: c.property, key };
-  });
-}
 
 function asList(raw: unknown): unknown[] {
   return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];

@@ -1,10 +1,10 @@
 // GET /v1/entities/{entity}/constraint-violations (docs/api.md §10.18): what the entity's statements break of the
 // constraints their properties state, checked now against the store (no cache: the answer depends on other
 // entities too, so it carries no ETag).
-import { fail } from '../../domain/errors.js';
-import { renderViolation, violationsOf } from '../constraints.js';
-import type { Ctx, Result } from '../context.js';
-import { findEntity } from '../subject.js';
+import { fail } from '../../../domain/errors.js';
+import { renderViolation, violationsOf } from '../../constraints.js';
+import type { Ctx, Result } from '../../context.js';
+import { findEntity } from '../../subject.js';
 
 export async function getConstraintViolations(ctx: Ctx): Promise<Result> {
   if (ctx.services.config.constraints === 'off') fail('constraint-checks-off');

@@ -1,10 +1,10 @@
 // Upstream Wikibase's spelling of the REST API (docs/api.md §1.1), served under ENTIA_WIKIBASE_PREFIX
 // (`/w/rest.php/wikibase/v1/…`, the base path Wikibase clients are configured with). It is a rendering at the
 // edge: the same routes and handlers, with the differences below applied to what they answer.
-import type { EntiaError, ErrorCode } from '../domain/errors.js';
-import type { Result } from './context.js';
-import { errorBody, jsonBuffer } from './reply-error.js';
-import { ITEM, parseEntityId } from '../domain/kinds.js';
+import type { EntiaError, ErrorCode } from '../../domain/errors.js';
+import type { Result } from '../context.js';
+import { errorBody, jsonBuffer } from '../reply-error.js';
+import { ITEM, parseEntityId } from '../../domain/kinds.js';
 
 /** D5: a malformed id or code in the path is upstream's `invalid-path-parameter`, naming the parameter. */
 const PATH_PARAMETERS: Partial<Record<ErrorCode, string>> = {

@@ -1,13 +1,13 @@
 // The change feed's `format=rdf` (docs/api.md §10.10): each change as Wikimedia's rdf_change event
 // (sparql/rdf-change.ts), the difference between the revision it made and the one before it (sparql/rdf-diff.ts).
-import type { Change, EntityStore } from '../../store/store.js';
-import { RevisionCache } from '../../store/revision-cache.js';
-import { rdfChangeEvent, type RdfChangeEvent } from '../../sparql/rdf-change.js';
-import { EntityRdf } from '../../sparql/rdf-diff.js';
-import { mirrorLayout } from '../../sparql/mirror-triples.js';
-import { conceptVocabulary } from '../vocabulary.js';
-import type { Config } from '../../config.js';
-import type { SiteTable } from '../../domain/sites.js';
+import type { Change, EntityStore } from '../store/store.js';
+import { RevisionCache } from '../store/revision-cache.js';
+import { rdfChangeEvent, type RdfChangeEvent } from '../sparql/rdf-change.js';
+import { EntityRdf } from '../sparql/rdf-diff.js';
+import { mirrorLayout } from '../sparql/mirror-triples.js';
+import { conceptVocabulary } from './vocabulary.js';
+import type { Config } from '../config.js';
+import type { SiteTable } from '../domain/sites.js';
 
 /** Characters of triples kept: one revision per entity, the last one rendered (a large item is some 1 MB). */
 const CACHE_CHARS = 32 * 2 ** 20;

@@ -1,13 +1,13 @@
 // POST /v1/entities/items/{item_id}/merge (docs/api.md §9.4): the path's item is merged into `into` and becomes a
 // redirect to it. Runs the write pipeline's steps like any edit (preconditions on the source, metadata, existence,
 // permission), then commits both items at once (write/merge.ts).
-import { fail } from '../../domain/errors.js';
-import { ITEM, parseIdOfKind } from '../../domain/kinds.js';
-import { MERGE_CONFLICTS, type MergeConflict } from '../../domain/merge.js';
-import type { MergeCommitted } from '../write/index.js';
-import { renderEntity } from '../render.js';
-import { requireFound } from '../subject.js';
-import { PATH_ENTITY, write } from '../write/rows.js';
+import { fail } from '../../../domain/errors.js';
+import { ITEM, parseIdOfKind } from '../../../domain/kinds.js';
+import { MERGE_CONFLICTS, type MergeConflict } from '../../../domain/merge.js';
+import type { MergeCommitted } from '../../write/index.js';
+import { renderEntity } from '../../../domain/render.js';
+import { requireFound } from '../../subject.js';
+import { PATH_ENTITY, write } from '../../write/rows.js';
 
 interface MergeBody {
   into: string;

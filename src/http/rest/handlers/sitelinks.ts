@@ -1,15 +1,15 @@
 // An item's sitelinks (docs/api.md §4.5, §6.4, §10.5): the map, one sitelink, PUT, PATCH and DELETE. Items
 // only: the routes are registered for the item kind alone, so property paths answer 404 rest-no-match.
-import type { Sitelink, SitelinkMap } from '../../domain/entity.js';
-import { fail } from '../../domain/errors.js';
-import { applyPatch } from '../../domain/patch.js';
-import { BODY, inMode, isPlainObject, PATCH } from '../../domain/problems.js';
-import { parseSitelink, parseSitelinkMap, type Site } from '../../domain/sites.js';
-import { badgePolicyFor } from '../lookup.js';
-import { renderSitelink, renderSitelinks } from '../render.js';
-import type { Ctx, Result } from '../context.js';
-import { findEntity, type Found, loadEntity, pathEntityId, requireFound } from '../subject.js';
-import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write/rows.js';
+import type { Sitelink, SitelinkMap } from '../../../domain/entity.js';
+import { fail } from '../../../domain/errors.js';
+import { applyPatch } from '../../../domain/patch.js';
+import { BODY, inMode, isPlainObject, PATCH } from '../../../domain/problems.js';
+import { parseSitelink, parseSitelinkMap, type Site } from '../../../domain/sites.js';
+import { badgePolicyFor } from '../../lookup.js';
+import { renderSitelink, renderSitelinks } from '../../../domain/render.js';
+import type { Ctx, Result } from '../../context.js';
+import { findEntity, type Found, loadEntity, pathEntityId, requireFound } from '../../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../../write/rows.js';
 
 /** The path's `{site_id}`: a key of the configured site table, exact match (docs/api.md §3, §7.1). */
 function pathSite(ctx: Ctx): { siteId: string; site: Site } {

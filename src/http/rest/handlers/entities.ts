@@ -1,17 +1,17 @@
 // Items and properties as whole resources: GET, POST (creation) and PATCH, for both kinds.
-import { parseNewEntity, patchedEntity } from '../../domain/entity-input.js';
-import { fail } from '../../domain/errors.js';
-import type { Kind } from '../../domain/kinds.js';
-import type { SiteTable } from '../../domain/sites.js';
-import { applyPatch } from '../../domain/patch.js';
-import { BODY, inMode, PATCH } from '../../domain/problems.js';
-import { renderEntity, renderEntityJson } from '../render.js';
-import { topLevelMembers } from '../json-members.js';
-import type { Ctx, Result } from '../context.js';
-import type { Services } from '../services.js';
-import { loadDocument, loadEntity, pathEntityId, requireFound } from '../subject.js';
-import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write/rows.js';
-import { rulesFor } from '../write/rules.js';
+import { parseNewEntity, patchedEntity } from '../../../domain/entity-input.js';
+import { fail } from '../../../domain/errors.js';
+import type { Kind } from '../../../domain/kinds.js';
+import type { SiteTable } from '../../../domain/sites.js';
+import { applyPatch } from '../../../domain/patch.js';
+import { BODY, inMode, PATCH } from '../../../domain/problems.js';
+import { renderEntity, renderEntityJson } from '../../../domain/render.js';
+import { topLevelMembers } from '../../../domain/json-members.js';
+import type { Ctx, Result } from '../../context.js';
+import type { Services } from '../../services.js';
+import { loadDocument, loadEntity, pathEntityId, requireFound } from '../../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../../write/rows.js';
+import { rulesFor } from '../../write/rules.js';
 
 const FIELDS: Record<Kind['name'], readonly string[]> = {
   item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],

@@ -1,24 +1,24 @@
 // Statements (docs/api.md §10.4): an entity's statement list, and one statement by id in three scopes — under an
 // item, under a property, and without naming the entity (/v1/statements/{statement_id}). One resolver turns
 // every single-statement path into (subject, statement id); one check then answers 404 / 308 for all of them.
-import { fail } from '../../domain/errors.js';
-import { parseEntityId, parseIdOfKind, PROPERTY, type Kind } from '../../domain/kinds.js';
-import { applyPatch } from '../../domain/patch.js';
-import { BODY, inMode, PATCH } from '../../domain/problems.js';
+import { fail } from '../../../domain/errors.js';
+import { parseEntityId, parseIdOfKind, PROPERTY, type Kind } from '../../../domain/kinds.js';
+import { applyPatch } from '../../../domain/patch.js';
+import { BODY, inMode, PATCH } from '../../../domain/problems.js';
 import {
   checkReplacement, findStatement, statementIdIgnoringCase, withoutStatement, withReplacedStatement, withStatement,
   type Located,
-} from '../../domain/statement-edits.js';
+} from '../../../domain/statement-edits.js';
 import {
   keepingStoredReferences, newStatementId, parseStatement, parseStatementId, patchedStatement, replaceStatement,
-} from '../../domain/statements.js';
-import type { Statement } from '../../domain/entity.js';
-import type { ReadResult } from '../../store/store.js';
-import type { Committed } from '../write/commit.js';
-import { lookupFor } from '../lookup.js';
-import { EmptyReply, type Ctx, type Result } from '../context.js';
-import { loadEntity, pathEntityId, requireFound, type Found } from '../subject.js';
-import { PATCH_DOCUMENT, PATH_ENTITY, write, type SubjectRule } from '../write/rows.js';
+} from '../../../domain/statements.js';
+import type { Statement } from '../../../domain/entity.js';
+import type { ReadResult } from '../../../store/store.js';
+import type { Committed } from '../../write/commit.js';
+import { lookupFor } from '../../lookup.js';
+import { EmptyReply, type Ctx, type Result } from '../../context.js';
+import { loadEntity, pathEntityId, requireFound, type Found } from '../../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write, type SubjectRule } from '../../write/rows.js';
 
 // ---- The statement list of an entity -------------------------------------------------------------------
 

@@ -7,10 +7,10 @@
 // Last-Event-ID.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fastifySSE } from '@fastify/sse';
-import { fail } from '../domain/errors.js';
-import { InvalidCursor, type Change, type ChangeFeed, type CommitWatch } from '../store/store.js';
-import { changeFormat, renderChange } from './handlers/changes.js';
-import type { RdfChangeEvent } from '../sparql/rdf-change.js';
+import { fail } from '../../domain/errors.js';
+import { InvalidCursor, type Change, type ChangeFeed, type CommitWatch } from '../../store/store.js';
+import { changeFormat, renderChange } from '../change-json.js';
+import type { RdfChangeEvent } from '../../sparql/rdf-change.js';
 
 /**
  * How often followers' positions are read from the store when nothing is heard: this process's own commits
@@ -159,7 +159,7 @@ function sseFrame(cursor: string, event: string, data: unknown): string {
   return `id: ${cursor}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-export const CHANGE_STREAM_PATH = '/v1/changes/stream';
+const CHANGE_STREAM_PATH = '/v1/changes/stream';
 
 /** Registers the route after the SSE plugin (both are queued, so the route sees the plugin's hooks). */
 /** `counted`: told the number of followers each time it changes (GET /metrics). */

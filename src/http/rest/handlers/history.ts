@@ -1,14 +1,14 @@
 // An entity's history (docs/api.md §10.9): the list of its revisions, newest first and paged backwards, one
 // revision's document as it was, a revert, which is an edit like any other (every rule of §7 applies) whose
 // new content is an earlier revision's, and an undo, an edit that takes back what one revision changed.
-import { fail } from '../../domain/errors.js';
-import type { Entity } from '../../domain/entity.js';
-import { undoRevision, type DiffRow } from '../../domain/entity-diff.js';
-import type { RevisionRecord } from '../../store/store.js';
-import { renderEntity } from '../render.js';
-import { EmptyReply, type Ctx, type Result } from '../context.js';
-import { pathEntityId } from '../subject.js';
-import { PATH_ENTITY, write } from '../write/rows.js';
+import { fail } from '../../../domain/errors.js';
+import type { Entity } from '../../../domain/entity.js';
+import { undoRevision, type DiffRow } from '../../../domain/entity-diff.js';
+import type { RevisionRecord } from '../../../store/store.js';
+import { renderEntity } from '../../../domain/render.js';
+import { EmptyReply, type Ctx, type Result } from '../../context.js';
+import { pathEntityId } from '../../subject.js';
+import { PATH_ENTITY, write } from '../../write/rows.js';
 
 const HISTORY_LIMIT = { default: 50, max: 500 } as const;
 const POSITIVE = /^[1-9][0-9]{0,15}$/;

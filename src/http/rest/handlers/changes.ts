@@ -1,11 +1,12 @@
 // The change feed (docs/api.md §10.10): every revision the store commits, in commit order, paged by a cursor
 // that stays valid forever, so that a copy elsewhere can follow this store without missing or repeating one.
-import { fail } from '../../domain/errors.js';
-import type { KindName } from '../../domain/entity.js';
-import { parseEntityId } from '../../domain/kinds.js';
-import { InvalidCursor, type Change } from '../../store/store.js';
-import type { Ctx, Result } from '../context.js';
-import { kindNamed } from '../../domain/kinds.js';
+import { fail } from '../../../domain/errors.js';
+import type { KindName } from '../../../domain/entity.js';
+import { parseEntityId } from '../../../domain/kinds.js';
+import { InvalidCursor, type Change } from '../../../store/store.js';
+import type { Ctx, Result } from '../../context.js';
+import { changeFormat, renderChange } from '../../change-json.js';
+import { kindNamed } from '../../../domain/kinds.js';
 
 const LIMIT = { default: 100, max: 1000 } as const;
 const MAX_ENTITIES = 500;
@@ -63,23 +64,11 @@ function botOf(ctx: Ctx): boolean | undefined {
   return raw === '1';
 }
 
-export function renderChange(c: Change): Record<string, unknown> {
-  return { cursor: c.cursor, entity: c.entity, type: c.type, revision: c.revision,
-    timestamp: c.timestamp.toISOString().replace('.000Z', 'Z'), user: c.user, comment: c.comment };
-}
-
 /** `order=newest` reads the feed backwards, for a recent-changes list; `oldest` (the default) is commit order. */
 function newestFirst(ctx: Ctx): boolean {
   const order = text(ctx, 'order') ?? 'oldest';
   if (order !== 'oldest' && order !== 'newest') fail('invalid-query-parameter', { parameter: 'order' });
   return order === 'newest';
-}
-
-/** `format=rdf`: each change as an rdf_change event (Wikidata's Query Service updater's stream); json: the default. */
-export function changeFormat(value: unknown): 'json' | 'rdf' {
-  if (value === undefined || value === 'json') return 'json';
-  if (value === 'rdf') return 'rdf';
-  return fail('invalid-query-parameter', { parameter: 'format' });
 }
 
 export async function getChanges(ctx: Ctx): Promise<Result> {

@@ -2,13 +2,13 @@
 // ids in the body, items and properties mixed, redirects followed and reported, unknown ids listed. Without
 // `_fields` or `languages` each entity's stored JSON is spliced into the response as it is (the same bytes a
 // single GET serves, from the same per-revision cache), so a page of 500 costs little more than reading them.
-import { fail } from '../../domain/errors.js';
-import type { Entity } from '../../domain/entity.js';
-import { parseEntityId } from '../../domain/kinds.js';
-import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
-import { renderEntity } from '../render.js';
+import { fail } from '../../../domain/errors.js';
+import type { Entity } from '../../../domain/entity.js';
+import { parseEntityId } from '../../../domain/kinds.js';
+import { fallbackChain, isTermLanguage } from '../../../domain/languages.js';
+import { renderEntity } from '../../../domain/render.js';
 import { renderDocument } from './entities.js';
-import type { Ctx, Result } from '../context.js';
+import type { Ctx, Result } from '../../context.js';
 
 export const MAX_BATCH_IDS = 500;
 const FIELDS = new Set(['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks']);

@@ -2,16 +2,16 @@
 // made once per term field; the entity kind comes with the route (ctx.kind), so one implementation serves
 // all 32 term routes (Appendix C rows 7-38). The alias-only POST lives in aliases.ts.
 // The edits run through write/rows.ts, which fixes the order of their checks (docs/api.md §7.7).
-import type { AliasMap, Entity, TermField, TermMap } from '../../domain/entity.js';
-import { fail } from '../../domain/errors.js';
-import type { Kind } from '../../domain/kinds.js';
-import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
-import { applyPatch } from '../../domain/patch.js';
-import { BODY, inMode, PATCH } from '../../domain/problems.js';
-import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap, termRules } from '../../domain/terms.js';
-import type { Ctx, Handler } from '../context.js';
-import { findEntity, loadEntity, pathEntityId, requireFound } from '../subject.js';
-import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../write/rows.js';
+import type { AliasMap, Entity, TermField, TermMap } from '../../../domain/entity.js';
+import { fail } from '../../../domain/errors.js';
+import type { Kind } from '../../../domain/kinds.js';
+import { fallbackChain, isTermLanguage } from '../../../domain/languages.js';
+import { applyPatch } from '../../../domain/patch.js';
+import { BODY, inMode, PATCH } from '../../../domain/problems.js';
+import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap, termRules } from '../../../domain/terms.js';
+import type { Ctx, Handler } from '../../context.js';
+import { findEntity, loadEntity, pathEntityId, requireFound } from '../../subject.js';
+import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../../write/rows.js';
 
 /** The term fields that hold one string per language. */
 export type TextField = Exclude<TermField, 'aliases'>;

@@ -1,8 +1,8 @@
 // The error codes each route can answer: those its shape implies (path parameters, a write body, a patch,
 // creation, query parameters, the read budget) plus the route's own (routes.ts `errors`). The OpenAPI document
 // lists them per route, and the fuzz test checks every error it provokes against this list.
-import { ERRORS, type ErrorCode } from '../domain/errors.js';
-import type { Kind } from '../domain/kinds.js';
+import { ERRORS, type ErrorCode } from '../../domain/errors.js';
+import type { Kind } from '../../domain/kinds.js';
 import type { Route } from './route.js';
 
 /** A path parameter's 400 for a malformed value and 404 for a missing resource. */

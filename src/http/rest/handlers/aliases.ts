@@ -1,9 +1,9 @@
 // POST `/{entity}/aliases/{language_code}` (docs/api.md §10.3): adds aliases to one language, for items and
 // properties alike. Reads and PATCH of aliases are the generic term handlers of terms.ts; there is no PUT
 // or DELETE (those answer 405 from the route table).
-import { BODY, inMode } from '../../domain/problems.js';
-import { parseAliasList } from '../../domain/terms.js';
-import { PATH_ENTITY, write } from '../write/rows.js';
+import { BODY, inMode } from '../../../domain/problems.js';
+import { parseAliasList } from '../../../domain/terms.js';
+import { PATH_ENTITY, write } from '../../write/rows.js';
 import { pathLanguage, withTerms } from './terms.js';
 
 /**

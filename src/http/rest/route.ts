@@ -1,11 +1,11 @@
 // What a route declaration is (the table itself is routes.ts); what a handler receives and returns is
 // context.ts.
-import type { KindName } from '../domain/entity.js';
-import type { ErrorCode } from '../domain/errors.js';
+import type { KindName } from '../../domain/entity.js';
+import type { ErrorCode } from '../../domain/errors.js';
 import type { ResponseSchema } from './openapi-schemas.js';
-import { kindByName, type Kind } from '../domain/kinds.js';
-import type { AnyWrite } from './write/rows.js';
-import type { Handler, Method } from './context.js';
+import { kindByName, type Kind } from '../../domain/kinds.js';
+import type { AnyWrite } from '../write/rows.js';
+import type { Handler, Method } from '../context.js';
 
 
 export interface Route {

@@ -1,6 +1,6 @@
 // Top-level body shapes, compiled once by Fastify's ajv. Failures become missing-field / invalid-value
 // with ajv's instancePath as the JSON Pointer (reply-error.ts); content rules are the domain's.
-import { META_SCHEMA } from './meta.js';
+import { META_SCHEMA } from '../meta.js';
 
 /** A write body carrying one payload field of the given JSON type, plus edit metadata. */
 export function payload(field: string, type: string | string[] | null): Record<string, unknown> {

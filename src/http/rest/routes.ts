@@ -10,13 +10,13 @@ import { searchTerms } from './handlers/search.js';
 import * as history from './handlers/history.js';
 import { mergeItem } from './handlers/merge.js';
 import { getConstraintViolations } from './handlers/constraints.js';
-import { postQuickStatements, QS_FORMATS } from './quickstatements/route.js';
+import { postQuickStatements, QS_FORMATS } from '../quickstatements/index.js';
 import { getChanges } from './handlers/changes.js';
 import * as batch from './handlers/batch.js';
 import { findByStatements, getIncomingLinks } from './handlers/lookup.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
-import { META_SCHEMA } from './meta.js';
+import { META_SCHEMA } from '../meta.js';
 
 const BOTH = ['item', 'property'] as const;
 const STATEMENT_BODY = payload('statement', 'object');
