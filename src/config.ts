@@ -2,7 +2,7 @@
 // else receives a Config, so tests build one directly.
 import type { KindName } from './domain/entity.js';
 import { totalmem } from 'node:os';
-import { parseEntityId } from './domain/kinds.js';
+import { parseEntityId, parseIdOfKind, perKind, PROPERTY } from './domain/kinds.js';
 import { readFileSync } from 'node:fs';
 import { constraintVocabulary, WIKIDATA_CONSTRAINTS, type ConstraintVocabulary } from './domain/constraints/vocabulary.js';
 
@@ -147,7 +147,7 @@ export const DEFAULTS: Config = {
   subclassOf: 'P279',
   conceptUri: 'http://www.wikidata.org/entity/',
   wikibasePrefix: '/w/rest.php/wikibase',
-  localIdsFrom: { item: 1_000_000_000, property: 1_000_000_000 },
+  localIdsFrom: perKind(() => 1_000_000_000),
   sparql: 'full',
   sparqlTimeoutSeconds: 60,
   // WebAssembly's 32-bit memory holds at most 4 GiB; a quarter of the machine on smaller ones.
@@ -186,8 +186,9 @@ function pathPrefix(name: string, v: string | undefined, fallback: string | null
 
 function propertyId(name: string, v: string | undefined): string | undefined {
   if (v === undefined || v === '') return undefined;
-  if (!/^P[1-9][0-9]{0,9}$/.test(v)) throw new Error(`${name} must be a property id such as P31, got '${v}'`);
-  return v;
+  const id = parseIdOfKind(PROPERTY, v);
+  if (id === null) throw new Error(`${name} must be a property id such as P31, got '${v}'`);
+  return id;
 }
 
 const list = (v: string | undefined): string[] | undefined =>

@@ -4,7 +4,7 @@ import { createWriteStream, openSync, readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import cliProgress from 'cli-progress';
 import type { DumpFilter } from '../domain/wikidata.js';
-import { count, IMPORT_BATCH, IMPORT_MODES, IMPORT_TUNING, importComment, importDump, summaryLine, type ImportMode, type ImportOptions, type ImportSummary } from './import.js';
+import { count, IMPORT_BATCH, IMPORT_MODES, IMPORT_TUNING, importComment, importDump, type ImportMode, type ImportOptions, type ImportSummary, type SkipReason } from './import.js';
 import { describeStore, loadSites, openStore } from './open-store.js';
 import { CliError } from './errors.js';
 import { kindNamed } from '../domain/kinds.js';
@@ -125,4 +125,27 @@ function importProgressBar() {
       started = false;
     },
   };
+}
+
+const REASON_WORDS: Record<SkipReason | 'sitelinkConflict', string> = {
+  existing: 'existing', editedLocally: 'edited locally', notNewer: 'not newer', filteredOut: 'filtered out',
+  notStorable: 'not storable', localEntity: 'created locally under a source id', inLocalRange: 'in the local id range',
+  sitelinkConflict: 'sitelink conflicts',
+};
+
+/** The one line `entia import` ends with; the ids of local-entity and local-range skips and conflicts are named. */
+export function summaryLine(s: ImportSummary): string {
+  const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
+  const rate = s.seconds > 0 ? Math.round(s.imported / s.seconds) : s.imported;
+  const reasons = (Object.keys(s.skipped) as SkipReason[]).map((r) => `${s.skipped[r]} ${REASON_WORDS[r]}`).join(', ');
+  const named = (Object.entries(s.named) as [SkipReason | 'sitelinkConflict', string[]][])
+    .filter(([r]) => r !== 'notNewer' && r !== 'existing')
+    .map(([r, ids]) => `${REASON_WORDS[r]}: ${ids.join(', ')}${(r === 'sitelinkConflict' ? s.sitelinkConflicts : s.skipped[r as SkipReason]) > ids.length ? ', …' : ''}`);
+  return `imported ${count(s.imported, 'entity', 'entities')} (+${s.placeholders} placeholder properties) in ${s.seconds.toFixed(1)} s (${rate}/s`
+    + `${s.indexSeconds >= 0.1 ? `, ${s.indexSeconds.toFixed(1)} s of it building indexes` : ''})`
+    + `${s.resumedAfterLine ? `, resumed after line ${s.resumedAfterLine}` : ''}; `
+    + `skipped ${skipped} (${reasons}); ${count(s.superseded, 'line', 'lines')} superseded by a later line of the same entity; `
+    + `${count(s.malformedLines, 'malformed line', 'malformed lines')}; ${count(s.sitelinkConflicts, 'sitelink conflict', 'sitelink conflicts')}; `
+    + `dropped ${s.droppedTerms} terms, ${s.droppedSitelinks} sitelinks, ${s.droppedStatements} statements Entia cannot store`
+    + `${named.length ? ` (${named.join('; ')})` : ''}`;
 }

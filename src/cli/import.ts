@@ -9,7 +9,7 @@ import { emptyEntity, type Entity } from '../domain/entity.js';
 import type { SiteTable } from '../domain/sites.js';
 import { fromWikidata, newReport, passesFilter, type DumpFilter } from '../domain/wikidata.js';
 import type { EditMeta, ImportExtras, ImportState, BulkImport, EntityStore, LocalIdStart } from '../store/store.js';
-import { checkReadable, openDump } from './dump-reader.js';
+import { checkReadable, openDump, type DumpLine } from './dump-reader.js';
 import { CliError } from './errors.js';
 import { DEFAULTS } from '../config.js';
 
@@ -176,17 +176,7 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   const key = path === '-' ? null : `import:${resolve(path)}`;
   if (path !== '-') await checkReadable(path); // fails here, with the file's name, if it cannot be read
   const file = path === '-' ? null : fileIdentity(path);
-  let summary = emptySummary();
-  if (key && file && !options.restart) {
-    const saved = await store.importCheckpoint(key);
-    const checkpoint = saved ? (JSON.parse(saved) as Checkpoint) : null;
-    if (checkpoint && checkpoint.file.size === file.size && checkpoint.file.mtimeMs === file.mtimeMs) {
-      summary = { ...emptySummary(), ...checkpoint.summary, resumedAfterLine: checkpoint.line };
-      options.onNote?.(`resuming ${path} after line ${checkpoint.line} (${checkpoint.summary.imported} entities imported by an earlier run)`);
-    } else if (checkpoint) {
-      options.onNote?.(`${path} changed since an earlier, unfinished import of it: starting from the beginning`);
-    }
-  }
+  const summary = key && file && !options.restart ? await resumedSummary(store, key, file, path, options) : emptySummary();
   const localStart = await store.localIdStart(options.localIdStart ?? DEFAULTS.localIdsFrom);
   const input = await openDump(path, summary.resumedAfterLine);
   const report = newReport();
@@ -221,41 +211,9 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   for await (const item of input.lines) {
     line = item.line;
     resumable &&= item.resumable;
-    if (item.malformed) {
-      if (item.endsEarly) {
-        // The input stops in the middle of its last line: what came before is imported, and the run fails.
-        summary.endsEarlyAt = item.line;
-        continue;
-      }
-      if (options.strict) throw new CliError(`${item.malformed} (the import stops here: --strict)`);
-      summary.malformedLines++;
-      options.onReport?.({ reason: 'malformed', line: item.line, message: item.malformed });
-      if (summary.malformedLines <= 10) options.onNote?.(`skipped malformed ${item.malformed}`);
-      continue;
-    }
-    summary.read++;
-    const raw = item.entity!;
-    if (!passesFilter(raw, options.filter)) { summary.skipped.filteredOut++; continue; }
-    const dropped = [report.droppedTerms, report.droppedSitelinks, report.droppedStatements];
-    const entity = fromWikidata(raw, sites, report, options.filter);
-    const id = typeof raw.id === 'string' ? raw.id : '?';
-    if (!entity) {
-      summary.skipped.notStorable++;
-      name(summary, 'notStorable', id);
-      options.onReport?.({ reason: 'notStorable', id, line: item.line });
-      continue;
-    }
-    if (report.droppedTerms + report.droppedSitelinks + report.droppedStatements > dropped[0] + dropped[1] + dropped[2]) {
-      options.onReport?.({ reason: 'dropped', id: entity.id, line: item.line, terms: report.droppedTerms - dropped[0],
-        sitelinks: report.droppedSitelinks - dropped[1], statements: report.droppedStatements - dropped[2] });
-    }
-    if (Number(entity.id.slice(1)) >= localStart[entity.type]) {
-      summary.skipped.inLocalRange++;
-      name(summary, 'inLocalRange', entity.id);
-      options.onReport?.({ reason: 'inLocalRange', id: entity.id, line: item.line });
-      continue;
-    }
-    batch.push({ entity, line: item.line, sourceRevision: Number.isSafeInteger(raw.lastrevid) ? Number(raw.lastrevid) : 0 });
+    const candidate = candidateOf(item, sites, report, summary, localStart, options);
+    if (!candidate) continue;
+    batch.push(candidate);
     if (batch.length >= options.batchSize) await flush();
     else if (summary.read % 2000 === 0) options.onProgress?.(summary, input.progress());
   }
@@ -271,6 +229,58 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   if (key) await store.clearImportCheckpoint(key);
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+/** The summary an earlier, unfinished import of the same file left, to go on from; an empty one otherwise. */
+async function resumedSummary(store: BulkImport, key: string, file: Checkpoint['file'], path: string, options: ImportOptions): Promise<ImportSummary> {
+  const saved = await store.importCheckpoint(key);
+  const checkpoint = saved ? (JSON.parse(saved) as Checkpoint) : null;
+  if (checkpoint && checkpoint.file.size === file.size && checkpoint.file.mtimeMs === file.mtimeMs) {
+    options.onNote?.(`resuming ${path} after line ${checkpoint.line} (${checkpoint.summary.imported} entities imported by an earlier run)`);
+    return { ...emptySummary(), ...checkpoint.summary, resumedAfterLine: checkpoint.line };
+  }
+  if (checkpoint) options.onNote?.(`${path} changed since an earlier, unfinished import of it: starting from the beginning`);
+  return emptySummary();
+}
+
+/** One line of the input as an entity to write, or null when it is not written (counted in the summary, reported). */
+function candidateOf(item: DumpLine, sites: SiteTable, report: ReturnType<typeof newReport>, summary: ImportSummary,
+  localStart: LocalIdStart, options: ImportOptions): Candidate | null {
+  if (item.malformed) {
+    if (item.endsEarly) {
+      // The input stops in the middle of its last line: what came before is imported, and the run fails.
+      summary.endsEarlyAt = item.line;
+      return null;
+    }
+    if (options.strict) throw new CliError(`${item.malformed} (the import stops here: --strict)`);
+    summary.malformedLines++;
+    options.onReport?.({ reason: 'malformed', line: item.line, message: item.malformed });
+    if (summary.malformedLines <= 10) options.onNote?.(`skipped malformed ${item.malformed}`);
+    return null;
+  }
+  summary.read++;
+  const raw = item.entity!;
+  if (!passesFilter(raw, options.filter)) { summary.skipped.filteredOut++; return null; }
+  const dropped = [report.droppedTerms, report.droppedSitelinks, report.droppedStatements];
+  const entity = fromWikidata(raw, sites, report, options.filter);
+  const id = typeof raw.id === 'string' ? raw.id : '?';
+  if (!entity) {
+    summary.skipped.notStorable++;
+    name(summary, 'notStorable', id);
+    options.onReport?.({ reason: 'notStorable', id, line: item.line });
+    return null;
+  }
+  if (report.droppedTerms + report.droppedSitelinks + report.droppedStatements > dropped[0] + dropped[1] + dropped[2]) {
+    options.onReport?.({ reason: 'dropped', id: entity.id, line: item.line, terms: report.droppedTerms - dropped[0],
+      sitelinks: report.droppedSitelinks - dropped[1], statements: report.droppedStatements - dropped[2] });
+  }
+  if (Number(entity.id.slice(1)) >= localStart[entity.type]) {
+    summary.skipped.inLocalRange++;
+    name(summary, 'inLocalRange', entity.id);
+    options.onReport?.({ reason: 'inLocalRange', id: entity.id, line: item.line });
+    return null;
+  }
+  return { entity, line: item.line, sourceRevision: Number.isSafeInteger(raw.lastrevid) ? Number(raw.lastrevid) : 0 };
 }
 
 function fileIdentity(path: string): Checkpoint['file'] {
@@ -364,29 +374,6 @@ async function placeholdersFor(store: EntityStore, entities: Entity[], made: Set
 
 /** `1 entity`, `2 entities`. */
 export const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-
-const REASON_WORDS: Record<SkipReason | 'sitelinkConflict', string> = {
-  existing: 'existing', editedLocally: 'edited locally', notNewer: 'not newer', filteredOut: 'filtered out',
-  notStorable: 'not storable', localEntity: 'created locally under a source id', inLocalRange: 'in the local id range',
-  sitelinkConflict: 'sitelink conflicts',
-};
-
-/** The one line `entia import` ends with; the ids of local-entity and local-range skips and conflicts are named. */
-export function summaryLine(s: ImportSummary): string {
-  const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
-  const rate = s.seconds > 0 ? Math.round(s.imported / s.seconds) : s.imported;
-  const reasons = (Object.keys(s.skipped) as SkipReason[]).map((r) => `${s.skipped[r]} ${REASON_WORDS[r]}`).join(', ');
-  const named = (Object.entries(s.named) as [SkipReason | 'sitelinkConflict', string[]][])
-    .filter(([r]) => r !== 'notNewer' && r !== 'existing')
-    .map(([r, ids]) => `${REASON_WORDS[r]}: ${ids.join(', ')}${(r === 'sitelinkConflict' ? s.sitelinkConflicts : s.skipped[r as SkipReason]) > ids.length ? ', …' : ''}`);
-  return `imported ${count(s.imported, 'entity', 'entities')} (+${s.placeholders} placeholder properties) in ${s.seconds.toFixed(1)} s (${rate}/s`
-    + `${s.indexSeconds >= 0.1 ? `, ${s.indexSeconds.toFixed(1)} s of it building indexes` : ''})`
-    + `${s.resumedAfterLine ? `, resumed after line ${s.resumedAfterLine}` : ''}; `
-    + `skipped ${skipped} (${reasons}); ${count(s.superseded, 'line', 'lines')} superseded by a later line of the same entity; `
-    + `${count(s.malformedLines, 'malformed line', 'malformed lines')}; ${count(s.sitelinkConflicts, 'sitelink conflict', 'sitelink conflicts')}; `
-    + `dropped ${s.droppedTerms} terms, ${s.droppedSitelinks} sitelinks, ${s.droppedStatements} statements Entia cannot store`
-    + `${named.length ? ` (${named.join('; ')})` : ''}`;
-}
 
 /** The edit summary of an import's revisions: the file's name, never the server's path to it. */
 export const importComment = (path: string): string => `import ${path === '-' ? 'standard input' : basename(path)}`;

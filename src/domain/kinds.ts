@@ -9,8 +9,14 @@ export interface Kind {
   name: KindName;
   /** Id letter: Q for items, P for properties. */
   prefix: 'Q' | 'P';
-  /** URL path segment under /v1/entities. */
+  /** URL path segment under /v1/entities, and the plural in messages ("properties have no sitelinks"). */
   segment: 'items' | 'properties';
+  /** The REST routes' path parameter that carries an id of the kind. */
+  pathParameter: 'item_id' | 'property_id';
+  /** The number that stands for the kind in the stores' index rows and in page ids (0, 1, …; never reused). */
+  code: number;
+  /** An id of the kind, for documentation (OpenAPI's parameter descriptions). */
+  example: string;
   /** The wiki namespace of the kind's pages, as Wikidata numbers them (dump `ns`; a page title of another namespace than 0 is `Noun:Id`). */
   namespace: number;
   /** Capitalised noun used in messages ("Item with the ID Q1 ..."). */
@@ -36,22 +42,24 @@ export interface Kind {
    * hashes keep it (4,044 property values of the samples agree; none would with the new name).
    */
   phpIdClass: string;
+  /** The item of the constraint vocabulary that stands for the kind in allowed-entity-types constraints. */
+  constraintEntityType: 'wikibaseItem' | 'wikibaseProperty';
 }
 
 export const ITEM: Kind = {
-  name: 'item', prefix: 'Q', segment: 'items', namespace: 0, noun: 'Item', createField: 'item',
+  name: 'item', prefix: 'Q', segment: 'items', pathParameter: 'item_id', code: 0, example: 'Q42', namespace: 0, noun: 'Item', createField: 'item',
   hasSitelinks: true, hasDataType: false, labelRefusesOwnIds: false, redirects: true,
   policy: { unique: 'label-and-description', sameValueFirst: true },
   codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
-  phpIdClass: 'Wikibase\\DataModel\\Entity\\ItemId',
+  phpIdClass: 'Wikibase\\DataModel\\Entity\\ItemId', constraintEntityType: 'wikibaseItem',
 };
 
 export const PROPERTY: Kind = {
-  name: 'property', prefix: 'P', segment: 'properties', namespace: 120, noun: 'Property', createField: 'property',
+  name: 'property', prefix: 'P', segment: 'properties', pathParameter: 'property_id', code: 1, example: 'P31', namespace: 120, noun: 'Property', createField: 'property',
   hasSitelinks: false, hasDataType: true, labelRefusesOwnIds: true, redirects: false,
   policy: { unique: 'label', sameValueFirst: false },
   codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
-  phpIdClass: 'Wikibase\\DataModel\\Entity\\PropertyId',
+  phpIdClass: 'Wikibase\\DataModel\\Entity\\PropertyId', constraintEntityType: 'wikibaseProperty',
 };
 
 export const KINDS: readonly Kind[] = [ITEM, PROPERTY];
@@ -70,8 +78,20 @@ export function kindNamed(name: unknown): Kind | null {
   return KINDS.find((k) => k.name === name) ?? null;
 }
 
+/** The kind a code of the index rows or of a page id stands for. */
+export function kindOfCode(code: number): Kind | null {
+  return KINDS.find((k) => k.code === code) ?? null;
+}
+
+/** A value for each kind, keyed by its name (counters, id ranges). */
+export function perKind<T>(value: (kind: Kind) => T): Record<KindName, T> {
+  return Object.fromEntries(KINDS.map((k) => [k.name, value(k)])) as Record<KindName, T>;
+}
+
 /** docs/api.md §3: numeric part 1..2147483647, no leading zero. */
 const MAX_NUMERIC_ID = 2147483647;
+/** An entity id of any kind, upper case, as a pattern to embed in others (routes, URIs, titles). */
+export const ENTITY_ID_PATTERN = `[${KINDS.map((k) => k.prefix).join('')}][1-9][0-9]{0,9}`;
 const ID_SHAPE = new RegExp(`^([${KINDS.map((k) => k.prefix + k.prefix.toLowerCase()).join('')}])([1-9][0-9]{0,9})$`);
 
 /**

@@ -4,6 +4,7 @@
 import { parse as parseCsvText } from 'csv-parse/sync';
 import type { Value } from './entity.js';
 import { DATA_TYPES } from './values/index.js';
+import { parseEntityId } from './kinds.js';
 
 /** A value as QuickStatements writes it, before the property's data type says what it becomes. */
 export type QsValue =
@@ -150,7 +151,7 @@ const QUANTITY = /^([+-]?\d+(?:\.\d+)?)(?:\s*~\s*(\d+(?:\.\d+)?))?(?:U([1-9]\d{0
 export function parseValue(raw: string): QsValue {
   const v = raw.trim();
   if (v === 'somevalue' || v === 'novalue') return { kind: v };
-  if (v === 'LAST' || /^[QP][1-9]\d{0,9}$/i.test(v)) return { kind: 'entity', id: v.toUpperCase() };
+  if (v === 'LAST' || parseEntityId(v)) return { kind: 'entity', id: v.toUpperCase() };
   const mono = /^([a-z]{2,3}(?:-[a-z0-9]{1,8})*):"(.*)"$/s.exec(v);
   if (mono) return { kind: 'monolingualtext', language: mono[1], text: mono[2] };
   const string = /^"(.*)"$/s.exec(v);

@@ -1,6 +1,7 @@
 // buildApp(options) → a Fastify instance: the HTTP kernel's hooks and error answers, then each room through its door
 // (REST, operations, the change stream, reconciliation, EntityData, the Action API, SPARQL, the web interface).
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
 import cors from '@fastify/cors';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { EntiaError } from '../domain/errors.js';
@@ -28,9 +29,21 @@ export interface AppOptions {
 }
 
 export function buildApp({ store, services }: AppOptions): FastifyInstance {
-  const { config } = services;
+  const app = Fastify(serverOptions(services.config));
+  kernelHooks(app, services.config);
+  // Every route any room registers is also entered here, so that a path with routes for other methods answers 405
+  // with their names in Allow: Fastify's own table is the only list of routes.
+  const methodsByPath = FindMyWay();
+  app.addHook('onRoute', (route) => { methodsByPath.on(route.method as HTTPMethod | HTTPMethod[], route.url, () => {}); });
+  mountRooms(app, store, services);
+  kernelAnswers(app, methodsByPath);
+  return app;
+}
+
+/** Fastify's options: limits, timeouts, strict schemas, the router's bounds, framework errors in the table's shape. */
+function serverOptions(config: Services['config']): FastifyHttpOptions<Server> {
   const requestTimeout = config.requestTimeoutSeconds * 1000;
-  const app = Fastify({
+  return {
     logger: config.log ? { level: 'info' } : false,
     bodyLimit: config.bodyLimit,
     // A client that never finishes its request is answered 408 and cut off, so it cannot hold a connection
@@ -61,7 +74,11 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
       reply.headers(SECURITY_HEADERS);
       sendError(reply, new EntiaError('rest-no-match', undefined, { path: req.url.split('?')[0] }));
     },
-  });
+  };
+}
+
+/** What every request goes through, whatever room answers it: Expect, security headers, Host, CORS, compression of pages, bodies. */
+function kernelHooks(app: FastifyInstance, config: Services['config']): void {
   app.server.maxConnections = config.maxConnections;
   // Node answers an unknown Expect with a bare 417; this one has the JSON body and headers of every error.
   app.server.on('checkExpectation', (req, res) => {
@@ -94,12 +111,11 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
+}
 
-  // Every route any room registers is also entered here, so that a path with routes for other methods answers 405
-  // with their names in Allow: Fastify's own table is the only list of routes.
-  const methodsByPath = FindMyWay();
-  app.addHook('onRoute', (route) => { methodsByPath.on(route.method as HTTPMethod | HTTPMethod[], route.url, () => {}); });
-
+/** Each room through its door. */
+function mountRooms(app: FastifyInstance, store: Store, services: Services): void {
+  const { config } = services;
   // GET requests read through the store's read view: the replicas, where ENTIA_DB_REPLICAS names some.
   const reads = store.forReads?.() ?? store;
   registerOperations(app, store, services);
@@ -114,7 +130,10 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   const storeVersion = reads === store ? () => store.changesCommitted() : undefined;
   if (config.ui) registerUi(app, { storeVersion });
   registerRest(app, store, services);
+}
 
+/** A path no route matches (404, or 405 with Allow where other methods have routes), and every error. */
+function kernelAnswers(app: FastifyInstance, methodsByPath: ReturnType<typeof FindMyWay>): void {
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
     const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)
@@ -130,7 +149,6 @@ export function buildApp({ store, services }: AppOptions): FastifyInstance {
   app.setErrorHandler((error, req, reply) => {
     return sendError(reply, toEntiaError(error, req), (req.routeOptions?.config as RouteConfig | undefined)?.errorDialect);
   });
-  return app;
 }
 
 export type { Method };

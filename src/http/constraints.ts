@@ -79,7 +79,7 @@ export function constraintLookup(store: ConstraintStore, vocab: ConstraintVocabu
       return found;
     };
   };
-  const constraints = derived(caches.constraints, (p) => (p.type === 'property' ? constraintsOf(p, vocab) : []), (c) => 200 * c.length + 10);
+  const constraints = derived(caches.constraints, (p) => (kindByName(p.type).hasDataType ? constraintsOf(p, vocab) : []), (c) => 200 * c.length + 10);
   const links = derived(caches.links, linksOf, linksSize);
   const closures = trustMs > 0 ? {
     get(key: string) {

@@ -3,6 +3,7 @@
 // request validation between them; write/rows.ts runs them for every write, the read handlers call them in order.
 import { fail } from '../domain/errors.js';
 import { parseEntityId, parseIdOfKind, type Kind } from '../domain/kinds.js';
+import { pathEntityParameter } from './path-parameters.js';
 import type { Entity } from '../domain/entity.js';
 import type { DocumentRead, Head, ReadResult } from '../store/store.js';
 import { checkPreconditions, revisionSeen } from './conditional.js';
@@ -15,7 +16,7 @@ export interface Found {
 
 /** The path's entity id for the route's kind, upper-cased; 400 invalid-item-id / invalid-property-id. */
 export function pathEntityId(ctx: Ctx, kind: Kind = ctx.kind): string {
-  const raw = ctx.params.item_id ?? ctx.params.property_id;
+  const raw = pathEntityParameter(ctx.params) ?? '';
   const id = parseIdOfKind(kind, raw);
   if (!id) fail(kind.codes.invalidId, undefined, { id: raw });
   return id;

@@ -2,6 +2,7 @@
 import type { SearchTermType } from './index-keys.js';
 import { tierOf, type ParsedText, type SearchMode } from './query.js';
 import { rankedPage, type EntityFilter, type KindCode, type RankRequest, type Ranked, type SearchBackend } from './rank.js';
+import { kindByName } from '../domain/kinds.js';
 
 export interface LanguageValue {
   language: string;
@@ -63,14 +64,13 @@ export interface HitBackend extends SearchBackend {
   entityTerms(kind: KindCode, entity: number, languages: readonly string[]): Promise<EntityTerms>;
 }
 
-const ID_PREFIX: Record<KindCode, string> = { item: 'Q', property: 'P' };
 
 /** One page of search results: the ranked rows, each made into an entry. */
 export async function searchHits(req: RankRequest, backend: HitBackend, filter?: EntityFilter): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
   for (const ranked of await rankedPage(req, backend, filter)) {
     const terms = await backend.entityTerms(req.kind, ranked.entity, req.languages);
-    hits.push(buildHit(ID_PREFIX[req.kind] + ranked.entity, ranked, terms, req));
+    hits.push(buildHit(kindByName(req.kind).prefix + ranked.entity, ranked, terms, req));
   }
   return hits;
 }

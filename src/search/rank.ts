@@ -14,8 +14,10 @@
 import { PREFIX_INDEX_LENGTH, TERM_TYPES, type SearchTermType } from './index-keys.js';
 import { firstWordToken, isDecidedByToken, requiredTokens, tierOf, type ParsedText, type SearchMode, type Tier } from './query.js';
 import { codePointLength } from './text.js';
+import type { KindName } from '../domain/kinds.js';
 
-export type KindCode = 'item' | 'property';
+/** A kind of entity, by name (domain/kinds.ts). */
+export type KindCode = KindName;
 
 /** Where a stream's rows come from; every source yields (rank, entity) ascending. */
 export type Source =

@@ -4,6 +4,7 @@
 import type { Entity, KindName } from '../domain/entity.js';
 import { statementValueKeys, type ValueKey } from '../domain/statement-values.js';
 import { rankOf, searchKeys, TYPE_CODE } from '../search/index-keys.js';
+import { perKind } from '../domain/kinds.js';
 
 export type TermType = 'label' | 'description' | 'alias';
 
@@ -41,7 +42,7 @@ export function indexRows(entity: Entity | null): IndexRows {
 }
 
 /** How every index table writes an entity's kind. */
-export const KIND_CODE: Record<KindName, number> = { item: 0, property: 1 };
+export const KIND_CODE: Record<KindName, number> = perKind((k) => k.code);
 /** The kind a code of the index tables stands for. */
 export const KIND_OF_CODE = Object.fromEntries(Object.entries(KIND_CODE).map(([name, code]) => [code, name])) as Record<number, KindName>;
 

@@ -6,6 +6,11 @@ import type { SearchHit } from '../search/hits.js';
 import type { StatementCondition } from '../domain/statement-values.js';
 import type { PolicyChecks, UniquenessViolation } from '../domain/policy.js';
 import type { AccountStore } from './accounts.js';
+import type { BuildStep, ImportExtras, ImportState, LocalIdStart } from './import-records.js';
+import type { StoreProbe, StoreStatistics } from './probe.js';
+
+export { LOCAL_ID_START_KEY, type BuildStep, type ImportExtras, type ImportState, type LocalIdStart } from './import-records.js';
+export type { StoreProbe, StoreStatistics } from './probe.js';
 
 // The data policy's types are the domain's; a store answers its queries (PolicyLookup) inside each edit.
 export { PolicyViolation, type PolicyChecks, type PolicyQuery, type UniquenessViolation } from '../domain/policy.js';
@@ -348,68 +353,18 @@ export interface StoreLifecycle {
   close(): Promise<void>;
 }
 
-/**
- * A whole store, as the server and the CLI open it: the named parts above, each with its own contract suite
- * (test/store/contract/), plus accounts (users, tokens, protection). Code that needs one part asks for that part.
- */
 /** Word of this process's own commits, as they happen (a follower of the feed need not wait for its next poll). */
 export interface CommitWatch {
   /** `listener` is called after each edit, merge or redirect this process commits; returns how to stop. */
   watchCommits(listener: () => void): () => void;
 }
 
+/**
+ * A whole store, as the server and the CLI open it: the named parts above, each with its own contract suite
+ * (test/store/contract/), plus accounts (users, tokens, protection). Code that needs one part asks for that part.
+ */
 export interface Store extends EntityStore, ChangeFeed, CommitWatch, SearchIndex, Counters, BulkImport, StoreLifecycle {
   /** Users, tokens and protection (issue #7). */
   readonly accounts: AccountStore;
 }
 
-/** Written with an import batch, in its transaction. */
-export interface ImportExtras {
-  /** Each entity's revision in the source dump (its `lastrevid`; 0 when unknown or a placeholder). */
-  sourceRevisions?: readonly (readonly [id: string, revision: number])[];
-  /** Where the input stands once this batch is written, so that an interrupted import can go on from there. */
-  checkpoint?: { key: string; value: string };
-}
-
-/** The numeric part of the first local id of each kind (1000000000: Q1000000000). */
-export type LocalIdStart = Record<KindName, number>;
-
-/** The meta key under which a store records its LocalIdStart. */
-export const LOCAL_ID_START_KEY = 'local_ids_from';
-
-export interface ImportState {
-  /** The current revision; null for a redirect. */
-  head: number | null;
-  /** The local revision the last import of this entity wrote, or null if none did. */
-  importedAs: number | null;
-  /** The source revision that import carried. */
-  sourceRevision: number | null;
-}
-
-export interface StoreProbe {
-  backend: 'sqlite' | 'postgres';
-  /** PostgreSQL: the connection pool of this process. */
-  pool?: { total: number; idle: number; waiting: number };
-  /** Documents served from memory (SQLite: parsed; PostgreSQL: their text, the head checked), if the backend keeps them. */
-  entityCache?: { hits: number; misses: number };
-  /** PostgreSQL with ENTIA_DB_REPLICAS: each replica's state and replay lag. */
-  replicas?: { replica: string; up: boolean; lagSeconds: number | null }[];
-}
-
-/** What GET /metrics reports of the store's contents. */
-export interface StoreStatistics {
-  /** Entities of each kind, redirects left out. */
-  entities: Record<KindName, number>;
-  /** Redirects of each kind. */
-  redirects: Record<KindName, number>;
-  /** Imported entities whose search, term and value rows wait for an import's build (finishImport). */
-  unindexed: number;
-  /** Imports that started and have not finished: each keeps a checkpoint until its build ends. */
-  importsUnfinished: number;
-}
-
-/** One step of an import's index build (finishImport), for its progress display. */
-export interface BuildStep {
-  step: string;
-  rows: number;
-}

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ITEM, kindByName, parseEntityId, parseIdOfKind } from '../domain/kinds.js';
+import { ENTITY_ID_PATTERN, ITEM, kindByName, parseEntityId, parseIdOfKind } from '../domain/kinds.js';
 import type { Entity, Statement } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
 import { queryParam, type Params, type Rendered } from './page.js';
@@ -39,7 +39,9 @@ export const DOCS_CSP = PAGE_CSP.replace("style-src 'self'", "style-src 'self' '
 
 const ASSETS = fileURLToPath(new URL('../../src/ui/assets/', import.meta.url));
 const SWAGGER_FILES = new Set(['/swagger-ui.css', '/swagger-ui-bundle.js', '/favicon-32x32.png']);
-const ENTITY = '(^[QP][1-9][0-9]{0,9}$)';
+const ENTITY = `(^${ENTITY_ID_PATTERN}$)`;
+/** The entity a redirect's Location names (its last path segment). */
+const LOCATION_TARGET = new RegExp(`(${ENTITY_ID_PATTERN})$`);
 const HISTORY_PAGE = 50;
 /** Bytes of rendered HTML kept (Q31, 432 statements, is 0.5 MB; a typical item some 30 KB). */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -55,15 +57,9 @@ export interface UiOptions {
   storeVersion?: StoreVersion;
 }
 
-/** Registers the pages and their assets. */
-export function registerUi(app: FastifyInstance, options: UiOptions = {}): void {
-  const api = new PageApi(app);
-  app.register(fastifyStatic, { root: ASSETS, prefix: '/ui/assets/', decorateReply: false, index: false, maxAge: '1h' });
-  const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  app.register(fastifyStatic, { root: swagger, prefix: '/docs/assets/', decorateReply: false, index: false, maxAge: '1h',
-    allowedPath: (path) => SWAGGER_FILES.has(path) });
-
-  const pages: Record<string, PageBuilder> = {
+/** Every page: its address (find-my-way's syntax) and how it is built. */
+function pageBuilders(api: PageApi): Record<string, PageBuilder> {
+  return {
     '/': (req, _reply, language) => homePage(api, req, language),
     '/docs': async (_req, _reply, language) => {
       const t = translator(language);
@@ -103,6 +99,16 @@ export function registerUi(app: FastifyInstance, options: UiOptions = {}): void 
       return null;
     },
   };
+}
+
+/** Registers the pages and their assets. */
+export function registerUi(app: FastifyInstance, options: UiOptions = {}): void {
+  app.register(fastifyStatic, { root: ASSETS, prefix: '/ui/assets/', decorateReply: false, index: false, maxAge: '1h' });
+  const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  app.register(fastifyStatic, { root: swagger, prefix: '/docs/assets/', decorateReply: false, index: false, maxAge: '1h',
+    allowedPath: (path) => SWAGGER_FILES.has(path) });
+
+  const pages = pageBuilders(new PageApi(app));
   const cache = options.storeVersion ? new PageCache(PAGE_CACHE_BYTES, options.storeVersion) : null;
   // Pages made of revisions and labels only: what the validator covers (not counts, times, indexes or search).
   const kept = new Set([`/:id${ENTITY}`, `/:id${ENTITY}/history`, `/:id${ENTITY}/revisions/:revision`, `/:id${ENTITY}/diff/:from/:to`,
@@ -157,7 +163,7 @@ function entityParams(req: FastifyRequest): { id: string; segment: 'items' | 'pr
 async function entityPage(api: PageApi, req: FastifyRequest, reply: FastifyReply, language: string): Promise<Rendered | null> {
   const { id, segment } = entityParams(req);
   const answer = await api.get<Entity>(req, `/v1/entities/${segment}/${id}`);
-  const target = answer.status === 308 ? /([QP][1-9][0-9]*)$/.exec(answer.location ?? '')?.[1] : undefined;
+  const target = answer.status === 308 ? LOCATION_TARGET.exec(answer.location ?? '')?.[1] : undefined;
   if (target) {
     await reply.redirect(`/${target}?redirectedfrom=${id}`, 302);
     return null;
@@ -270,8 +276,9 @@ async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply
   const q = (queryParam(req, 'q') ?? '').trim();
   const kind = queryParam(req, 'kind') === 'properties' ? 'properties' : 'items';
   // An id typed into the search box opens that entity, as Wikidata's search does.
-  if (/^[QP][1-9][0-9]{0,9}$/i.test(q)) {
-    await reply.redirect(`/${q.toUpperCase()}`, 302);
+  const typed = parseEntityId(q);
+  if (typed) {
+    await reply.redirect(`/${typed.id}`, 302);
     return null;
   }
   const offsetText = queryParam(req, 'offset') ?? '';

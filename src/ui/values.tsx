@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import type { Snak, Value } from '../domain/entity.js';
 import type { Shown } from './language.js';
 import { interfaceLanguage, translator, type Translate } from './messages.js';
+import { ENTITY_ID_PATTERN, parseEntityId } from '../domain/kinds.js';
 
 /** Labels of the entities a page refers to, already fetched in one batch (entity-page.ts). */
 export interface Labels {
@@ -11,14 +12,14 @@ export interface Labels {
   label(id: string): Shown | null;
 }
 
-const ENTITY_URI = /^https?:\/\/[^/]+\/entity\/([QP][1-9][0-9]*)$/;
+const ENTITY_URI = new RegExp(`^https?://[^/]+/entity/(${ENTITY_ID_PATTERN})$`);
 const JULIAN = 'Q1985786';
 
 /** The ids a value mentions: an entity value, or a quantity's unit given by its concept URI. */
 export function idsInValue(value: Value): string[] {
   if (value.type !== 'value') return [];
   const c = value.content;
-  if (typeof c === 'string') return /^[QP][1-9][0-9]*$/.test(c) ? [c] : [];
+  if (typeof c === 'string') return parseEntityId(c)?.id === c ? [c] : [];
   const unit = (c as { unit?: unknown } | null)?.unit;
   const id = typeof unit === 'string' ? ENTITY_URI.exec(unit)?.[1] : undefined;
   return id ? [id] : [];

@@ -7,6 +7,7 @@ import { statementValueKeys } from '../statement-values.js';
 import type { Constraint, Place } from './model.js';
 import type { ConstraintType, ConstraintVocabulary } from './vocabulary.js';
 import { bounded, format, integer, itemValue, list, magnitude, oneOf, range, units, type Problem } from './value-checks.js';
+import { kindByName, parseEntityId } from '../kinds.js';
 
 export interface ConstraintLookup {
   /** The constraints a property states (none when it states none or does not exist). */
@@ -229,8 +230,8 @@ class Run {
       case 'integer': return integer(use.snak);
       case 'no-bounds': return bounded(use.snak) ? 'This quantity should not have bounds.' : null;
       case 'allowed-entity-types': {
-        const wanted = e.type === 'item' ? this.vocab.items.wikibaseItem : this.vocab.items.wikibaseProperty;
-        return c.items.includes(wanted) ? null : `This property should not be used on ${e.type === 'item' ? 'items' : 'properties'}.`;
+        const kind = kindByName(e.type);
+        return c.items.includes(this.vocab.items[kind.constraintEntityType]) ? null : `This property should not be used on ${kind.segment}.`;
       }
       case 'property-scope':
         return c.propertyScopes.includes(use.place) ? null
@@ -347,7 +348,7 @@ function requires(c: Constraint, who: string, valuesOf: (property: string) => re
 
 /** The ids among a property's links (values of other kinds left out). */
 function ids(links: readonly string[] | undefined): string[] {
-  return (links ?? []).filter((v) => /^[QP][1-9]\d*$/.test(v));
+  return (links ?? []).filter((v) => parseEntityId(v)?.id === v);
 }
 
 /** When an entity began and ended to exist, as years: the earliest start and the latest end its time properties say. */

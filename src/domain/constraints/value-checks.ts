@@ -4,12 +4,13 @@ import { RE2JS } from 're2js';
 import type { Snak } from '../entity.js';
 import { compareDecimals, parseDecimal } from '../values/decimal.js';
 import type { Constraint } from './model.js';
+import { parseEntityId } from '../kinds.js';
 
 /** What a broken constraint says: its message, or that its parameters cannot be used. */
 export type Problem = string | { badParameters: string };
 
 export const itemValue = (snak: Pick<Snak, 'value'>): string | null =>
-  (snak.value.type === 'value' && typeof snak.value.content === 'string' && /^[QP][1-9]\d*$/.test(snak.value.content) ? snak.value.content : null);
+  (snak.value.type === 'value' && typeof snak.value.content === 'string' && parseEntityId(snak.value.content)?.id === snak.value.content ? snak.value.content : null);
 
 export const list = (ids: readonly string[]) => ids.join(', ');
 

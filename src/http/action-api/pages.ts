@@ -2,7 +2,7 @@
 // `titles` (`Q42`, `Property:P31`) or `pageids`, in MediaWiki's shapes, for the tools that read an entity's
 // history through them (wikibase-sdk's getRevisions, wikibase-cli's `wb revisions`, Pywikibot's revisions()).
 // Entia has no wiki pages: an entity's page id is derived from its id (pageIdOf), the same on every process.
-import { pageOf, parseEntityId, PROPERTY, type Kind } from '../../domain/kinds.js';
+import { ENTITY_ID_PATTERN, KINDS, kindOfCode, numericPart, pageOf, parseEntityId, type Kind } from '../../domain/kinds.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
 import type { RevisionRecord } from '../../store/store.js';
 import { list, param, refuse, type Call, type Json } from './protocol.js';
@@ -16,23 +16,27 @@ const PAGE_PROPS = new Set(['info', 'revisions']);
 const REVISION_PROPS = new Set(['ids', 'flags', 'timestamp', 'user', 'userid', 'size', 'slotsize', 'sha1', 'slotsha1',
   'contentmodel', 'comment', 'parsedcomment', 'content', 'tags', 'roles', 'oresscores']);
 
-/** A page id for an entity: items even, properties odd, so that no two entities share one. */
+/** A page id for an entity: its number times the number of kinds, plus its kind's code (items even, properties odd). */
 export function pageIdOf(kind: Kind, id: string): number {
-  return Number(id.slice(1)) * 2 + (kind === PROPERTY ? 1 : 0);
+  return numericPart(id) * KINDS.length + kind.code;
 }
 
 function entityOfPageId(pageid: number): string | null {
-  if (!Number.isSafeInteger(pageid) || pageid < 2) return null;
-  return `${pageid % 2 === 1 ? 'P' : 'Q'}${Math.floor(pageid / 2)}`;
+  const kind = Number.isSafeInteger(pageid) ? kindOfCode(pageid % KINDS.length) : null;
+  const n = Math.floor(pageid / KINDS.length);
+  return kind && n >= 1 ? kind.prefix + n : null;
 }
 
-/** The entity a title names: `Q42`, `Item:Q42`, `Property:P31` (MediaWiki's namespace prefix), or null. */
+/** `Q42`, `Item:Q42`, `Property:P31`: an id, after its kind's namespace name (MediaWiki's title prefix) or none. */
+const TITLE = new RegExp(`^(?:(${KINDS.map((k) => k.noun).join('|')}):)?(${ENTITY_ID_PATTERN})$`, 'i');
+
+/** The entity a title names, or null; a namespace name must be its kind's (`Property:Q1` names nothing). */
 function entityOfTitle(title: string): string | null {
-  const m = /^(?:(Item|Property):)?([QP][1-9][0-9]*)$/i.exec(title.trim());
+  const m = TITLE.exec(title.trim());
   const parsed = m ? parseEntityId(m[2]) : null;
   if (!parsed) return null;
   const namespace = m![1]?.toLowerCase();
-  if (namespace === 'property' && parsed.kind !== PROPERTY) return null;
+  if (namespace !== undefined && namespace !== parsed.kind.noun.toLowerCase()) return null;
   return parsed.id;
 }
 

@@ -4,6 +4,7 @@
 // index.ts, reads.ts, pages.ts and writes.ts.
 import { TERM_LANGUAGES } from '../../domain/languages.js';
 import { list, param, type Json } from './protocol.js';
+import { KINDS } from '../../domain/kinds.js';
 
 interface ParamSpec {
   name: string;
@@ -63,7 +64,7 @@ const READS: Record<string, ParamSpec[]> = {
     s('languages', { multi: true }), s('languagefallback', { type: 'boolean' })],
   // Pywikibot's search_entities checks the language against this list before it searches.
   wbsearchentities: [s('search', { required: true }), s('language', { required: true, type: [...TERM_LANGUAGES] }),
-    s('type', { type: ['item', 'property'] }), s('limit', { type: 'limit' }),
+    s('type', { type: KINDS.map((k) => k.name) }), s('limit', { type: 'limit' }),
     s('continue', { type: 'integer' }), s('strictlanguage', { type: 'boolean' })],
   wbgetclaims: [s('entity'), s('claim'), s('property'), s('rank')],
   wbcheckconstraints: [s('id', { multi: true }), s('claimid', { multi: true }), s('constraintid', { multi: true }),

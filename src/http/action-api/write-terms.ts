@@ -1,6 +1,6 @@
 // The Action API's term and sitelink modules (wbeditentity, wbsetlabel, wbsetdescription, wbsetaliases,
 // wbsetsitelink): each says how its parameters change the entity's document; write-path.ts writes it.
-import { PROPERTY, kindNamed } from '../../domain/kinds.js';
+import { kindNamed } from '../../domain/kinds.js';
 import { isPlainObject } from '../../domain/problems.js';
 import type { TermField } from '../../domain/entity.js';
 import { renderSitelink } from '../../domain/render.js';
@@ -81,8 +81,8 @@ export async function wbeditentity(call: WriteCall): Promise<Json> {
     const kind = kindNamed(fresh) ?? refuse('badvalue', `Unrecognized value for parameter "new": ${fresh}.`);
     const doc = emptyDocument(kind.hasSitelinks);
     doc.type = kind.name;
-    if (kind === PROPERTY) {
-      if (typeof data.datatype !== 'string') refuse('param-illegal', 'A new property needs a "datatype".');
+    if (kind.hasDataType) {
+      if (typeof data.datatype !== 'string') refuse('param-illegal', `A new ${kind.name} needs a "datatype".`);
       doc.data_type = data.datatype;
     }
     fill(doc);

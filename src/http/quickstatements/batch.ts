@@ -171,7 +171,7 @@ async function applyCommand(ctx: Ctx, kind: Kind, original: Entity | null, doc: 
     case 'term': setTerm(changed, command);
       break;
     case 'sitelink':
-      if (!kind.hasSitelinks) refuse(`${kind.name === 'property' ? 'properties' : 'this entity'} have no sitelinks`);
+      if (!kind.hasSitelinks) refuse(`${kind.segment} have no sitelinks`);
       setSitelink(changed, command);
       break;
     case 'remove-statement':

@@ -4,17 +4,17 @@
 import type { EntiaError, ErrorCode } from '../../domain/errors.js';
 import type { Result } from '../context.js';
 import { errorBody, jsonBuffer } from '../reply-error.js';
-import { ITEM, parseEntityId } from '../../domain/kinds.js';
+import { ITEM, KINDS, parseEntityId } from '../../domain/kinds.js';
 
 /** D5: a malformed id or code in the path is upstream's `invalid-path-parameter`, naming the parameter. */
 const PATH_PARAMETERS: Partial<Record<ErrorCode, string>> = {
-  'invalid-item-id': 'item_id', 'invalid-property-id': 'property_id', 'invalid-statement-id': 'statement_id',
+  ...Object.fromEntries(KINDS.map((k) => [k.codes.invalidId, k.pathParameter])), 'invalid-statement-id': 'statement_id',
   'invalid-language-code': 'language_code', 'invalid-site-id': 'site_id',
 };
 
 /** D5: a missing resource is upstream's `resource-not-found`, naming its type. */
 const RESOURCE_TYPES: Partial<Record<ErrorCode, string>> = {
-  'item-not-found': 'item', 'property-not-found': 'property', 'statement-not-found': 'statement',
+  ...Object.fromEntries(KINDS.map((k) => [k.codes.notFound, k.name])), 'statement-not-found': 'statement',
   'label-not-defined': 'label', 'description-not-defined': 'description', 'aliases-not-defined': 'aliases',
   'sitelink-not-defined': 'sitelink', 'revision-not-found': 'revision',
 };
@@ -29,7 +29,7 @@ export function wikibaseError(error: EntiaError): { status: number; body: Record
     const subject = String(params.subject);
     const kind = parseEntityId(subject)?.kind ?? ITEM;
     return { status: 400, body: { code: `${kind.name}-statement-id-mismatch`, message: `IDs of the ${kind.noun} and the Statement do not match`,
-      context: { [`${kind.name}_id`]: subject, statement_id: String(params.id) } } };
+      context: { [kind.pathParameter]: subject, statement_id: String(params.id) } } };
   }
   const resource = RESOURCE_TYPES[code];
   if (resource) return { status: 404, body: { code: 'resource-not-found', message: 'The requested resource does not exist', context: { resource_type: resource } } };

@@ -1,12 +1,13 @@
 // JSON Schemas of what Entia answers, for the OpenAPI document (openapi.ts). Written from the shapes in
 // docs/api.md; test/http/openapi.test.ts and the fuzz test validate real responses against them.
+import { ENTITY_ID_PATTERN, ITEM, PROPERTY } from '../../domain/kinds.js';
 
 const string = { type: 'string' } as const;
 const nullable = (schema: Record<string, unknown>) => ({ oneOf: [{ type: 'null' }, schema] });
 
 const propertyRef = {
   type: 'object', required: ['id', 'data-type'], additionalProperties: false,
-  properties: { id: { type: 'string', pattern: '^P[1-9][0-9]*$' }, 'data-type': { type: ['string', 'null'] } },
+  properties: { id: { type: 'string', pattern: `^${PROPERTY.prefix}[1-9][0-9]*$` }, 'data-type': { type: ['string', 'null'] } },
 };
 const value = {
   type: 'object', required: ['type'], additionalProperties: false,
@@ -24,7 +25,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
   Statement: {
     type: 'object', required: ['id', 'rank', 'qualifiers', 'references', 'property', 'value'], additionalProperties: false,
     properties: {
-      id: { type: 'string', pattern: '^[QP][1-9][0-9]*\\$.+$' },
+      id: { type: 'string', pattern: `^${ENTITY_ID_PATTERN}\\$.+$` },
       rank: { enum: ['preferred', 'normal', 'deprecated'] },
       qualifiers: { type: 'array', items: { $ref: '#/components/schemas/Snak' } },
       references: { type: 'array', items: {
@@ -48,7 +49,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     type: 'object', required: ['id'], additionalProperties: false,
     description: 'An item; with `_fields`, only the members asked for (and `id`)',
     properties: {
-      id: { type: 'string', pattern: '^Q[1-9][0-9]*$' }, type: { const: 'item' },
+      id: { type: 'string', pattern: `^${ITEM.prefix}[1-9][0-9]*$` }, type: { const: ITEM.name },
       labels: { $ref: '#/components/schemas/TermMap' }, descriptions: { $ref: '#/components/schemas/TermMap' },
       aliases: { $ref: '#/components/schemas/AliasMap' }, statements: { $ref: '#/components/schemas/StatementMap' },
       sitelinks: { $ref: '#/components/schemas/SitelinkMap' },
@@ -58,7 +59,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     type: 'object', required: ['id'], additionalProperties: false,
     description: 'A property; `data_type` is absent from GET, present in POST and PATCH responses',
     properties: {
-      id: { type: 'string', pattern: '^P[1-9][0-9]*$' }, type: { const: 'property' }, data_type: string,
+      id: { type: 'string', pattern: `^${PROPERTY.prefix}[1-9][0-9]*$` }, type: { const: PROPERTY.name }, data_type: string,
       labels: { $ref: '#/components/schemas/TermMap' }, descriptions: { $ref: '#/components/schemas/TermMap' },
       aliases: { $ref: '#/components/schemas/AliasMap' }, statements: { $ref: '#/components/schemas/StatementMap' },
     },

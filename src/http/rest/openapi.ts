@@ -4,12 +4,11 @@
 import { ERRORS, type ErrorCode } from '../../domain/errors.js';
 import type { BoundRoute } from './route.js';
 import { SCHEMAS, type ResponseSchema } from './openapi-schemas.js';
-import { routeErrors } from './route-errors.js';
-import { ITEM } from '../../domain/kinds.js';
+import { namesRedirectableEntity, routeErrors } from './route-errors.js';
+import { ITEM, KINDS } from '../../domain/kinds.js';
 
 const PARAM_DESCRIPTIONS: Record<string, string> = {
-  item_id: 'Item id, e.g. Q42',
-  property_id: 'Property id, e.g. P31',
+  ...Object.fromEntries(KINDS.map((k) => [k.pathParameter, `${k.noun} id, e.g. ${k.example}`])),
   language_code: 'Term language code, e.g. en',
   site_id: 'Site id, e.g. enwiki',
   statement_id: 'Statement id, <entity id>$<GUID>',
@@ -52,7 +51,7 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
 
 function operation(b: BoundRoute): Record<string, unknown> {
   const { route, kind } = b;
-  const hasEntity = /\{(item_id|property_id|statement_id)\}/.test(b.path);
+  const hasEntity = [...KINDS.map((k) => k.pathParameter), 'statement_id'].some((name) => b.path.includes(`{${name}}`));
   const isRead = route.method === 'GET';
   const params = [...b.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1], in: 'path', required: true, schema: { type: 'string' }, description: PARAM_DESCRIPTIONS[m[1]] ?? m[1],
@@ -73,7 +72,7 @@ function operation(b: BoundRoute): Record<string, unknown> {
         content: { 'application/json': { schema: successSchema(route.returns, b) } } };
   }
   if (hasEntity) {
-    if (isRead && b.path.includes('{item_id}')) responses['308'] = EMPTY('The item is a redirect (or, for a revision, that revision made it one): the route for its target', LOCATION);
+    if (isRead && namesRedirectableEntity(b.path)) responses['308'] = EMPTY('The item is a redirect (or, for a revision, that revision made it one): the route for its target', LOCATION);
     if (b.path.includes('{statement_id}')) responses['308'] = EMPTY('The statement id differs only in letter case: the stored id', LOCATION);
     if (isRead) responses['304'] = EMPTY('Not modified (If-None-Match / If-Modified-Since)', { ETag: REVISION_HEADERS.ETag });
     responses['412'] = EMPTY('A precondition (If-Match, If-None-Match, If-Unmodified-Since) failed; nothing was changed');

@@ -2,13 +2,12 @@
 // creation, query parameters, the read budget) plus the route's own (routes.ts `errors`). The OpenAPI document
 // lists them per route, and the fuzz test checks every error it provokes against this list.
 import { ERRORS, type ErrorCode } from '../../domain/errors.js';
-import type { Kind } from '../../domain/kinds.js';
+import { KINDS, type Kind } from '../../domain/kinds.js';
 import type { Route } from './route.js';
 
 /** A path parameter's 400 for a malformed value and 404 for a missing resource. */
 const PARAMETER_ERRORS: Record<string, readonly ErrorCode[]> = {
-  item_id: ['invalid-item-id', 'item-not-found'],
-  property_id: ['invalid-property-id', 'property-not-found'],
+  ...Object.fromEntries(KINDS.map((k) => [k.pathParameter, [k.codes.invalidId, k.codes.notFound]])),
   statement_id: ['invalid-statement-id', 'statement-not-found'],
   language_code: ['invalid-language-code'],
   site_id: ['invalid-site-id'],
@@ -38,9 +37,14 @@ export function routeErrors(route: Route, kind: Kind | null, path: string): Erro
     if (route.creation && kind) codes.add(kind.codes.invalidData as ErrorCode);
     else for (const code of BODY) codes.add(code);
     if (route.method === 'PATCH') for (const code of PATCH) codes.add(code);
-    // An edit naming a redirected item; long statement routes answer statement-not-found instead.
-    if (path.includes('{item_id}') && !path.includes('{statement_id}')) codes.add('redirected-item');
+    // An edit naming a redirect; long statement routes answer statement-not-found instead.
+    if (namesRedirectableEntity(path) && !path.includes('{statement_id}')) codes.add('redirected-item');
   }
   for (const code of route.errors ?? []) codes.add(code);
   return [...codes].sort((a, b) => ERRORS[a].status - ERRORS[b].status || a.localeCompare(b));
+}
+
+/** Whether a path names an entity of a kind that can be a redirect (its reads may answer 308, its edits 409). */
+export function namesRedirectableEntity(path: string): boolean {
+  return KINDS.some((k) => k.redirects && path.includes(`{${k.pathParameter}}`));
 }

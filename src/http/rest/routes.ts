@@ -17,11 +17,13 @@ import { findByStatements, getIncomingLinks } from './handlers/lookup.js';
 import type { Route } from './route.js';
 import { META_ONLY, PATCH_BODY, payload } from './schemas.js';
 import { META_SCHEMA } from '../meta.js';
+import { KINDS } from '../../domain/kinds.js';
 
-const BOTH = ['item', 'property'] as const;
+/** Routes every kind has; those of the kinds with sitelinks; those of the kinds that can be merged (and redirect). */
+const BOTH = KINDS.map((k) => k.name);
+const WITH_SITELINKS = KINDS.filter((k) => k.hasSitelinks).map((k) => k.name);
+const MERGEABLE = KINDS.filter((k) => k.redirects).map((k) => k.name);
 const STATEMENT_BODY = payload('statement', 'object');
-/** Properties have no sitelinks (docs/api.md §10.5): these routes do not exist for them. */
-const ITEMS = ['item'] as const;
 
 /** Labels and descriptions have the same six routes (docs/api.md §10.2), for both kinds. */
 function textTermRoutes(field: terms.TextField): Route[] {
@@ -112,16 +114,16 @@ export const ROUTES: Route[] = [
     summary: 'Remove one statement of any entity', body: META_ONLY, write: statements.deleteStatement },
 
   // Sitelinks (docs/api.md §10.5): items only.
-  { method: 'GET', path: '/v1/entities/{entity}/sitelinks', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'SitelinkMap',
+  { method: 'GET', path: '/v1/entities/{entity}/sitelinks', kinds: WITH_SITELINKS, tag: 'sitelinks', success: [200], returns: 'SitelinkMap',
     summary: "Read an item's sitelinks", handler: sitelinks.getSitelinks },
-  { method: 'PATCH', path: '/v1/entities/{entity}/sitelinks', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'SitelinkMap', errors: ['data-policy-violation'],
+  { method: 'PATCH', path: '/v1/entities/{entity}/sitelinks', kinds: WITH_SITELINKS, tag: 'sitelinks', success: [200], returns: 'SitelinkMap', errors: ['data-policy-violation'],
     summary: "Change an item's sitelinks with a JSON Patch", body: PATCH_BODY, write: sitelinks.patchSitelinks },
-  { method: 'GET', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'Sitelink', errors: ['sitelink-not-defined'],
+  { method: 'GET', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: WITH_SITELINKS, tag: 'sitelinks', success: [200], returns: 'Sitelink', errors: ['sitelink-not-defined'],
     summary: "Read an item's sitelink to one site", handler: sitelinks.getSitelink },
-  { method: 'PUT', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'Sitelink', errors: ['data-policy-violation'],
+  { method: 'PUT', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: WITH_SITELINKS, tag: 'sitelinks', success: [200], returns: 'Sitelink', errors: ['data-policy-violation'],
     summary: "Add or replace an item's sitelink to one site", body: payload('sitelink', 'object'),
     write: sitelinks.putSitelink },
-  { method: 'DELETE', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: ITEMS, tag: 'sitelinks', success: [200], returns: 'Message', errors: ['sitelink-not-defined'],
+  { method: 'DELETE', path: '/v1/entities/{entity}/sitelinks/{site_id}', kinds: WITH_SITELINKS, tag: 'sitelinks', success: [200], returns: 'Message', errors: ['sitelink-not-defined'],
     summary: "Remove an item's sitelink to one site", body: META_ONLY, write: sitelinks.deleteSitelink },
 
   // History (docs/api.md §10.9): the revisions of an entity, one revision's document, a revert, an undo.
@@ -144,7 +146,7 @@ export const ROUTES: Route[] = [
     summary: 'The constraints (P2302) of its properties that the entity breaks, checked now', handler: getConstraintViolations },
 
   // Merge (docs/api.md §9.4): the path's item moves its content into another and becomes a redirect to it.
-  { method: 'POST', path: '/v1/entities/{entity}/merge', kinds: ITEMS, tag: 'entities', success: [200], returns: 'Merge',
+  { method: 'POST', path: '/v1/entities/{entity}/merge', kinds: MERGEABLE, tag: 'entities', success: [200], returns: 'Merge',
     errors: ['merge-into-self', 'merge-conflict', 'referenced-resource-not-found', 'data-policy-violation'],
     summary: 'Merge this item into another: its terms, sitelinks and statements move there, and it becomes a redirect',
     body: { type: 'object', required: ['into'], properties: { into: { type: 'string' },

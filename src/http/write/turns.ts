@@ -11,6 +11,7 @@ const CONTENDED_MS = 5_000;
 const MAX_CONTENDED = 10_000;
 
 import { EditConflict, type EntityStore } from '../../store/store.js';
+import { pathEntityParameter } from '../path-parameters.js';
 
 /**
  * Edits that lose a race re-run from the start; If-Match then turns a stale retry into 412. Each lost race
@@ -63,7 +64,7 @@ export class EditQueue {
 
 /** The entity a write request edits, from its path: the item or property id, or a statement id's subject. */
 export function editedEntity(params: Record<string, string>): string | null {
-  const id = params.item_id ?? params.property_id ?? params.statement_id?.split('$')[0];
+  const id = pathEntityParameter(params) ?? params.statement_id?.split('$')[0];
   return id ? id.toUpperCase() : null;
 }
 

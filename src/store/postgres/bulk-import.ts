@@ -13,6 +13,7 @@ import { searchQueries } from './search-queries.js';
 import { writeSearchRows } from './search.js';
 import { appendValues, deleteValues, emptyValueColumns, insertValues } from './statement-values.js';
 import { inTransaction } from './transaction.js';
+import { KINDS, numericPart, perKind } from '../../domain/kinds.js';
 
 export class PostgresBulkImport implements BulkImport {
   /** Set by `entia import` (openPostgresStore's deferIndexes): new entities' rows wait for finishImport. */
@@ -28,9 +29,9 @@ export class PostgresBulkImport implements BulkImport {
     await inTransaction(this.pool, async (client) => {
       if (this.deferIndexes) await this.deferred.holdOffBuild(client);
       for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(client, batch, meta);
-      const highest: Record<KindName, number> = { item: 0, property: 0 };
-      for (const e of entities) highest[e.type] = Math.max(highest[e.type], Number(e.id.slice(1)));
-      for (const kind of ['item', 'property'] as const) if (highest[kind] > 0) await q.raiseId(client, kind, highest[kind]);
+      const highest = perKind(() => 0);
+      for (const e of entities) highest[e.type] = Math.max(highest[e.type], numericPart(e.id));
+      for (const kind of KINDS) if (highest[kind.name] > 0) await q.raiseId(client, kind.name, highest[kind.name]);
       const sources = extras.sourceRevisions ?? [];
       if (sources.length) await importQueries.recordSources(client, sources.map(([id]) => id), sources.map(([, rev]) => rev));
       if (extras.checkpoint) await importQueries.setMeta(client, extras.checkpoint.key, extras.checkpoint.value);

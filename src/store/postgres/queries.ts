@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { KindName } from '../../domain/entity.js';
 import type { EditMeta, PolicyQuery } from '../store.js';
 import { arrayLiteral, copyRows } from './copy.js';
+import { perKind } from '../../domain/kinds.js';
 
 /** A head an edit moved: its new revision, and whether the entity waits for an import's index build. */
 export interface MovedHead {
@@ -32,19 +33,13 @@ export function isSchemaName(name: string): boolean {
   return SCHEMA_NAME.test(name);
 }
 
-// One sequence per kind: nextval() never hands out a number twice, whatever the number of processes.
-const ID_SEQUENCE: Record<KindName, { next: string; raise: string }> = {
-  item: {
-    next: `SELECT nextval('item_ids') AS n`,
-    raise: `SELECT setval('item_ids', $1) FROM item_ids
-            WHERE (CASE WHEN is_called THEN last_value ELSE last_value - 1 END) < $1`,
-  },
-  property: {
-    next: `SELECT nextval('property_ids') AS n`,
-    raise: `SELECT setval('property_ids', $1) FROM property_ids
-            WHERE (CASE WHEN is_called THEN last_value ELSE last_value - 1 END) < $1`,
-  },
-};
+// One sequence per kind, named after it (`item_ids`; made by the migrations): nextval() never hands out a number
+// twice, whatever the number of processes.
+const ID_SEQUENCE: Record<KindName, { next: string; raise: string }> = perKind(({ name }) => ({
+  next: `SELECT nextval('${name}_ids') AS n`,
+  raise: `SELECT setval('${name}_ids', $1) FROM ${name}_ids
+          WHERE (CASE WHEN is_called THEN last_value ELSE last_value - 1 END) < $1`,
+}));
 
 export interface EntityRow { content: string | null; rev_id: string | null; timestamp: Date | null; redirect_to: string | null }
 export interface RevisionRow {

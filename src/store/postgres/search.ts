@@ -11,8 +11,8 @@ import type { SearchQuery } from '../store.js';
 import type { Db } from './queries.js';
 import { searchQueries as q } from './search-queries.js';
 import { inTransaction } from './transaction.js';
+import { kindByName } from '../../domain/kinds.js';
 
-const PREFIX: Record<KindCode, string> = { item: 'Q', property: 'P' };
 /** Before the first row of any stream. */
 const START: Row = { rank: Number.MIN_SAFE_INTEGER, entity: -1 };
 /**
@@ -91,11 +91,11 @@ export class PostgresSearch implements HitBackend {
   }
 
   texts(kind: KindCode, entity: number, lang: string, type: SearchTermType): Promise<string[]> {
-    return q.texts(this.reader, PREFIX[kind] + entity, type, lang);
+    return q.texts(this.reader, kindByName(kind).prefix + entity, type, lang);
   }
 
   exists(kind: KindCode, entity: number): Promise<boolean> {
-    return q.exists(this.reader, PREFIX[kind] + entity);
+    return q.exists(this.reader, kindByName(kind).prefix + entity);
   }
 
   async prefixIndexed(kind: KindCode, lang: string): Promise<boolean> {
@@ -116,7 +116,7 @@ export class PostgresSearch implements HitBackend {
   /** One round trip for all the chain's terms of the entity (a network hop costs more than the rows). */
   async entityTerms(kind: KindCode, entity: number, languages: readonly string[]): Promise<EntityTerms> {
     const found = new Map<string, string[]>();
-    for (const r of await q.entityTerms(this.reader, PREFIX[kind] + entity, languages)) {
+    for (const r of await q.entityTerms(this.reader, kindByName(kind).prefix + entity, languages)) {
       const key = `${r.type}\u0000${r.lang}`;
       found.set(key, [...(found.get(key) ?? []), r.text]);
     }

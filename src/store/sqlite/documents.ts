@@ -35,10 +35,13 @@ const DICTIONARY_V1 = Buffer.from([
  */
 const LEVEL = 1;
 
+/** The kinds whose documents the dictionary was trained on; documents of others stay text. */
+const DICTIONARY_KINDS: ReadonlySet<KindName> = new Set([ITEM.name]);
+
 /** What `revisions.content` holds for a document of this kind. */
 export function encodeDocument(json: string, kind: KindName): string | Buffer {
   // The dictionary was trained on items; properties are few and small, and stay text.
-  if (kind !== ITEM.name) return json;
+  if (!DICTIONARY_KINDS.has(kind)) return json;
   const packed = deflateRawSync(json, { level: LEVEL, dictionary: DICTIONARY_V1 });
   const out = Buffer.allocUnsafe(packed.length + 1);
   out[0] = DEFLATE_V1;

@@ -1,15 +1,15 @@
 // The SQLite side of search (issue #6): keeps the three search index tables in step with each edit, inside
 // the edit's transaction, and answers the shared ranking module's page requests with index seeks.
 import type Database from 'better-sqlite3';
-import type { Entity, KindName } from '../../domain/entity.js';
+import type { Entity } from '../../domain/entity.js';
 import { searchHits, type EntityTerms, type HitBackend, type SearchHit } from '../../search/hits.js';
 import { TYPE_CODE, type SearchTermType } from '../../search/index-keys.js';
 import type { EntityFilter, KindCode, Row, Stream } from '../../search/rank.js';
 import { diffSearchRows, KIND_CODE, SEARCH_TABLES, type SearchTable } from '../index-rows.js';
 import type { SearchQuery } from '../store.js';
 import { prepareSearchQueries, type SearchQueries } from './queries.js';
+import { kindByName } from '../../domain/kinds.js';
 
-const PREFIX: Record<KindName, string> = { item: 'Q', property: 'P' };
 /** Before the first row of any stream. */
 const START: Row = { rank: Number.MIN_SAFE_INTEGER, entity: -1 };
 
@@ -79,11 +79,11 @@ export class SqliteSearch implements HitBackend {
   }
 
   async texts(kind: KindCode, entity: number, lang: string, type: SearchTermType): Promise<string[]> {
-    return this.q.texts.all(PREFIX[kind] + entity, type, lang).map((r) => r.text);
+    return this.q.texts.all(kindByName(kind).prefix + entity, type, lang).map((r) => r.text);
   }
 
   async exists(kind: KindCode, entity: number): Promise<boolean> {
-    return this.q.exists.get(PREFIX[kind] + entity) !== undefined;
+    return this.q.exists.get(kindByName(kind).prefix + entity) !== undefined;
   }
 
   async prefixIndexed(kind: KindCode, lang: string): Promise<boolean> {
@@ -92,7 +92,7 @@ export class SqliteSearch implements HitBackend {
 
   /** Point lookups, made only for the languages a hit needs (usually the first of the chain). */
   async entityTerms(kind: KindCode, entity: number): Promise<EntityTerms> {
-    const id = PREFIX[kind] + entity;
+    const id = kindByName(kind).prefix + entity;
     const texts = (type: string, lang: string) => this.q.texts.all(id, type, lang).map((r) => r.text);
     return {
       label: (lang) => texts('label', lang)[0],

@@ -3,6 +3,7 @@
 // query, and the address of a result page is the query itself, so it can be bookmarked and shared.
 import { msg, useT } from '../messages.js';
 import { EntityLink, type Labels } from '../values.js';
+import { ENTITY_ID_PATTERN } from '../../domain/kinds.js';
 
 export interface Binding {
   type: 'uri' | 'literal' | 'bnode' | 'triple';
@@ -46,9 +47,11 @@ ORDER BY ?propertyLabel` },
 LIMIT 100` },
 ];
 
+const CONCEPT_URI = new RegExp(`/entity/(${ENTITY_ID_PATTERN})$`);
+
 /** The entity id an IRI names, when it is a concept URI (`…/entity/Q42`). */
 export function entityOf(binding: Binding): string | null {
-  return binding.type === 'uri' ? /\/entity\/([QP][1-9][0-9]{0,9})$/.exec(binding.value)?.[1] ?? null : null;
+  return binding.type === 'uri' ? CONCEPT_URI.exec(binding.value)?.[1] ?? null : null;
 }
 
 function Cell({ binding, labels }: { binding: Binding | undefined; labels: Labels }) {

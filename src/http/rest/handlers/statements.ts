@@ -18,6 +18,7 @@ import type { Committed } from '../../write/commit.js';
 import { lookupFor } from '../../lookup.js';
 import { EmptyReply, type Ctx, type Result } from '../../context.js';
 import { loadEntity, pathEntityId, requireFound, type Found } from '../../subject.js';
+import { pathEntityParameter } from '../../path-parameters.js';
 import { PATCH_DOCUMENT, PATH_ENTITY, write, type SubjectRule } from '../../write/rows.js';
 
 // ---- The statement list of an entity -------------------------------------------------------------------
@@ -76,7 +77,7 @@ interface Target {
 
 /** Path → (subject, statement id). 400s only: the entity id first, then the statement id (§10.4, §7.7). */
 function resolveTarget(ctx: Ctx): Target {
-  const isLong = ctx.params.item_id !== undefined || ctx.params.property_id !== undefined;
+  const isLong = pathEntityParameter(ctx.params) !== undefined;
   const pathEntity = isLong ? pathEntityId(ctx) : null;
   const requested = ctx.params.statement_id;
   const parsed = parseStatementId(requested);
