@@ -42,6 +42,8 @@ export interface Kind {
    * hashes keep it (4,044 property values of the samples agree; none would with the new name).
    */
   phpIdClass: string;
+  /** The kind's words in the web interface, in English (the interface's catalogues translate them, ui/messages/). */
+  words: { plural: string; create: string; newOne: string; noMatch: string };
   /** The item of the constraint vocabulary that stands for the kind in allowed-entity-types constraints. */
   constraintEntityType: 'wikibaseItem' | 'wikibaseProperty';
 }
@@ -52,6 +54,7 @@ export const ITEM: Kind = {
   policy: { unique: 'label-and-description', sameValueFirst: true },
   codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
   phpIdClass: 'Wikibase\\DataModel\\Entity\\ItemId', constraintEntityType: 'wikibaseItem',
+  words: { plural: 'Items', create: 'Create a new item', newOne: 'New item', noMatch: 'No items match “{0}”.' },
 };
 
 export const PROPERTY: Kind = {
@@ -60,6 +63,7 @@ export const PROPERTY: Kind = {
   policy: { unique: 'label', sameValueFirst: false },
   codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
   phpIdClass: 'Wikibase\\DataModel\\Entity\\PropertyId', constraintEntityType: 'wikibaseProperty',
+  words: { plural: 'Properties', create: 'Create a new property', newOne: 'New property', noMatch: 'No properties match “{0}”.' },
 };
 
 export const KINDS: readonly Kind[] = [ITEM, PROPERTY];
@@ -71,6 +75,11 @@ export function pageOf(kind: Kind, id: string): { ns: number; title: string } {
 
 export function kindByName(name: KindName): Kind {
   return KINDS.find((k) => k.name === name)!;
+}
+
+/** The kind whose path segment this is (`items`, `properties`), or null. */
+export function kindBySegment(segment: unknown): Kind | null {
+  return KINDS.find((k) => k.segment === segment) ?? null;
 }
 
 /** The kind a request or a file names (`item`, `property`), or null for any other text. */

@@ -7,13 +7,18 @@ import type { Identity, Services } from './services.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface Ctx {
+/**
+ * A request as a handler sees it. `S` is the part of the store the handler uses (store.ts names them: EntityStore,
+ * ChangeFeed, SearchIndex, …): a handler that declares `Ctx<EntityStore>` cannot reach the feed or the accounts,
+ * and one that needs no store at all takes `Ctx<unknown>`.
+ */
+export interface Ctx<S = Store> {
   kind: Kind;
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
   headers: FastifyRequest['headers'];
-  store: Store;
+  store: S;
   services: Services;
   /** Who is editing: account name or client address. */
   user: string;

@@ -7,7 +7,7 @@ import type { Ctx } from './context.js';
 export const COMMENT_MAX_BYTES = 500;
 
 /** Returns the edit's metadata (a creation's problems are collapsed into invalid-*-data by write/rows.ts). */
-export function parseMeta(ctx: Ctx): EditMeta {
+export function parseMeta(ctx: Ctx<unknown>): EditMeta {
   const { comment, tags, bot } = ctx.body as { comment?: string; tags?: string[]; bot?: boolean };
   if (comment !== undefined && Buffer.byteLength(comment, 'utf8') > COMMENT_MAX_BYTES) {
     fail('value-too-long', { path: '/comment', limit: COMMENT_MAX_BYTES });

@@ -8,6 +8,7 @@ import { fetchLabels } from './labels.js';
 import { translator } from './messages.js';
 import { queryParam, type Params, type Rendered } from './page.js';
 import { LinksHerePage, ListPage, listHref, type IncomingLink, type ListRow, type ListView } from './pages/lists.js';
+import { kindBySegment } from '../domain/kinds.js';
 
 const LIST_PAGE = 50;
 const LINKS_PAGE = 100;
@@ -34,7 +35,7 @@ async function idPage(api: PageApi, req: FastifyRequest, view: Pick<ListView, 'k
 /** The rows of the ids: label and description in the language or its fallbacks, a property's data type. */
 async function rowsOf(api: PageApi, req: FastifyRequest, kind: ListView['kind'], ids: string[], language: string): Promise<ListRow[]> {
   if (ids.length === 0) return [];
-  const fields = kind === 'properties' ? 'labels,descriptions,data_type' : 'labels,descriptions';
+  const fields = kindBySegment(kind)!.hasDataType ? 'labels,descriptions,data_type' : 'labels,descriptions';
   const batch = expectOk(await api.get<TermsBatch>(req,
     `/v1/entities?ids=${ids.join(',')}&_fields=${fields}&languages=${encodeURIComponent(language)}&fallback=1`));
   return ids.map((id) => {
@@ -61,7 +62,8 @@ export async function listPage(api: PageApi, req: FastifyRequest, reply: Fastify
   const page = await idPage(api, req, params, params.after, LIST_PAGE);
   const view: ListView = { ...params, rows: await rowsOf(api, req, kind, page.ids, language), next: page.next };
   const t = translator(language);
-  return { title: kind === 'items' ? t('Items') : t('Properties'), content: <ListPage view={view} /> };
+  const of = kindBySegment(kind)!;
+  return { title: t(of.words.plural), content: <ListPage view={view} /> };
 }
 
 async function sendDownload(api: PageApi, req: FastifyRequest, reply: FastifyReply, language: string,
@@ -74,8 +76,9 @@ async function sendDownload(api: PageApi, req: FastifyRequest, reply: FastifyRep
     after = page.next;
   } while (after !== null && rows.length < DOWNLOAD_ROWS);
   if (after !== null) reply.header('link', `<${listHref(params, { after, format })}>; rel="next"`);
-  const columns = params.kind === 'properties' ? ['id', 'label', 'description', 'data_type'] : ['id', 'label', 'description'];
-  const cells = (row: ListRow) => [row.id, row.label ?? '', row.description ?? '', ...(params.kind === 'properties' ? [row.dataType ?? ''] : [])];
+  const withDataType = kindBySegment(params.kind)!.hasDataType;
+  const columns = ['id', 'label', 'description', ...(withDataType ? ['data_type'] : [])];
+  const cells = (row: ListRow) => [row.id, row.label ?? '', row.description ?? '', ...(withDataType ? [row.dataType ?? ''] : [])];
   reply.header('content-disposition', `attachment; filename="${params.kind}.${format}"`).header('cache-control', 'no-cache');
   if (format === 'csv') {
     await reply.type('text/csv; charset=utf-8').send([csvRow(columns), ...rows.map((r) => csvRow(cells(r)))].join('\r\n') + '\r\n');

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ENTITY_ID_PATTERN, ITEM, kindByName, parseEntityId, parseIdOfKind } from '../domain/kinds.js';
+import { ENTITY_ID_PATTERN, ITEM, kindByName, kindBySegment, KINDS, parseEntityId, parseIdOfKind, type Kind } from '../domain/kinds.js';
 import type { Entity, Statement } from '../domain/entity.js';
 import { expectOk, PageApi, PageError } from './api.js';
 import { queryParam, type Params, type Rendered } from './page.js';
@@ -57,6 +57,13 @@ export interface UiOptions {
   storeVersion?: StoreVersion;
 }
 
+/** The creation page of a kind; a kind with data types offers them. */
+async function createPage(api: PageApi, req: FastifyRequest, language: string, kind: Kind): Promise<Rendered> {
+  const types = kind.hasDataType ? Object.keys(expectOk(await api.get<Record<string, string>>(req, '/v1/property-data-types'))) : [];
+  const t = translator(language);
+  return { title: t(kind.words.create), content: <CreatePage kind={kind.name} language={language} dataTypes={types} /> };
+}
+
 /** Every page: its address (find-my-way's syntax) and how it is built. */
 function pageBuilders(api: PageApi): Record<string, PageBuilder> {
   return {
@@ -69,22 +76,14 @@ function pageBuilders(api: PageApi): Record<string, PageBuilder> {
     '/recent-changes': (req, _reply, language) => changesPage(api, req, language),
     '/query': (req, _reply, language) => queryPage(api, req, language),
     // A literal colon in find-my-way's route syntax is written twice.
-    '/items': (req, reply, language) => listPage(api, req, reply, language, 'items'),
-    '/properties': (req, reply, language) => listPage(api, req, reply, language, 'properties'),
+    ...Object.fromEntries(KINDS.map((k): [string, PageBuilder] => [`/${k.segment}`, (req, reply, language) => listPage(api, req, reply, language, k.segment)])),
     [`/Special::WhatLinksHere/:id${ENTITY}`]: (req, _reply, language) => linksHerePage(api, req, language),
-    '/Special::NewItem': async (_req, _reply, language) => {
-      const t = translator(language);
-      return { title: t('Create a new item'), content: <CreatePage kind="item" language={language} dataTypes={[]} /> };
-    },
+    // Wikibase's creation pages, one per kind: Special:NewItem, Special:NewProperty.
+    ...Object.fromEntries(KINDS.map((k): [string, PageBuilder] => [`/Special::New${k.noun}`, (req, _reply, language) => createPage(api, req, language, k)])),
     '/Special::MergeItems': async (req, _reply, language) => {
       const id = (name: string) => parseIdOfKind(ITEM, queryParam(req, name) ?? '') ?? '';
       const t = translator(language);
       return { title: t('Merge two items'), content: <MergePage from={id('fromid')} to={id('toid')} /> };
-    },
-    '/Special::NewProperty': async (req, _reply, language) => {
-      const types = expectOk(await api.get<Record<string, string>>(req, '/v1/property-data-types'));
-      const t = translator(language);
-      return { title: t('Create a new property'), content: <CreatePage kind="property" language={language} dataTypes={Object.keys(types)} /> };
     },
     [`/:id${ENTITY}`]: (req, reply, language) => entityPage(api, req, reply, language),
     [`/:id${ENTITY}/history`]: (req, _reply, language) => historyPage(api, req, language),
@@ -155,7 +154,7 @@ function searchText(req: FastifyRequest): string | undefined {
   return typeof q === 'string' ? q : undefined;
 }
 
-function entityParams(req: FastifyRequest): { id: string; segment: 'items' | 'properties' } {
+function entityParams(req: FastifyRequest): { id: string; segment: Kind['segment'] } {
   const { id } = req.params as Params;
   return { id, segment: parseEntityId(id)!.kind.segment };
 }
@@ -274,7 +273,7 @@ async function queryPage(api: PageApi, req: FastifyRequest, language: string): P
 
 async function searchPage(api: PageApi, req: FastifyRequest, reply: FastifyReply, language: string): Promise<Rendered | null> {
   const q = (queryParam(req, 'q') ?? '').trim();
-  const kind = queryParam(req, 'kind') === 'properties' ? 'properties' : 'items';
+  const kind = (kindBySegment(queryParam(req, 'kind')) ?? ITEM).segment;
   // An id typed into the search box opens that entity, as Wikidata's search does.
   const typed = parseEntityId(q);
   if (typed) {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { KINDS } from '../../src/domain/kinds.js';
 import { CATALOGUES, interfaceLanguage, MESSAGE_CALL, scriptMessages, translator, unescapeLiteral } from '../../src/ui/messages.js';
 
 const UI = new URL('../../src/ui/', import.meta.url).pathname;
@@ -17,7 +18,9 @@ function sources(dir = UI): string[] {
   });
 }
 
-const used = new Set(sources().flatMap((file) => [...readFileSync(file, 'utf8').matchAll(MESSAGE_CALL)].map((m) => unescapeLiteral(m[2]))));
+// The messages the pages write literally, and each kind's words, which they take from the kind descriptor.
+const used = new Set([...sources().flatMap((file) => [...readFileSync(file, 'utf8').matchAll(MESSAGE_CALL)].map((m) => unescapeLiteral(m[2]))),
+  ...KINDS.flatMap((kind) => Object.values(kind.words))]);
 const placeholders = (text: string) => [...new Set(text.match(/\{\d\}/g) ?? [])].sort();
 
 describe('interface messages', () => {
@@ -40,8 +43,8 @@ describe('interface messages', () => {
 
   it('is asked for by literal messages, or by entries of tables whose values are msg() literals', () => {
     // A message computed at run time would escape the catalogues: these are the tables that hold msg() values,
-    // and plural(), whose callers pass msg() literals.
-    const allowed = /^\s*(e\.title|RANK_TEXT\[|IN_WORDS\[|rule === 'one' \? one : many)/;
+    // plural(), whose callers pass msg() literals, and a kind's words (the descriptor's, counted as used above).
+    const allowed = /^\s*(e\.title|RANK_TEXT\[|IN_WORDS\[|rule === 'one' \? one : many|\w+\.words\.\w+)/;
     for (const file of sources()) {
       for (const m of readFileSync(file, 'utf8').matchAll(/(?<!function )\bt\(([^'"`)][^)]*)\)/g)) {
         assert.match(m[1], allowed, `${file}: t(${m[1]})`);

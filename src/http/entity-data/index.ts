@@ -8,7 +8,7 @@ import type { Entity } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
 import { parseEntityId } from '../../domain/kinds.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
-import type { Head, Store, EntityStore } from '../../store/store.js';
+import type { EntityStore, Head } from '../../store/store.js';
 import { entityTriples, type RdfFlavor } from '../../domain/rdf.js';
 import { sendBody } from '../compression.js';
 import negotiator from '@fastify/accept-negotiator';
@@ -95,7 +95,7 @@ async function render(found: { entity: Entity; head: Head }, id: string, format:
   return Buffer.from(format in SERIALISED ? await serialise(text, SERIALISED[format]) : text);
 }
 
-export function registerEntityData(app: FastifyInstance, store: Store, services: Services): void {
+export function registerEntityData(app: FastifyInstance, store: EntityStore, services: Services): void {
   app.get(ENTITY_DATA_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
     const { file } = req.params as { file: string };

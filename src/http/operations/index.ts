@@ -1,11 +1,11 @@
 // Endpoints for operators, outside the API's route table: liveness and readiness for load balancers and
 // orchestrators, and Prometheus metrics. They carry no entity data and spend no rate-limit budget.
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/store.js';
+import type { StoreLifecycle } from '../../store/store.js';
 import type { Services } from '../services.js';
 
 /** Registers the endpoints; returns their paths. */
-export function registerOperations(app: FastifyInstance, store: Store, services: Services): void {
+export function registerOperations(app: FastifyInstance, store: StoreLifecycle, services: Services): void {
   const { metrics } = services;
   // Liveness: the process answers. Nothing else is checked, so a database outage does not get it restarted.
   app.get('/health', async (_req, reply) => reply.header('cache-control', 'no-store').type('application/json')

@@ -9,7 +9,7 @@ import { fail } from '../../domain/errors.js';
 import { ITEM, parseEntityId, parseIdOfKind, PROPERTY, type Kind } from '../../domain/kinds.js';
 import { searchLanguages } from '../../search/languages.js';
 import { parseText } from '../../search/query.js';
-import type { Store } from '../../store/store.js';
+import type { EntityStore, SearchIndex } from '../../store/store.js';
 import { parseJsonBody } from '../body.js';
 import { jsonBuffer } from '../reply-error.js';
 import { chargeRead, type Services } from '../services.js';
@@ -86,7 +86,7 @@ function formBody(_req: FastifyRequest, body: Buffer, done: (err: Error | null, 
   done(null, Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
 }
 
-export function registerReconcile(app: FastifyInstance, store: Store, services: Services): void {
+export function registerReconcile(app: FastifyInstance, store: EntityStore & SearchIndex, services: Services): void {
   const { config } = services;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

@@ -12,6 +12,7 @@ import type { ImportThread } from './import-thread.js';
 import type { SqliteIndexWriter } from './index-writer.js';
 import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
 import type { Queries } from './queries.js';
+import { numericPart, perKind } from '../../domain/kinds.js';
 
 export class SqliteBulkImport implements BulkImport {
   constructor(private readonly db: Database.Database, private readonly q: Queries, private readonly rows: SqliteIndexWriter,
@@ -99,8 +100,8 @@ export class SqliteBulkImport implements BulkImport {
     const replaced = this.idsToReplace(prepared.entities);
     if (replaced.size === 0) this.insertNew(prepared, revision);
     else this.writeReplacing(prepared.entities, replaced, revision);
-    const highest: Record<string, number> = { item: 0, property: 0 };
-    for (const { id, type } of prepared.entities) highest[type] = Math.max(highest[type], Number(id.slice(1)));
+    const highest: Record<string, number> = perKind(() => 0);
+    for (const { id, type } of prepared.entities) highest[type] = Math.max(highest[type], numericPart(id));
     for (const [kind, last] of Object.entries(highest)) this.q.raiseCounter.run(last, kind, last);
   }
 

@@ -1,6 +1,7 @@
 // Recent changes across the knowledge base, newest first (the change feed read backwards).
 import { useT, type Translate } from '../messages.js';
 import { EntityLink, type Labels } from '../values.js';
+import { KINDS } from '../../domain/kinds.js';
 
 export interface ChangeRow {
   cursor: string;
@@ -41,8 +42,7 @@ export function ChangesPage({ changes, next, labels, filters }: { changes: Chang
         <label><span>{t('Kind')}</span>
           <select name="types">
             <option value="" selected={filters.types === ''}>{t('Items and properties')}</option>
-            <option value="item" selected={filters.types === 'item'}>{t('Items')}</option>
-            <option value="property" selected={filters.types === 'property'}>{t('Properties')}</option>
+            {KINDS.map((k) => <option value={k.name} selected={filters.types === k.name}>{t(k.words.plural)}</option>)}
           </select>
         </label>
         <label><span>{t('User')}</span><input type="text" name="user" value={filters.user} maxLength={255} /></label>

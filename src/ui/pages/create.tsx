@@ -4,18 +4,20 @@
 import type { KindName } from '../../domain/entity.js';
 import { useT } from '../messages.js';
 import { ApiFormEnd } from './api-form.js';
+import { kindByName } from '../../domain/kinds.js';
 
 export function CreatePage({ kind, language, dataTypes }: { kind: KindName; language: string; dataTypes: string[] }) {
   const t = useT();
+  const of = kindByName(kind);
   return (
     <section class="create-page">
-      <h1>{kind === 'item' ? t('Create a new item') : t('Create a new property')}</h1>
-      <form class="create-entity editor" data-kind={kind} aria-label={kind === 'item' ? t('New item') : t('New property')}>
+      <h1>{t(of.words.create)}</h1>
+      <form class="create-entity editor" data-kind={kind} aria-label={t(of.words.newOne)}>
         <label><span>{t('Language')}</span><input name="language" type="text" value={language} required maxLength={20} /></label>
         <label><span>{t('Label')}</span><input name="label" type="text" maxLength={250} /></label>
         <label><span>{t('Description')}</span><input name="description" type="text" maxLength={250} /></label>
         <label><span>{t('Aliases (one per line)')}</span><textarea name="aliases" rows={3} /></label>
-        {kind === 'property' ? (
+        {of.hasDataType ? (
           <label><span>{t('Data type')}</span>
             <select name="data_type" required>{dataTypes.map((type) => <option value={type} selected={type === 'wikibase-item'}>{type}</option>)}</select>
           </label>

@@ -3,6 +3,7 @@
 // reverted to.
 import { interfaceLanguage, useT } from '../messages.js';
 import { sizeChange } from '../values.js';
+import type { Kind } from '../../domain/kinds.js';
 
 export interface Revision {
   id: number;
@@ -17,7 +18,7 @@ export interface Revision {
 export interface HistoryView {
   id: string;
   label: string | null;
-  kind: 'items' | 'properties';
+  kind: Kind['segment'];
   revisions: Revision[];
   /** The entity's latest revision. */
   latest: number;

@@ -2,6 +2,7 @@
 // JSON, as Datasette offers a table), and what links to an entity.
 import { useT } from '../messages.js';
 import { EntityLink, type Labels } from '../values.js';
+import { KINDS, kindBySegment, type Kind } from '../../domain/kinds.js';
 
 /** One row of a list: an entity with its label and description in the page's language or a fallback. */
 export interface ListRow {
@@ -13,7 +14,7 @@ export interface ListRow {
 }
 
 export interface ListView {
-  kind: 'items' | 'properties';
+  kind: Kind['segment'];
   /** The statement filter as the visitor wrote it (`P31:Q5`), or ''. */
   statement: string;
   rows: ListRow[];
@@ -32,15 +33,16 @@ export function listHref(view: Pick<ListView, 'kind' | 'statement'>, extra: Reco
 export function ListPage({ view }: { view: ListView }) {
   const t = useT();
   const { kind, rows } = view;
-  const title = kind === 'items' ? t('Items') : t('Properties');
+  const of = kindBySegment(kind)!;
+  const title = t(of.words.plural);
   const from: Record<string, string> = view.after ? { after: view.after } : {};
   return (
     <section class="list-page">
       <h1>{title}</h1>
       <nav class="search-kinds" aria-label={t('List')}>
-        {kind === 'items' ? <strong aria-current="page">{t('Items')}</strong> : <a href={listHref({ kind: 'items', statement: view.statement })}>{t('Items')}</a>}
-        {' · '}
-        {kind === 'properties' ? <strong aria-current="page">{t('Properties')}</strong> : <a href={listHref({ kind: 'properties', statement: view.statement })}>{t('Properties')}</a>}
+        {KINDS.map((k, i) => [i > 0 ? ' · ' : null, k.segment === kind
+          ? <strong aria-current="page">{t(k.words.plural)}</strong>
+          : <a href={listHref({ kind: k.segment, statement: view.statement })}>{t(k.words.plural)}</a>])}
       </nav>
       <form class="list-filter row" method="get" action={`/${kind}`} aria-label={t('Filter by a statement')}>
         <label><span>{t('With a statement')}</span>
@@ -55,14 +57,14 @@ export function ListPage({ view }: { view: ListView }) {
         <table class="entity-list">
           <caption class="visually-hidden">{t('{0}, in id order', title)}</caption>
           <thead><tr><th scope="col">{t('Id')}</th><th scope="col">{t('Label')}</th><th scope="col">{t('Description')}</th>
-            {kind === 'properties' ? <th scope="col">{t('Data type')}</th> : null}</tr></thead>
+            {of.hasDataType ? <th scope="col">{t('Data type')}</th> : null}</tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr>
                 <td><a href={`/${row.id}`}>{row.id}</a></td>
                 <td data-label={t('Label')}>{row.label ?? ''}</td>
                 <td data-label={t('Description')}>{row.description ?? ''}</td>
-                {kind === 'properties' ? <td data-label={t('Data type')}><code>{row.dataType ?? ''}</code></td> : null}
+                {of.hasDataType ? <td data-label={t('Data type')}><code>{row.dataType ?? ''}</code></td> : null}
               </tr>
             ))}
           </tbody>

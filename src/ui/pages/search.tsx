@@ -1,6 +1,7 @@
 // Search results: the API's search of items or properties, or its suggest when no whole word matched (people
 // type the start of a name, as in the header's suggestions).
 import { useT } from '../messages.js';
+import { ITEM, KINDS, kindBySegment, type Kind } from '../../domain/kinds.js';
 
 export interface Hit {
   id: string;
@@ -10,7 +11,7 @@ export interface Hit {
 
 export interface SearchView {
   q: string;
-  kind: 'items' | 'properties';
+  kind: Kind['segment'];
   hits: Hit[];
   offset: number;
   pageSize: number;
@@ -22,17 +23,18 @@ export function SearchPage({ view }: { view: SearchView }) {
   const t = useT();
   const { q, kind, hits, offset, pageSize } = view;
   const link = (params: Record<string, string | number>) => `/search?${new URLSearchParams({ q, kind, ...params } as Record<string, string>)}`;
+  const of = kindBySegment(kind) ?? ITEM;
   return (
     <section class="search-page">
       <h1>{t('Search')}</h1>
       <nav class="search-kinds" aria-label={t('Search in')}>
         {t('Search in:')}{' '}
-        {(['items', 'properties'] as const).map((k, i) => [i > 0 ? ' · ' : null, k === kind
-          ? <strong aria-current="page">{k === 'items' ? t('Items') : t('Properties')}</strong>
-          : <a href={link({ kind: k })}>{k === 'items' ? t('Items') : t('Properties')}</a>])}
+        {KINDS.map((k, i) => [i > 0 ? ' · ' : null, k.segment === kind
+          ? <strong aria-current="page">{t(k.words.plural)}</strong>
+          : <a href={link({ kind: k.segment })}>{t(k.words.plural)}</a>])}
       </nav>
       {q === '' ? <p>{t('Type a name, an alias or an id.')}</p>
-        : hits.length === 0 ? <p class="empty">{kind === 'items' ? t('No items match “{0}”.', q) : t('No properties match “{0}”.', q)}</p>
+        : hits.length === 0 ? <p class="empty">{t(of.words.noMatch, q)}</p>
         : <p>{view.bySuggest ? t('Terms starting with “{0}”:', q) : t('Results for “{0}”:', q)}</p>}
       <ol class="search-results" start={offset + 1}>
         {hits.map((hit) => (

@@ -9,6 +9,7 @@ import { fallbackChain, isTermLanguage } from '../../../domain/languages.js';
 import { renderEntity } from '../../../domain/render.js';
 import { renderDocument } from './entities.js';
 import type { Ctx, Result } from '../../context.js';
+import type { EntityStore } from '../../../store/store.js';
 
 export const MAX_BATCH_IDS = 500;
 const FIELDS = new Set(['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks']);
@@ -21,7 +22,7 @@ interface BatchRequest {
 }
 
 /** GET takes comma-separated query parameters; POST the same as JSON members. Errors name the parameter or path. */
-function parseRequest(ctx: Ctx, isPost: boolean): BatchRequest {
+function parseRequest(ctx: Ctx<unknown>, isPost: boolean): BatchRequest {
   const bad = (name: string): never => (isPost ? fail('invalid-value', { path: `/${name}` }) : fail('invalid-query-parameter', { parameter: name }));
   const list = (name: string): string[] | null => {
     const raw = isPost ? ctx.body[name] : ctx.query[name];
@@ -55,10 +56,10 @@ function narrowed(entity: Entity, languages: string[], fallback: boolean): Entit
     aliases: pick(entity.aliases, 'aliases') };
 }
 
-export const getEntities = (ctx: Ctx) => entities(ctx, false);
-export const postEntities = (ctx: Ctx) => entities(ctx, true);
+export const getEntities = (ctx: Ctx<EntityStore>) => entities(ctx, false);
+export const postEntities = (ctx: Ctx<EntityStore>) => entities(ctx, true);
 
-async function entities(ctx: Ctx, isPost: boolean): Promise<Result> {
+async function entities(ctx: Ctx<EntityStore>, isPost: boolean): Promise<Result> {
   const request = parseRequest(ctx, isPost);
   const { documents, sites } = ctx.services;
   // The response is assembled from byte buffers: a cached document goes in as the bytes a single GET sends,

@@ -7,18 +7,19 @@ import { InvalidCursor, type Change } from '../../../store/store.js';
 import type { Ctx, Result } from '../../context.js';
 import { changeFormat, renderChange } from '../../change-json.js';
 import { kindNamed } from '../../../domain/kinds.js';
+import type { ChangeFeed, EntityStore } from '../../../store/store.js';
 
 const LIMIT = { default: 100, max: 1000 } as const;
 const MAX_ENTITIES = 500;
 
-function text(ctx: Ctx, name: string): string | undefined {
+function text(ctx: Ctx<unknown>, name: string): string | undefined {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || raw === '') fail('invalid-query-parameter', { parameter: name });
   return raw;
 }
 
-function limitOf(ctx: Ctx): number {
+function limitOf(ctx: Ctx<unknown>): number {
   const raw = text(ctx, 'limit');
   if (raw === undefined) return LIMIT.default;
   const n = /^[1-9][0-9]{0,3}$/.test(raw) ? Number(raw) : NaN;
@@ -27,7 +28,7 @@ function limitOf(ctx: Ctx): number {
 }
 
 /** `entity=Q1,P31`: only these entities' changes. */
-function entitiesOf(ctx: Ctx): string[] | undefined {
+function entitiesOf(ctx: Ctx<unknown>): string[] | undefined {
   const raw = text(ctx, 'entity');
   if (raw === undefined) return undefined;
   const ids = raw.split(',').map((part) => parseEntityId(part.trim())?.id ?? fail('invalid-query-parameter', { parameter: 'entity' }));
@@ -36,7 +37,7 @@ function entitiesOf(ctx: Ctx): string[] | undefined {
 }
 
 /** `types=item|property` (or with commas). */
-function kindsOf(ctx: Ctx): KindName[] | undefined {
+function kindsOf(ctx: Ctx<unknown>): KindName[] | undefined {
   const raw = text(ctx, 'types');
   if (raw === undefined) return undefined;
   const kinds = raw.split(/[|,]/);
@@ -48,7 +49,7 @@ function kindsOf(ctx: Ctx): KindName[] | undefined {
 const MAX_USERS = 50;
 
 /** `user=Alice,Bob`: only these users' revisions (names as recorded: an account, or an address). */
-function usersOf(ctx: Ctx): string[] | undefined {
+function usersOf(ctx: Ctx<unknown>): string[] | undefined {
   const raw = text(ctx, 'user');
   if (raw === undefined) return undefined;
   const users = raw.split(',').map((u) => u.trim());
@@ -57,7 +58,7 @@ function usersOf(ctx: Ctx): string[] | undefined {
 }
 
 /** `bot=0` leaves bot edits out (the import's, a bot's), `bot=1` keeps only them. */
-function botOf(ctx: Ctx): boolean | undefined {
+function botOf(ctx: Ctx<unknown>): boolean | undefined {
   const raw = text(ctx, 'bot');
   if (raw === undefined) return undefined;
   if (raw !== '0' && raw !== '1') fail('invalid-query-parameter', { parameter: 'bot' });
@@ -65,13 +66,13 @@ function botOf(ctx: Ctx): boolean | undefined {
 }
 
 /** `order=newest` reads the feed backwards, for a recent-changes list; `oldest` (the default) is commit order. */
-function newestFirst(ctx: Ctx): boolean {
+function newestFirst(ctx: Ctx<unknown>): boolean {
   const order = text(ctx, 'order') ?? 'oldest';
   if (order !== 'oldest' && order !== 'newest') fail('invalid-query-parameter', { parameter: 'order' });
   return order === 'newest';
 }
 
-export async function getChanges(ctx: Ctx): Promise<Result> {
+export async function getChanges(ctx: Ctx<ChangeFeed & EntityStore>): Promise<Result> {
   const format = changeFormat(ctx.query.format);
   const since = text(ctx, 'since') ?? null;
   const backwards = newestFirst(ctx);

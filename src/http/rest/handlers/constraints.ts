@@ -5,8 +5,10 @@ import { fail } from '../../../domain/errors.js';
 import { renderViolation, violationsOf } from '../../constraints.js';
 import type { Ctx, Result } from '../../context.js';
 import { findEntity } from '../../subject.js';
+import type { EntityStore } from '../../../store/store.js';
+import type { ConstraintStore } from '../../constraints.js';
 
-export async function getConstraintViolations(ctx: Ctx): Promise<Result> {
+export async function getConstraintViolations(ctx: Ctx<EntityStore & ConstraintStore>): Promise<Result> {
   if (ctx.services.config.constraints === 'off') fail('constraint-checks-off');
   const { entity } = await findEntity(ctx, true);
   const violations = await violationsOf(ctx.store, ctx.services.config.constraintVocabulary, entity, ctx.services.constraintCaches);

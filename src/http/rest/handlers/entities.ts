@@ -12,6 +12,7 @@ import type { Services } from '../../services.js';
 import { loadDocument, loadEntity, pathEntityId, requireFound } from '../../subject.js';
 import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../../write/rows.js';
 import { rulesFor } from '../../write/rules.js';
+import type { EntityStore } from '../../../store/store.js';
 
 const FIELDS: Record<Kind['name'], readonly string[]> = {
   item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
@@ -19,7 +20,7 @@ const FIELDS: Record<Kind['name'], readonly string[]> = {
 };
 
 /** docs/api.md §4.1: `_fields` selects top-level keys; `id` is always present. */
-function parseFields(ctx: Ctx): string[] | null {
+function parseFields(ctx: Ctx<unknown>): string[] | null {
   const raw = ctx.query._fields;
   if (raw === undefined) return null;
   const fields = typeof raw === 'string' ? raw.split(',') : [];
@@ -29,7 +30,7 @@ function parseFields(ctx: Ctx): string[] | null {
   return fields;
 }
 
-export async function getEntity(ctx: Ctx): Promise<Result> {
+export async function getEntity(ctx: Ctx<EntityStore>): Promise<Result> {
   const id = pathEntityId(ctx);
   if (ctx.query._fields !== undefined) return getEntityFields(ctx, id);
   const read = await loadDocument(ctx, id);
@@ -50,7 +51,7 @@ export function renderDocument(id: string, revision: number, json: string, docum
 }
 
 /** docs/api.md §4.1 `_fields`: the parsed entity, since only some members are wanted. */
-async function getEntityFields(ctx: Ctx, id: string): Promise<Result> {
+async function getEntityFields(ctx: Ctx<EntityStore>, id: string): Promise<Result> {
   const read = await loadEntity(ctx, id, true);
   const fields = parseFields(ctx)!;
   const { entity, head } = requireFound(ctx, read, id, true);

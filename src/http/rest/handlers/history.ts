@@ -4,7 +4,7 @@
 import { fail } from '../../../domain/errors.js';
 import type { Entity } from '../../../domain/entity.js';
 import { undoRevision, type DiffRow } from '../../../domain/entity-diff.js';
-import type { RevisionRecord } from '../../../store/store.js';
+import type { RevisionRecord, EntityStore } from '../../../store/store.js';
 import { renderEntity } from '../../../domain/render.js';
 import { EmptyReply, type Ctx, type Result } from '../../context.js';
 import { pathEntityId } from '../../subject.js';
@@ -13,7 +13,7 @@ import { PATH_ENTITY, write } from '../../write/rows.js';
 const HISTORY_LIMIT = { default: 50, max: 500 } as const;
 const POSITIVE = /^[1-9][0-9]{0,15}$/;
 
-function positiveQuery(ctx: Ctx, name: string): number | undefined {
+function positiveQuery(ctx: Ctx<unknown>, name: string): number | undefined {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !POSITIVE.test(raw)) fail('invalid-query-parameter', { parameter: name });
@@ -26,7 +26,7 @@ function renderRevision(r: RevisionRecord): Record<string, unknown> {
 }
 
 /** The history of an entity, a redirect's included (its own revisions; no 308: the history is the page's). */
-export async function getHistory(ctx: Ctx): Promise<Result> {
+export async function getHistory(ctx: Ctx<EntityStore>): Promise<Result> {
   const id = pathEntityId(ctx);
   const limit = positiveQuery(ctx, 'limit') ?? HISTORY_LIMIT.default;
   if (limit > HISTORY_LIMIT.max) fail('invalid-query-parameter', { parameter: 'limit' });
@@ -45,7 +45,7 @@ function revisionId(raw: string | undefined): number {
 }
 
 /** One revision's document, as GET of the entity returned it then; a revision that made a redirect: 308 to its target. */
-export async function getRevision(ctx: Ctx): Promise<Result> {
+export async function getRevision(ctx: Ctx<EntityStore>): Promise<Result> {
   const id = pathEntityId(ctx);
   const revision = revisionId(ctx.params.revision_id);
   const found = await ctx.store.readRevision(id, revision);
@@ -86,7 +86,7 @@ export const revertEntity = write({
 });
 
 /** A revision number in the body: `{"revision": N}`. */
-function bodyRevision(ctx: Ctx): number {
+function bodyRevision(ctx: Ctx<unknown>): number {
   const revision = ctx.body.revision;
   if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) fail('invalid-value', { path: '/revision' });
   return revision;

@@ -6,7 +6,7 @@ import { fail } from '../../../domain/errors.js';
 import { kindByName, numericPart, parseEntityId, PROPERTY, type Kind } from '../../../domain/kinds.js';
 import { ENTITY_ID_TYPES } from '../../../domain/values/entity-ids.js';
 import { MAX_CONDITIONS, splitCondition, type StatementCondition } from '../../../domain/statement-values.js';
-import type { EntityNumber } from '../../../store/store.js';
+import type { EntityNumber, EntityStore, SearchIndex } from '../../../store/store.js';
 import type { Ctx, Result } from '../../context.js';
 import { pathEntityId } from '../../subject.js';
 import { conditionKeys, type WrittenCondition } from '../../lookup.js';
@@ -18,7 +18,7 @@ function asList(raw: unknown): unknown[] {
   return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
 }
 
-function parseConditions(ctx: Ctx): WrittenCondition[] {
+function parseConditions(ctx: Ctx<unknown>): WrittenCondition[] {
   const raw = asList(ctx.query.statement);
   if (raw.length > MAX_CONDITIONS) fail('invalid-query-parameter', { parameter: 'statement' });
   // `P214:value`, `P625:*`: the value part is required here (haswbstatement: allows a lone property).
@@ -26,7 +26,7 @@ function parseConditions(ctx: Ctx): WrittenCondition[] {
     ?? fail('invalid-query-parameter', { parameter: 'statement' }));
 }
 
-function parseLimit(ctx: Ctx): number {
+function parseLimit(ctx: Ctx<unknown>): number {
   const raw = ctx.query.limit;
   if (raw === undefined) return DEFAULT_LIMIT;
   const n = typeof raw === 'string' && /^[0-9]{1,3}$/.test(raw) ? Number(raw) : 0;
@@ -35,7 +35,7 @@ function parseLimit(ctx: Ctx): number {
 }
 
 /** `after`: an id of `kind`, or of either kind when `kind` is null (the incoming links list items, then properties). */
-function parseAfter(ctx: Ctx, kind: Kind | null): EntityNumber | null {
+function parseAfter(ctx: Ctx<unknown>, kind: Kind | null): EntityNumber | null {
   const raw = ctx.query.after;
   if (raw === undefined) return null;
   const parsed = typeof raw === 'string' ? parseEntityId(raw) : null;
@@ -43,7 +43,7 @@ function parseAfter(ctx: Ctx, kind: Kind | null): EntityNumber | null {
   return { kind: parsed.kind.name, entity: numericPart(parsed.id) };
 }
 
-export async function findByStatements(ctx: Ctx): Promise<Result> {
+export async function findByStatements(ctx: Ctx<EntityStore & SearchIndex>): Promise<Result> {
   const written = parseConditions(ctx);
   const limit = parseLimit(ctx);
   const after = parseAfter(ctx, ctx.kind)?.entity ?? null;
@@ -62,7 +62,7 @@ export async function findByStatements(ctx: Ctx): Promise<Result> {
  * property holding `Q42` is found too: only properties of an entity-id data type are kept, and a page whose
  * rows were all of other types may be shorter than `limit` with a `next` all the same.
  */
-export async function getIncomingLinks(ctx: Ctx): Promise<Result> {
+export async function getIncomingLinks(ctx: Ctx<EntityStore & SearchIndex>): Promise<Result> {
   const id = pathEntityId(ctx);
   const limit = parseLimit(ctx);
   const after = parseAfter(ctx, null);

@@ -7,6 +7,7 @@ import type { SearchMode } from '../../../search/query.js';
 import { searchableText } from '../../../search/searchable.js';
 import type { Ctx, Handler, Result } from '../../context.js';
 import { findEntities } from '../../search.js';
+import type { EntityStore, SearchIndex } from '../../../store/store.js';
 
 /** docs/api.md D12: the /v0 generation allows up to 500 results per page. */
 const MAX_LIMIT = 500;
@@ -14,19 +15,19 @@ const DEFAULT_LIMIT = 10;
 const DIGITS = /^[0-9]+$/;
 
 /** A single-valued query parameter; a repeated one is invalid. */
-function single(ctx: Ctx, name: string): string | undefined {
+function single(ctx: Ctx<unknown>, name: string): string | undefined {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') fail('invalid-query-parameter', { parameter: name });
   return raw;
 }
 
-function parseQ(ctx: Ctx): string {
+function parseQ(ctx: Ctx<unknown>): string {
   return searchableText(single(ctx, 'q')) ?? fail('invalid-query-parameter', { parameter: 'q' });
 }
 
 /** docs/api.md D4: `language` is accepted for `lang`, and then names itself in errors. */
-function parseLang(ctx: Ctx): string {
+function parseLang(ctx: Ctx<unknown>): string {
   const name = ctx.query.lang === undefined && ctx.query.language !== undefined ? 'language' : 'lang';
   const lang = single(ctx, name);
   // docs/api.md §3: `mul` is not a search language.
@@ -34,7 +35,7 @@ function parseLang(ctx: Ctx): string {
   return lang;
 }
 
-function parseCount(ctx: Ctx, name: 'limit' | 'offset', fallback: number, max: number): number {
+function parseCount(ctx: Ctx<unknown>, name: 'limit' | 'offset', fallback: number, max: number): number {
   const raw = single(ctx, name);
   if (raw === undefined) return fallback;
   const n = DIGITS.test(raw) ? Number(raw) : NaN;
@@ -47,7 +48,7 @@ function render(hit: SearchHit): Record<string, unknown> {
 }
 
 export function searchTerms(mode: SearchMode): Handler {
-  return async (ctx: Ctx): Promise<Result> => {
+  return async (ctx: Ctx<EntityStore & SearchIndex>): Promise<Result> => {
     const q = parseQ(ctx);
     const lang = parseLang(ctx);
     const limit = parseCount(ctx, 'limit', DEFAULT_LIMIT, MAX_LIMIT);

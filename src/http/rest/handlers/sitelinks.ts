@@ -10,9 +10,10 @@ import { renderSitelink, renderSitelinks } from '../../../domain/render.js';
 import type { Ctx, Result } from '../../context.js';
 import { findEntity, type Found, loadEntity, pathEntityId, requireFound } from '../../subject.js';
 import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../../write/rows.js';
+import type { EntityStore } from '../../../store/store.js';
 
 /** The path's `{site_id}`: a key of the configured site table, exact match (docs/api.md §3, §7.1). */
-function pathSite(ctx: Ctx): { siteId: string; site: Site } {
+function pathSite(ctx: Ctx<unknown>): { siteId: string; site: Site } {
   const siteId = ctx.params.site_id;
   if (!Object.hasOwn(ctx.services.sites, siteId)) fail('invalid-site-id', undefined, { id: siteId });
   return { siteId, site: ctx.services.sites[siteId] };
@@ -29,12 +30,12 @@ function requireSitelink(found: Found, id: string, siteId: string): Sitelink {
   return links[siteId];
 }
 
-export async function getSitelinks(ctx: Ctx): Promise<Result> {
+export async function getSitelinks(ctx: Ctx<EntityStore>): Promise<Result> {
   const found = await findEntity(ctx, true);
   return { body: renderSitelinks(ctx.services.sites, sitelinksOf(found)), head: found.head };
 }
 
-export async function getSitelink(ctx: Ctx): Promise<Result> {
+export async function getSitelink(ctx: Ctx<EntityStore>): Promise<Result> {
   const id = pathEntityId(ctx);
   const read = await loadEntity(ctx, id, true);
   const { siteId } = pathSite(ctx);

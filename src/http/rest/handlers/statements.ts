@@ -13,7 +13,7 @@ import {
   keepingStoredReferences, newStatementId, parseStatement, parseStatementId, patchedStatement, replaceStatement,
 } from '../../../domain/statements.js';
 import type { Statement } from '../../../domain/entity.js';
-import type { ReadResult } from '../../../store/store.js';
+import type { ReadResult, EntityStore } from '../../../store/store.js';
 import type { Committed } from '../../write/commit.js';
 import { lookupFor } from '../../lookup.js';
 import { EmptyReply, type Ctx, type Result } from '../../context.js';
@@ -24,14 +24,14 @@ import { PATCH_DOCUMENT, PATH_ENTITY, write, type SubjectRule } from '../../writ
 // ---- The statement list of an entity -------------------------------------------------------------------
 
 /** §10.4: `?property=P<n>` keeps one group; malformed → 400, a property without statements → `{}`. */
-function propertyFilter(ctx: Ctx): string | null {
+function propertyFilter(ctx: Ctx<unknown>): string | null {
   const raw = ctx.query.property;
   if (raw === undefined) return null;
   const id = typeof raw === 'string' ? parseIdOfKind(PROPERTY, raw) : null;
   return id ?? fail('invalid-query-parameter', { parameter: 'property' });
 }
 
-export async function getStatements(ctx: Ctx): Promise<Result> {
+export async function getStatements(ctx: Ctx<EntityStore>): Promise<Result> {
   const id = pathEntityId(ctx);
   const read = await loadEntity(ctx, id, true);
   const property = propertyFilter(ctx);
@@ -76,7 +76,7 @@ interface Target {
 }
 
 /** Path → (subject, statement id). 400s only: the entity id first, then the statement id (§10.4, §7.7). */
-function resolveTarget(ctx: Ctx): Target {
+function resolveTarget(ctx: Ctx<unknown>): Target {
   const isLong = pathEntityParameter(ctx.params) !== undefined;
   const pathEntity = isLong ? pathEntityId(ctx) : null;
   const requested = ctx.params.statement_id;
@@ -97,7 +97,7 @@ interface Opened {
 }
 
 /** Resolves the path and loads the subject; the subject's revision decides the preconditions (§8). */
-async function openStatement(ctx: Ctx, isRead: boolean): Promise<Opened> {
+async function openStatement(ctx: Ctx<EntityStore>, isRead: boolean): Promise<Opened> {
   const target = resolveTarget(ctx);
   return { target, read: await loadEntity(ctx, target.subjectId, isRead) };
 }
@@ -106,7 +106,7 @@ async function openStatement(ctx: Ctx, isRead: boolean): Promise<Opened> {
  * The one subject check (§7.7 end of step 5, step 6; §9.1, §9.2): prefix mismatch, subject missing or a
  * redirect, then the statement itself — found, found but for letter case (308), or missing.
  */
-function requireStatement(ctx: Ctx, { target, read }: Opened): { subject: Found } & Located {
+function requireStatement(ctx: Ctx<unknown>, { target, read }: Opened): { subject: Found } & Located {
   const notFound = (): never => fail('statement-not-found', undefined, { id: target.requested });
   // D6: the contract says not found; upstream's dialect says which ids do not match (dialect.ts).
   if (target.mismatch) fail('statement-not-found', undefined, { id: target.requested, subject: target.subjectId });
@@ -125,7 +125,7 @@ function requireStatement(ctx: Ctx, { target, read }: Opened): { subject: Found 
  * §9.2: the request URL with the statement id (always the last path segment) replaced, query kept. The `$`
  * travels as the client sent it, literal or as %24, as upstream does.
  */
-function withStatementId(ctx: Ctx, id: string): string {
+function withStatementId(ctx: Ctx<unknown>, id: string): string {
   const [path, ...query] = ctx.url.split('?');
   const cut = path.lastIndexOf('/') + 1;
   const dollar = /%24/i.test(path.slice(cut)) ? '%24' : '$';
@@ -140,7 +140,7 @@ function storedStatement({ target, read }: Opened): Statement[] {
   return located ? [located.statement] : [];
 }
 
-export async function getStatement(ctx: Ctx): Promise<Result> {
+export async function getStatement(ctx: Ctx<EntityStore>): Promise<Result> {
   const opened = await openStatement(ctx, true);
   const { subject, statement } = requireStatement(ctx, opened);
   return { body: statement, head: subject.head };

@@ -29,7 +29,7 @@ export const VALUE_FIELD = { labels: 'label', descriptions: 'description' } as c
 const DELETED = { labels: 'Label deleted', descriptions: 'Description deleted' } as const satisfies Record<TextField, string>;
 
 /** The path's `{language_code}`; 400 invalid-language-code (descriptions also refuse `mul`, docs/api.md §3). */
-export function pathLanguage(ctx: Ctx, field: TermField): string {
+export function pathLanguage(ctx: Ctx<unknown>, field: TermField): string {
   const code = ctx.params.language_code;
   if (!isTermLanguage(code, field)) fail('invalid-language-code', undefined, { code });
   return code;
