@@ -144,6 +144,31 @@ describe('framework-level errors', () => {
     assert.match(res.headers.get('allow')!, /PATCH/);
   });
 
+  it('answers a wrong method with 405 and the methods its path has, on the paths of every room', async () => {
+    // Allow comes from the routes each room registered (app.ts's onRoute), not from a list kept beside them.
+    const cases: [method: string, path: string, allow: string][] = [
+      ['DELETE', '/v1/reconcile', 'GET, HEAD, POST'],
+      ['POST', '/v1/reconcile/suggest/entity', 'GET, HEAD'],
+      ['PUT', '/sparql', 'GET, HEAD, POST'],
+      ['DELETE', '/w/api.php', 'GET, HEAD, POST'],
+      ['POST', '/health', 'GET, HEAD'],
+      ['PUT', '/v1/changes/stream', 'GET, HEAD'],
+      ['POST', '/v1/openapi.json', 'GET, HEAD'],
+      ['PATCH', '/wiki/Special:EntityData/Q1.json', 'GET, HEAD'],
+      ['POST', '/Q1', 'GET, HEAD'],
+      ['POST', '/ui/assets/entia.js', 'GET, HEAD'],
+      ['DELETE', '/v1/entities/items', 'GET, HEAD, POST'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await s.request(method, path, { raw: '', headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 405, `${method} ${path}: ${res.text}`);
+      assert.equal(res.body.code, 'rest-wrong-method', `${method} ${path}`);
+      assert.equal(res.headers.get('allow'), allow, `${method} ${path}`);
+    }
+    // A route of the method asked for that finds nothing is a 404, not a 405 (a static file that is not there).
+    assert.equal((await s.get('/ui/assets/no-such-file.js')).status, 404);
+  });
+
   it('answers 415 for other media types and 413 for oversized bodies', async () => {
     let res = await s.request('POST', '/v1/entities/items', { raw: 'item=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(res.status, 415);
