@@ -1,7 +1,8 @@
 // The Action API at /w/api.php (docs/api.md §10.15): MediaWiki's request conventions (GET or a form POST,
 // `format=json`, `formatversion`), its login and tokens, and its entity modules, for tools written against
 // Wikibase (wikibase-sdk, wikibase-edit, bots). A dialect, not a second service: reads use the same store
-// reads, searches the same handler, edits the same edit path as the REST routes (writes.ts).
+// reads, searches the kernel's search (http/search.ts), edits the one write pipeline (write/index.ts, through
+// writes.ts's modules).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isEntiaError } from '../../domain/errors.js';
 import { ITEM, KINDS } from '../../domain/kinds.js';
