@@ -7,7 +7,7 @@ import { configFromEnv, type Config } from '../config.js';
 import { conceptVocabulary } from '../http/vocabulary.js';
 import { RedirectRefused } from '../store/store.js';
 import { parseEntityId } from '../domain/kinds.js';
-import { checkRedirect, RedirectRefusal } from '../domain/redirect.js';
+import { checkRedirect, checkRedirectIds, RedirectRefusal } from '../domain/redirect.js';
 import { count, IMPORT_BATCH } from './import.js';
 import { describeStore, loadSites, openStore } from './open-store.js';
 import { protectCommand } from './protect.js';
@@ -57,6 +57,11 @@ async function redirectCommand(config: Config, source: string, target: string): 
   const from = parseEntityId(source)?.id;
   const to = parseEntityId(target)?.id;
   if (!from || !to) throw new CliError('expected two entity ids', 2);
+  try {
+    checkRedirectIds(from, to);
+  } catch (e) {
+    throw e instanceof RedirectRefusal ? new CliError(`${e.message} Nothing changed.`) : e;
+  }
   const store = await openStore(config);
   console.error(`entia: store: ${describeStore(config.db)}`);
   try {

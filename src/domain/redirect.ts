@@ -27,11 +27,11 @@ export function checkRedirectIds(from: string, to: string): void {
 }
 
 /**
- * The checks on both entities as read: the source exists (a redirect may be pointed elsewhere) and holds nothing,
- * since a redirect shows none of its content (a merge moves it first); the target exists and is not a redirect.
+ * The checks on both entities as read (the ids passed checkRedirectIds): the source exists (a redirect may be
+ * pointed elsewhere) and holds nothing, since a redirect shows none of its content (a merge moves it first); the
+ * target exists and is not a redirect.
  */
 export function checkRedirect(from: string, source: RedirectEnd, to: string, target: RedirectEnd): void {
-  checkRedirectIds(from, to);
   if (source.status === 'missing') throw new RedirectRefusal('source-missing', from, `${from} does not exist.`);
   if (source.status === 'found' && !isEmptyEntity(source.entity)) {
     throw new RedirectRefusal('not-empty', from, `${from} is not empty: only an empty item can become a redirect (merge it instead).`);

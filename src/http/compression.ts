@@ -1,5 +1,5 @@
 // Response compression (gzip, Brotli) negotiated from Accept-Encoding. A buffer that is served again and again
-// (a cached entity revision, a frozen rendering: reply-error.ts jsonBuffer, handlers/entities.ts) is
+// (a cached entity revision, a frozen rendering: reply-error.ts jsonBuffer, rest/handlers/entities.ts) is
 // compressed once and its compressed bytes live exactly as long as it does; any other body is compressed for
 // its one response. Small bodies (errors, terms) go as they are: compressing them costs more than it saves.
 import negotiator from '@fastify/accept-negotiator';

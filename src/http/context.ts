@@ -1,5 +1,5 @@
 // What a handler receives (Ctx: the request, the store, the services, who sent it) and returns (Result),
-// for reads and writes alike; the kernel below the route table (route.ts) and the write pipeline (write/rows.ts).
+// for reads and writes alike; the kernel below every room (the REST route table: rest/route.ts) and the write pipeline (write/).
 import type { FastifyRequest } from 'fastify';
 import type { Kind } from '../domain/kinds.js';
 import type { Head, Store } from '../store/store.js';

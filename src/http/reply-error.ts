@@ -25,7 +25,7 @@ const serialised = new WeakMap<object, Buffer>();
 
 /**
  * A Buffer, because Fastify appends `; charset=utf-8` to string payloads and docs/api.md §2.1 forbids it.
- * A frozen object is deeply frozen (store.ts ReadResult, render.ts), so its bytes are computed once.
+ * A frozen object is deeply frozen (store.ts ReadResult, domain/render.ts), so its bytes are computed once.
  */
 export function jsonBuffer(value: unknown): Buffer {
   if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return Buffer.from(JSON.stringify(value), 'utf8');
@@ -37,7 +37,7 @@ export function jsonBuffer(value: unknown): Buffer {
   return bytes;
 }
 
-/** Sends an error in the contract's shape, or in another dialect's when `render` is given (dialect.ts). */
+/** Sends an error in the contract's shape, or in another dialect's when `render` is given (rest/dialect.ts). */
 export function sendError(reply: FastifyReply, error: EntiaError, render?: ErrorRendering): FastifyReply {
   if (error instanceof RequestLimitReached) reply.header('retry-after', String(error.retryAfterSeconds));
   const { status, body } = render ? render(error) : { status: error.status, body: errorBody(error) };

@@ -11,6 +11,15 @@ import { MAX_FILTERED_ROWS } from '../search/rank.js';
 import type { EntityStore, SearchIndex, StatementFilter } from '../store/store.js';
 import { conditionKeys, type WrittenCondition } from './lookup.js';
 
+/** A page of results: 10 entries unless asked, at most 500 (docs/api.md D12); any offset (past the end: empty). */
+export const SEARCH_PAGE = { default: 10, max: 500 } as const;
+
+/** A `limit` or `offset` as written: digits, at most `max`; null for anything else. */
+export function searchCount(raw: string, max: number): number | null {
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  return n <= max ? n : null;
+}
+
 export interface EntitySearch {
   kind: Kind;
   mode: SearchMode;
@@ -23,7 +32,9 @@ export interface EntitySearch {
 }
 
 /** The entities a search finds, best first; a keyword that is not a condition is 400 `invalid-query-parameter` (`q`). */
-export async function findEntities(store: EntityStore & SearchIndex, { kind, mode, q, lang, limit, offset }: EntitySearch): Promise<SearchHit[]> {
+export async function findEntities(store: EntityStore & SearchIndex, { kind, mode, q, lang, limit, ...asked }: EntitySearch): Promise<SearchHit[]> {
+  // Any non-negative integer is a valid offset; past the last match the page is simply empty.
+  const offset = Math.min(asked.offset, Number.MAX_SAFE_INTEGER);
   const { text, all, none } = mode === 'search' ? splitKeywords(q) : { text: q, all: [], none: [] };
   const languages = searchLanguages(lang);
   const statements = all.length + none.length > 0 ? await statementFilter(store, all, none) : undefined;

@@ -102,6 +102,9 @@ const VIOLATION_MESSAGES: Record<string, string> = {
   'label-description-same-value': 'wikibase-validator-label-equals-description',
 };
 
+/** Wikibase's answer for an entity id that names nothing. */
+export const noSuchEntity = (id: string) => new ApiError('no-such-entity', `Could not find an entity with the ID "${id}".`, { id });
+
 /** The contract error of an edit, as the Action API says it. */
 export function fromEntiaError(error: EntiaError): ApiError {
   const context = (error.context ?? {}) as Json;
@@ -118,7 +121,7 @@ export function fromEntiaError(error: EntiaError): ApiError {
   const code = ACTION_CODES[error.code] ?? 'modification-failed';
   const id = String(error.params.id ?? '');
   // The entity an edit names, missing or a redirect, in Wikibase's words (clients show them).
-  if (code === 'no-such-entity') return new ApiError(code, `Could not find an entity with the ID "${id}".`, { id });
+  if (code === 'no-such-entity') return noSuchEntity(id);
   if (code === 'unresolved-redirect') return new ApiError(code, `${id} is a redirect to ${String(context.redirect_target)}.`);
   const extra: Json = code === 'modification-failed'
     ? { messages: [{ name: 'wikibase-validator-invalid', parameters: [], html: { '*': info } }] } : {};

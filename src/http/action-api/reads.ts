@@ -5,7 +5,7 @@ import type { Entity } from '../../domain/entity.js';
 import type { SearchHit } from '../../search/hits.js';
 import { KINDS, kindByName, kindNamed, parseEntityId, parseIdOfKind, numericPart } from '../../domain/kinds.js';
 import { isEntiaError } from '../../domain/errors.js';
-import { findEntities } from '../search.js';
+import { findEntities, SEARCH_PAGE, searchCount } from '../search.js';
 import { fallbackChain, isTermLanguage } from '../../domain/languages.js';
 import { sitelinkUrl } from '../../domain/sites.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
@@ -183,11 +183,9 @@ export async function wbgetclaims({ params: query, store }: Call): Promise<Json>
   return { claims: out };
 }
 
-const DIGITS = /^[0-9]+$/;
-
 /**
  * list=search: the search the REST routes make (http/search.ts, `haswbstatement:` included), of the kind whose
- * namespace `srnamespace` names; `srlimit` (at most 500, default 10), `sroffset`, `uselang`. Each result is a page.
+ * namespace `srnamespace` names; `srlimit` and `sroffset` as the REST search takes them, `uselang`. Each result is a page.
  */
 export async function listSearch({ params, store }: Call): Promise<Json[]> {
   const namespace = param(params, 'srnamespace') ?? '0';
@@ -195,13 +193,12 @@ export async function listSearch({ params, store }: Call): Promise<Json[]> {
     ?? refuse('badvalue', `Unrecognized value for parameter "srnamespace": ${namespace}.`);
   const bad = (name: string): never => refuse('badvalue', `Invalid value for parameter "${name}".`);
   const q = searchableText(param(params, 'srsearch') ?? refuse('missingparam', 'The "srsearch" parameter must be set.')) ?? bad('srsearch');
-  const count = (name: string, fallback: string) => {
-    const raw = param(params, name) ?? fallback;
-    return DIGITS.test(raw) ? Number(raw) : bad(name);
+  const count = (name: string, fallback: number, max: number) => {
+    const raw = param(params, name);
+    return raw === undefined ? fallback : searchCount(raw, max) ?? bad(name);
   };
-  const limit = count('srlimit', '10');
-  if (limit > 500) bad('srlimit');
-  const offset = Math.min(count('sroffset', '0'), Number.MAX_SAFE_INTEGER);
+  const limit = count('srlimit', SEARCH_PAGE.default, SEARCH_PAGE.max);
+  const offset = count('sroffset', 0, Infinity);
   const lang = param(params, 'uselang') ?? 'en';
   if (!isTermLanguage(lang, 'search')) bad('uselang');
   let hits: SearchHit[];

@@ -5,7 +5,7 @@
 import { RedirectRefusal, type RedirectRefusalReason } from '../../domain/redirect.js';
 import { redirectItem } from '../write/index.js';
 import { wbmergeitems } from './merge.js';
-import { entityIdOf, refuse, required, type Json, type WriteCall } from './protocol.js';
+import { ApiError, entityIdOf, noSuchEntity, required, type Json, type WriteCall } from './protocol.js';
 import { setTerm, wbeditentity, wbsetaliases, wbsetsitelink } from './write-terms.js';
 import { wbcreateclaim, wbremoveclaims, wbremovequalifiers, wbremovereferences, wbsetclaim, wbsetclaimvalue, wbsetqualifier, wbsetreference } from './write-claims.js';
 
@@ -27,8 +27,8 @@ async function wbcreateredirect(call: WriteCall): Promise<Json> {
     await redirectItem(call.ctx, { from, to, meta: call.meta });
   } catch (e) {
     if (!(e instanceof RedirectRefusal)) throw e;
-    const missing = e.reason === 'source-missing' || e.reason === 'target-missing';
-    refuse(REDIRECT_CODES[e.reason], missing ? `Could not find an entity with the ID "${e.id}".` : e.message, missing ? { id: e.id } : {});
+    const code = REDIRECT_CODES[e.reason];
+    throw code === 'no-such-entity' ? noSuchEntity(e.id) : new ApiError(code, e.message);
   }
   return { success: 1, redirected: 1, from, to };
 }

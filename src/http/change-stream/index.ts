@@ -42,7 +42,7 @@ interface Follower {
 
 type RenderedChange = Change & { event: RdfChangeEvent };
 
-/** Renders changes as rdf_change events (handlers/rdf-changes.ts). */
+/** Renders changes as rdf_change events (http/rdf-changes.ts). */
 export type RdfRenderer = (changes: readonly Change[]) => Promise<RdfChangeEvent[]>;
 
 class ChangeHub {

@@ -116,7 +116,7 @@ async function runMerge(ctx: Ctx, line: Runnable, state: BatchState): Promise<vo
  */
 async function runEntityGroup(ctx: Ctx, group: Exclude<Group, { kind: 'merge' }>, state: BatchState): Promise<void> {
   const creation = group.kind === 'create' ? [group.lines[0]] : [];
-  let run: GroupRun = { failed: new Map(), applied: [] };
+  let run: GroupRun = { next: null, failed: new Map(), applied: [] };
   const meta = () => groupMeta(state, [...creation, ...run.applied]);
   let done: Committed | null;
   if (group.kind === 'create') {
@@ -139,12 +139,12 @@ async function runEntityGroup(ctx: Ctx, group: Exclude<Group, { kind: 'merge' }>
 
 /** What one run of a group's commands made: the entity to write (null: nothing applied to an existing one). */
 interface GroupRun {
-  next?: Entity | null;
+  next: Entity | null;
   applied: Runnable[];
   failed: Map<Runnable, CommandResult>;
 }
 
-async function applyGroup(ctx: Ctx, kind: Kind, original: Entity | null, lines: Runnable[], state: BatchState): Promise<GroupRun & { next: Entity | null }> {
+async function applyGroup(ctx: Ctx, kind: Kind, original: Entity | null, lines: Runnable[], state: BatchState): Promise<GroupRun> {
   const failedLines = new Map<Runnable, CommandResult>();
   let doc = original ? editableDocument(original, ctx.services.sites) : { ...emptyDocument(true), type: 'item' };
   let next: Entity | null = null;

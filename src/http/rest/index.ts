@@ -18,16 +18,18 @@ import { ROUTES } from './routes.js';
 
 export function registerRest(app: FastifyInstance, store: Store, services: Services): void {
   const bound = bindRoutes(ROUTES);
-  for (const b of bound) registerRoute(app, b, store, services);
+  // GET requests read through the store's read view: the replicas, where ENTIA_DB_REPLICAS names some.
+  const stores = { reads: store.forReads?.() ?? store, writes: store };
+  for (const b of bound) registerRoute(app, b, stores, services);
   const wikibasePrefix = services.config.wikibasePrefix;
-  if (wikibasePrefix !== null) for (const b of bound) registerRoute(app, b, store, services, wikibasePrefix);
+  if (wikibasePrefix !== null) for (const b of bound) registerRoute(app, b, stores, services, wikibasePrefix);
   const openApi = buildOpenApi(bound);
   app.get('/v1/openapi.json', async (_req, reply) => send(reply, { body: openApi }));
 }
 
-function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, services: Services, wikibasePrefix?: string): void {
+function registerRoute(app: FastifyInstance, b: BoundRoute, stores: { reads: Store; writes: Store }, services: Services,
+  wikibasePrefix?: string): void {
   const { route, kind } = b;
-  const reads = store.forReads?.() ?? store;
   const body = typeof route.body === 'function' ? route.body(kind!) : route.body;
   const config: RouteConfig = { kind: kind?.name, creation: route.creation, errorDialect: wikibasePrefix !== undefined ? wikibaseError : undefined };
   const handler = route.write ? writeHandler(route.write) : route.handler!;
@@ -43,7 +45,7 @@ function registerRoute(app: FastifyInstance, b: BoundRoute, store: Store, servic
     },
     handler: async (req, reply) => {
       const identity = await services.guard.identify(req.headers.authorization);
-      const ctx = requestContext(req, { kind: kind ?? kindByName('item'), store: route.method === 'GET' ? reads : store, services, identity });
+      const ctx = requestContext(req, { kind: kind ?? kindByName('item'), store: route.method === 'GET' ? stores.reads : stores.writes, services, identity });
       if (route.method === 'GET') await services.guard.read(ctx);
       try {
         const result = await handler(ctx);

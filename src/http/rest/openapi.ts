@@ -163,7 +163,7 @@ function reconcilePaths(): Record<string, Record<string, unknown>> {
   };
 }
 
-/** Special:EntityData (entity-data.ts, docs/api.md §10.14): the dump format, at MediaWiki's URLs. */
+/** Special:EntityData (entity-data/, docs/api.md §10.14): the dump format, at MediaWiki's URLs. */
 function entityDataPaths(): Record<string, Record<string, unknown>> {
   const revision = { name: 'revision', in: 'query', required: false, schema: { type: 'string' }, description: 'An older revision of the entity' };
   const responses = {

@@ -2,7 +2,7 @@
 // domain's rules on both entities as read (domain/redirect.ts), permission on the source, one edit of the rate
 // budget, and the store's redirect, which checks the target again where it writes (another redirect may have
 // come first).
-import { checkRedirect, RedirectRefusal } from '../../domain/redirect.js';
+import { checkRedirect } from '../../domain/redirect.js';
 import { RedirectRefused, type EditMeta, type ReadResult } from '../../store/store.js';
 import type { Ctx } from '../context.js';
 
@@ -14,6 +14,7 @@ export interface RedirectPlan {
   meta: EditMeta;
 }
 
+/** Writes a redirect whose ids passed checkRedirectIds (the door checks them before reading either entity). */
 export async function commitRedirect(ctx: Ctx, { from, to, source, target, meta }: RedirectPlan): Promise<void> {
   checkRedirect(from, source, to, target);
   await ctx.services.guard.authorize(ctx, from);
@@ -22,7 +23,8 @@ export async function commitRedirect(ctx: Ctx, { from, to, source, target, meta 
     await ctx.store.redirectEntity(from, to, meta);
   } catch (e) {
     if (!(e instanceof RedirectRefused)) throw e;
-    throw e.reason === 'target-is-redirect' ? new RedirectRefusal('target-is-redirect', to, `${to} is itself a redirect.`)
-      : new RedirectRefusal('target-missing', to, `${to} does not exist.`);
+    // The target as the store found it where it writes, refused by the same rule as above.
+    checkRedirect(from, source, to, { status: e.reason === 'target-is-redirect' ? 'redirect' : 'missing' });
+    throw e;
   }
 }

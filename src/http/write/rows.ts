@@ -1,5 +1,5 @@
 // Every write of the REST API, in the order docs/api.md §7.7 fixes. A write route declares what its request
-// carries and one change function (routes.ts, `write`); this module runs the steps, so the order lives here once:
+// carries and one change function (rest/routes.ts, `write`); this module runs the steps, so the order lives here once:
 //
 //   1-2  route, media type, JSON and the body's top-level shape     Fastify and the route's schema (app.ts)
 //   5    the path's ids: entity id (and statement id)               400   subject.locate

@@ -6,13 +6,9 @@ import type { SearchHit } from '../../../search/hits.js';
 import type { SearchMode } from '../../../search/query.js';
 import { searchableText } from '../../../search/searchable.js';
 import type { Ctx, Handler, Result } from '../../context.js';
-import { findEntities } from '../../search.js';
+import { findEntities, SEARCH_PAGE, searchCount } from '../../search.js';
 import type { EntityStore, SearchIndex } from '../../../store/store.js';
 
-/** docs/api.md D12: the /v0 generation allows up to 500 results per page. */
-const MAX_LIMIT = 500;
-const DEFAULT_LIMIT = 10;
-const DIGITS = /^[0-9]+$/;
 
 /** A single-valued query parameter; a repeated one is invalid. */
 function single(ctx: Ctx<unknown>, name: string): string | undefined {
@@ -38,9 +34,7 @@ function parseLang(ctx: Ctx<unknown>): string {
 function parseCount(ctx: Ctx<unknown>, name: 'limit' | 'offset', fallback: number, max: number): number {
   const raw = single(ctx, name);
   if (raw === undefined) return fallback;
-  const n = DIGITS.test(raw) ? Number(raw) : NaN;
-  if (!(n <= max)) fail('invalid-query-parameter', { parameter: name });
-  return n;
+  return searchCount(raw, max) ?? fail('invalid-query-parameter', { parameter: name });
 }
 
 function render(hit: SearchHit): Record<string, unknown> {
@@ -51,9 +45,8 @@ export function searchTerms(mode: SearchMode): Handler {
   return async (ctx: Ctx<EntityStore & SearchIndex>): Promise<Result> => {
     const q = parseQ(ctx);
     const lang = parseLang(ctx);
-    const limit = parseCount(ctx, 'limit', DEFAULT_LIMIT, MAX_LIMIT);
-    // Any non-negative integer is a valid offset; past the last match the page is simply empty.
-    const offset = Math.min(parseCount(ctx, 'offset', 0, Infinity), Number.MAX_SAFE_INTEGER);
+    const limit = parseCount(ctx, 'limit', SEARCH_PAGE.default, SEARCH_PAGE.max);
+    const offset = parseCount(ctx, 'offset', 0, Infinity);
     const hits = await findEntities(ctx.store, { kind: ctx.kind, mode, q, lang, limit, offset });
     // docs/api.md §2.3: search responses carry no ETag or Last-Modified.
     return { body: { results: hits.map(render) } };

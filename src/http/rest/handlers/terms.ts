@@ -10,7 +10,8 @@ import { applyPatch } from '../../../domain/patch.js';
 import { BODY, inMode, PATCH } from '../../../domain/problems.js';
 import { normaliseTerm, trimTerm, parseAliasMap, parseTermMap, termRules } from '../../../domain/terms.js';
 import type { Ctx, Handler } from '../../context.js';
-import { findEntity, loadEntity, pathEntityId, requireFound } from '../../subject.js';
+import { findEntity, loadEntity, pathEntityId, requireFound, type Found } from '../../subject.js';
+import type { EntityStore } from '../../../store/store.js';
 import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../../write/rows.js';
 
 /** The term fields that hold one string per language. */
@@ -53,13 +54,21 @@ export function getTermMap(field: TermField): Handler {
   };
 }
 
+/**
+ * The entity and the language a term read names, in §7.7's order: the entity id, its preconditions, the language
+ * code (400), then the entity's existence (404, 308).
+ */
+async function findWithLanguage(ctx: Ctx<EntityStore>, field: TermField): Promise<{ id: string; lang: string } & Found> {
+  const id = pathEntityId(ctx);
+  const read = await loadEntity(ctx, id, true);
+  const lang = pathLanguage(ctx, field);
+  return { id, lang, ...requireFound(ctx, read, id, true) };
+}
+
 /** GET `/{entity}/{field}/{language_code}`: one label or description string, or one alias list. */
 export function getTerm(field: TermField): Handler {
   return async (ctx) => {
-    const id = pathEntityId(ctx);
-    const read = await loadEntity(ctx, id, true);
-    const lang = pathLanguage(ctx, field);
-    const { entity, head } = requireFound(ctx, read, id, true);
+    const { id, lang, entity, head } = await findWithLanguage(ctx, field);
     const terms: TermMap | AliasMap = entity[field];
     if (!Object.hasOwn(terms, lang)) notDefined(ctx.kind, field, id, lang);
     return { body: terms[lang], head };
@@ -73,10 +82,7 @@ export function getTerm(field: TermField): Handler {
  */
 export function getTermWithFallback(field: TextField): Handler {
   return async (ctx) => {
-    const id = pathEntityId(ctx);
-    const read = await loadEntity(ctx, id, true);
-    const lang = pathLanguage(ctx, field);
-    const { entity, head } = requireFound(ctx, read, id, true);
+    const { id, lang, entity, head } = await findWithLanguage(ctx, field);
     const terms = entity[field];
     const found = fallbackChain(lang, field).find((code) => Object.hasOwn(terms, code));
     if (found === undefined) notDefined(ctx.kind, field, id, lang);
