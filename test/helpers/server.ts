@@ -101,3 +101,17 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     },
   };
 }
+
+/**
+ * Reads until `done` holds or `timeoutMs` passes, and returns the last read. On PostgreSQL the change feed hides a
+ * change while an older transaction of another test file is still open (ADR 0006), so a page listing changes may
+ * lag a write by a moment; the caller asserts on what it got.
+ */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -2,7 +2,7 @@
 // errors as pages with the API's status, redirects followed, the language chosen, and the UI switched off.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, until, type TestServer } from '../helpers/server.js';
 import { createItem, createProperty, valueSnak } from '../helpers/statements.js';
 import { TERM_LANGUAGES } from '../../src/domain/languages.js';
 
@@ -191,17 +191,13 @@ describe('web interface pages', () => {
     const history = await page(`/${id}/history`);
     assert.match(history.main, new RegExp(`href="/${id}/revisions/${rev}">${rev}</a> \\(current\\).*renamed it`, 's'));
     assert.equal((history.main.match(/data-revert=/g) ?? []).length, 1, 'every revision but the current one can be reverted to');
-    // On PostgreSQL another test file's transaction can hold the newest change back for a moment (ADR 0006).
+    // On PostgreSQL another test file's transaction can hold the newest changes back for a moment (ADR 0006).
     const firstRow = async () => /<tbody><tr>([\s\S]*?)<\/tr>/.exec((await page('/recent-changes')).main)?.[1] ?? '';
-    let first = await firstRow();
-    for (const deadline = Date.now() + 30_000; !first.includes(`revisions/${rev}"`) && Date.now() < deadline;) {
-      await new Promise((r) => setTimeout(r, 100));
-      first = await firstRow();
-    }
+    const first = await until(firstRow, (row) => row.includes(`revisions/${rev}"`));
     assert.match(first, new RegExp(`changed <span class="id">\\(${id}\\)</span>.*revisions/${rev}">edit</a>.*renamed it`, 's'));
     // Filtered: properties only shows no item; the form keeps the filters; a bad filter is the feed's 400.
     const property = (await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'filtered property' } } })).body.id;
-    const properties = await page('/recent-changes?types=property&user=127.0.0.1&hidebots=1');
+    const properties = await until(() => page('/recent-changes?types=property&user=127.0.0.1&hidebots=1'), (p) => p.main.includes(`(${property})`));
     assert.match(properties.main, new RegExp(`\\(${property}\\)`));
     assert.doesNotMatch(properties.main, new RegExp(`\\(${id}\\)`));
     assert.match(properties.main, /<option value="property" selected>Properties<\/option>/);
