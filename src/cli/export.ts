@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { SiteTable } from '../domain/sites.js';
 import { toWikidata } from '../domain/wikidata-export.js';
-import { dumpHeader, entityTriples, redirectTriple, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
+import { dumpHeader, revisionTriples, redirectTriple, type RdfFlavor, type RdfVocabulary } from '../domain/rdf.js';
 import { renderEntity } from '../domain/render.js';
 import { InvalidCursor, pagesById, type EntityStore, type ChangeFeed } from '../store/store.js';
 import { CliError } from './errors.js';
@@ -108,8 +108,7 @@ export async function exportStore(store: EntityStore & ChangeFeed, out: Writable
     if (read.status === 'redirect' && isRdf(options.format)) await write(out, `${redirectTriple(options.rdf!.vocabulary, id, read.target)}\n`);
     if (read.status !== 'found') continue;
     if (isRdf(options.format)) {
-      const dump = toWikidata(read.entity, { id: read.head.revision, modified: read.head.modified });
-      const triples = entityTriples(dump, { ...options.rdf!, sites, revision: { id: read.head.revision, modified: String(dump.modified) } });
+      const triples = revisionTriples(read.entity, read.head, { ...options.rdf!, sites });
       await write(out, `${triples.join('\n')}\n`);
       written++;
       if (written % 1000 === 0) options.onProgress?.(written);

@@ -10,6 +10,8 @@ import { blank, Graph, iri, plain, tagged, typed } from './rdf-terms.js';
 import type { SiteTable } from './sites.js';
 import { sitelinkUrl } from './sites.js';
 import { entityIdValueId, ITEM, kindNamed } from './kinds.js';
+import type { Entity } from './entity.js';
+import { toWikidata } from './wikidata-export.js';
 
 type Json = Record<string, any>;
 
@@ -242,6 +244,12 @@ export function entityTriples(dump: Json, options: RdfOptions): string[] {
     for (const claim of claims) addClaim(graph, ns, entity, id, claim, best.has(claim), options.flavor);
   }
   return [...graph.lines];
+}
+
+/** The N-Triples of one revision of an entity (Entia's model), stating that revision and its time. */
+export function revisionTriples(entity: Entity, head: { revision: number; modified: Date }, options: Omit<RdfOptions, 'revision'>): string[] {
+  const dump = toWikidata(entity, { id: head.revision, modified: head.modified }, { hashes: false });
+  return entityTriples(dump, { ...options, revision: { id: head.revision, modified: String(dump.modified) } });
 }
 
 /**

@@ -39,6 +39,8 @@ function datavalue(dataType: string, content: unknown, details: TimeDetails | un
 interface SnakPlace {
   statementId: string;
   source: SourceDetails | undefined;
+  /** False leaves the hash out: the RDF writer names its nodes from values and references, not snaks. */
+  hashes?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export function toWikidataSnak(s: Snak, place?: SnakPlace): Json | null {
     const details = place?.source?.times?.[timeKey(place.statementId, s.property.id, s.value.content)];
     out.datavalue = datavalue(dataType, s.value.content, details);
   }
-  out.hash = snakHash(out);
+  if (place?.hashes !== false) out.hash = snakHash(out);
   out.datatype = dataType;
   return out;
 }
@@ -68,9 +70,12 @@ function grouped(snaks: readonly Snak[], place: SnakPlace): { groups: Record<str
   return { groups, order: Object.keys(groups) };
 }
 
-/** A statement as a dump claim; `source`: its entity's source details (source-details.ts). */
-export function toWikidataClaim(statement: Statement, source?: SourceDetails): Json | null {
-  const place = { statementId: statement.id, source };
+/**
+ * A statement as a dump claim; `source`: its entity's source details (source-details.ts). `hashes: false` leaves
+ * the snaks' hashes out (an SHA-1 each, which the RDF of a claim does not use).
+ */
+export function toWikidataClaim(statement: Statement, source?: SourceDetails, { hashes = true } = {}): Json | null {
+  const place = { statementId: statement.id, source, hashes };
   const mainsnak = toWikidataSnak(statement, place);
   if (!mainsnak) return null;
   const out: Json = { mainsnak, type: 'statement', id: statement.id, rank: statement.rank };
@@ -94,8 +99,9 @@ const terms = (map: Record<string, string>) =>
 /**
  * One entity as a dump line's object. `revision` (Entia's) becomes `lastrevid` and `modified`; an imported
  * entity's own source revision and time come beside them as `source_lastrevid` and `source_modified`.
+ * `hashes: false` leaves out the snaks' hashes (for the RDF writer, which does not use them).
  */
-export function toWikidata(entity: Entity, revision?: { id: number; modified: Date }): Json {
+export function toWikidata(entity: Entity, revision?: { id: number; modified: Date }, { hashes = true } = {}): Json {
   const kind = kindByName(entity.type);
   const out: Json = { type: entity.type, id: entity.id, ...pageOf(kind, entity.id) };
   if (kind.hasDataType) out.datatype = entity.data_type;
@@ -110,7 +116,7 @@ export function toWikidata(entity: Entity, revision?: { id: number; modified: Da
   out.aliases = Object.fromEntries(Object.entries(entity.aliases)
     .map(([language, list]) => [language, list.map((value) => ({ language, value }))]));
   out.claims = Object.fromEntries(Object.entries(entity.statements)
-    .map(([property, group]) => [property, group.map((s) => toWikidataClaim(s, entity.source)).filter((c): c is Json => c !== null)])
+    .map(([property, group]) => [property, group.map((s) => toWikidataClaim(s, entity.source, { hashes })).filter((c): c is Json => c !== null)])
     .filter(([, group]) => (group as Json[]).length > 0));
   if (kind.hasSitelinks) {
     out.sitelinks = Object.fromEntries(Object.entries(entity.sitelinks ?? {})

@@ -5,8 +5,7 @@
 // and are removed when nothing points at them any more. Queries read the union of all graphs, which has each
 // triple once. Pure.
 import type { Entity } from '../domain/entity.js';
-import { entityTriples, instancePrefixes, redirectTriple, type RdfVocabulary } from '../domain/rdf.js';
-import { toWikidata } from '../domain/wikidata-export.js';
+import { instancePrefixes, redirectTriple, revisionTriples, type RdfVocabulary } from '../domain/rdf.js';
 import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
 
 export interface MirrorLayout {
@@ -91,11 +90,5 @@ export function groupTriples(layout: MirrorLayout, triples: readonly string[]): 
 export function mirrorLines(entity: MirrorEntity, setup: EngineSetup): string[] {
   if (entity.redirect) return [redirectTriple(setup.vocabulary, entity.id, entity.redirect)];
   if (entity.json === undefined || !entity.head) return [];
-  return entityLines(JSON.parse(entity.json) as Entity, { revision: entity.head.revision, modified: new Date(entity.head.modified) }, setup);
-}
-
-/** The RDF of one revision of an entity, already parsed (a stored revision's, for the change feed's events). */
-export function entityLines(entity: Entity, head: { revision: number; modified: Date }, setup: EngineSetup): string[] {
-  const dump = toWikidata(entity, { id: head.revision, modified: head.modified });
-  return entityTriples(dump, { ...setup, revision: { id: head.revision, modified: String(dump.modified) } });
+  return revisionTriples(JSON.parse(entity.json) as Entity, { revision: entity.head.revision, modified: new Date(entity.head.modified) }, setup);
 }

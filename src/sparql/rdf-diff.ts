@@ -1,5 +1,6 @@
 // The RDF of one entity kept part by part (its head, each term, sitelink and statement: domain/rdf.ts's
-// entityRdfParts), so that the next revision's difference is found by rendering only the parts that changed.
+// entityRdfParts), in sections (the labels, one property's statements, …), so that the next revision's
+// difference is found by visiting only the sections that changed and rendering only their parts that changed.
 // A revision that edits one statement of a large item renders that statement, not the item twice (issue #33:
 // an rdf_change follower should cost an edit little). Each triple and each shared node is counted by the parts
 // that hold it: two statements with one value share a truthy triple and a value node, and the triple goes only
@@ -32,58 +33,69 @@ export interface RdfDelta {
 
 /**
  * Visits each part of a revision: its key, what it is rendered from (`from`, a JSON value; `tag`, anything else
- * that changes its triples), and how to render it when those are new.
+ * that changes its triples), and how to render it from those when they are new (one function for all the parts
+ * of a section: no closure per part, since every update visits every part of the sections that changed).
  */
-type Visit = (key: string, from: unknown, tag: string, render: () => string[]) => void;
+type Visit = <T>(key: string, from: T, tag: string, render: (key: string, from: T, tag: string) => string[]) => void;
 
 /**
- * Whether a part is rendered from the same as before. An edit derives its entity from the one before, so an
- * unchanged statement is the same object in both revisions (store/recent-writes.ts): compared in O(1). Parts
- * read from the store apart are compared value by value.
+ * Visits each section of a revision: a group of parts an edit changes together or leaves alone (the labels,
+ * the sitelinks, one property's statements, …), with what the whole section is rendered from. An edit derives
+ * its entity from the one before, so a section it left alone is the same object in both revisions
+ * (store/recent-writes.ts): skipped whole, and an edit of one statement costs that property's statements, not
+ * the entity's.
+ */
+type VisitSection = (key: string, from: unknown, tag: string, parts: (visit: Visit) => void) => void;
+
+/**
+ * Whether a part is rendered from the same as before: the same object (an edit's unchanged statement), else the
+ * same value (parts read from the store apart).
  */
 function unchanged(held: RenderedPart, from: unknown, tag: string): boolean {
   return held.tag === tag && (held.from === from || sameJson(held.from, from));
 }
 
-/** The parts of one revision's content: an entity's head, terms, sitelinks and statements; a redirect's link. */
-function visitParts(setup: EngineSetup, id: string, content: RevisionContent | null, visit: Visit): void {
+/** The sections of one revision's content: an entity's head, terms, sitelinks and statements; a redirect's link. */
+function visitSections(setup: EngineSetup, id: string, content: RevisionContent | null, section: VisitSection): void {
   if (!content) return;
   if (content.kind === 'redirect') {
     const line = redirectTriple(setup.vocabulary, id, content.target);
-    visit('redirect', line, '', () => [line]);
+    section('redirect', line, '', (visit) => visit('redirect', line, '', () => [line]));
     return;
   }
   const { entity, head } = content;
   const modified = head.modified.toISOString().replace('.000Z', 'Z');
   const parts = entityRdfParts(id, { ...setup, revision: { id: head.revision, modified } });
-  visit('head', entity.type, '', () => parts.head(entity.type));
-  visit('version', `${head.revision} ${modified}`, '', () => parts.version());
-  for (const [language, value] of Object.entries(entity.labels)) visit(`l ${language}`, value, '', () => parts.label(language, value));
-  for (const [language, value] of Object.entries(entity.descriptions)) visit(`d ${language}`, value, '', () => parts.description(language, value));
-  for (const [language, values] of Object.entries(entity.aliases)) visit(`a ${language}`, values, '', () => parts.alias(language, values));
-  for (const [site, link] of Object.entries(entity.sitelinks ?? {})) visit(`s ${site}`, link, '', () => parts.sitelink(site, link));
-  if (entity.data_type !== undefined) {
-    const dataType = entity.data_type;
-    visit('datatype', dataType, '', () => parts.components(dataType));
-  }
-  visitStatements(entity, parts, visit);
+  const one = <T>(key: string, from: T, render: (key: string, from: T) => string[]) => section(key, from, '', (visit) => visit(key, from, '', render));
+  /** A section of one part per key of a record (the labels by language, the sitelinks by site). */
+  const each = <T>(key: string, record: Record<string, T>, render: (key: string, from: T) => string[]) => section(key, record, '', (visit) => {
+    for (const [partKey, from] of Object.entries(record)) visit(partKey, from, '', render);
+  });
+  one('head', entity.type, (_, type) => parts.head(type));
+  one('version', `${head.revision} ${modified}`, () => parts.version());
+  each('labels', entity.labels, parts.label);
+  each('descriptions', entity.descriptions, parts.description);
+  each('aliases', entity.aliases, parts.alias);
+  if (entity.sitelinks) each('sitelinks', entity.sitelinks, parts.sitelink);
+  if (entity.data_type !== undefined) one('datatype', entity.data_type, (_, dataType) => parts.components(dataType));
+  visitStatements(entity, parts, section);
 }
 
-/** Each statement, keyed by its id (which holds a `$`, unlike the other parts' keys). */
-function visitStatements(entity: Entity, parts: EntityRdfParts, visit: Visit): void {
+/** Each property's statements, a section keyed by the property (a `$`-free id, unlike statements' own keys). */
+function visitStatements(entity: Entity, parts: EntityRdfParts, section: VisitSection): void {
   // Source details (an import's time zones) change how a statement's times are written: they are part of the
   // tag (one string per revision, compared in O(1) when an edit left them alone).
   const details = entity.source?.times ? detailsTag(entity.source.times) : '';
   const bestTag = `best ${details}`;
-  for (const group of Object.values(entity.statements)) {
-    const best = bestOf(group);
-    for (const statement of group) {
-      const isBest = best === null || best.has(statement);
-      visit(statement.id, statement, isBest ? bestTag : details, () => {
-        const claim = toWikidataClaim(statement, entity.source);
-        return claim ? parts.claim(claim, isBest) : [];
-      });
-    }
+  const render = (_: string, statement: Statement, tag: string) => {
+    const claim = toWikidataClaim(statement, entity.source, { hashes: false });
+    return claim ? parts.claim(claim, tag === bestTag) : [];
+  };
+  for (const [property, group] of Object.entries(entity.statements)) {
+    section(`P ${property}`, group, details, (visit) => {
+      const best = bestOf(group);
+      for (const statement of group) visit(statement.id, statement, best === null || best.has(statement) ? bestTag : details, render);
+    });
   }
 }
 
@@ -104,14 +116,24 @@ function detailsTag(times: object): string {
  */
 function bestOf(group: readonly Statement[]): Set<Statement> | null {
   const rank = group[0]?.rank;
-  if (rank !== 'deprecated' && group.every((s) => s.rank === rank)) return null;
+  let oneRank = rank !== 'deprecated';
+  for (let i = 1; oneRank && i < group.length; i++) oneRank = group[i].rank === rank;
+  if (oneRank) return null;
   const preferred = group.filter((s) => s.rank === 'preferred');
   return new Set(preferred.length ? preferred : group.filter((s) => s.rank === 'normal'));
 }
 
+/** A section as last rendered: what it was rendered from, and its parts by key. */
+interface RenderedSection {
+  from: unknown;
+  tag: string;
+  generation: number;
+  parts: Map<string, RenderedPart>;
+}
+
 /** Counts of each own triple and each shared node over the parts held, and each part's rendering. */
 export class EntityRdf {
-  private readonly parts = new Map<string, RenderedPart>();
+  private readonly sections = new Map<string, RenderedSection>();
   private readonly own = new Map<string, number>();
   private readonly shared = new Map<string, { lines: string; count: number }>();
   /** Characters held: what keeping this costs. */
@@ -125,25 +147,45 @@ export class EntityRdf {
     const ownWas = new Map<string, boolean>();
     const sharedWas = new Map<string, string | undefined>();
     const generation = ++this.generation;
-    visitParts(this.setup, this.id, content, (key, from, tag, render) => {
-      const held = this.parts.get(key);
-      if (held && unchanged(held, from, tag)) {
-        held.from = from; // the newer object: the next revision most likely shares it
-        held.generation = generation;
+    visitSections(this.setup, this.id, content, (key, from, tag, visitParts) => {
+      let section = this.sections.get(key);
+      if (section && section.from === from && section.tag === tag) {
+        section.generation = generation;
         return;
       }
-      const { own, shared } = groupTriples(this.layout, render());
-      if (held) this.count(held, -1, ownWas, sharedWas);
-      const part = { from, tag, own, shared, generation };
-      this.parts.set(key, part);
-      this.count(part, 1, ownWas, sharedWas);
+      if (!section) this.sections.set(key, section = { from, tag, generation, parts: new Map() });
+      Object.assign(section, { from, tag, generation });
+      const { parts } = section;
+      visitParts((partKey, partFrom, partTag, render) => {
+        const held = parts.get(partKey);
+        if (held && unchanged(held, partFrom, partTag)) {
+          held.from = partFrom; // the newer object: the next revision most likely shares it
+          held.generation = generation;
+          return;
+        }
+        const { own, shared } = groupTriples(this.layout, render(partKey, partFrom, partTag));
+        if (held) this.count(held, -1, ownWas, sharedWas);
+        const part = { from: partFrom, tag: partTag, own, shared, generation };
+        parts.set(partKey, part);
+        this.count(part, 1, ownWas, sharedWas);
+      });
+      this.sweep(parts, generation, ownWas, sharedWas);
     });
-    for (const [key, part] of this.parts) {
-      if (part.generation === generation) continue;
-      this.count(part, -1, ownWas, sharedWas);
-      this.parts.delete(key);
+    for (const [key, section] of this.sections) {
+      if (section.generation === generation) continue;
+      this.sweep(section.parts, generation, ownWas, sharedWas);
+      this.sections.delete(key);
     }
     return this.delta(ownWas, sharedWas);
+  }
+
+  /** Removes the parts this update did not see (a section gone removes them all). */
+  private sweep(parts: Map<string, RenderedPart>, generation: number, ownWas: Map<string, boolean>, sharedWas: Map<string, string | undefined>): void {
+    for (const [key, part] of parts) {
+      if (part.generation === generation) continue;
+      this.count(part, -1, ownWas, sharedWas);
+      parts.delete(key);
+    }
   }
 
   /** Adds (+1) or removes (-1) a part's triples and nodes, noting what each was before its first change. */

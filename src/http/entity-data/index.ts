@@ -9,7 +9,7 @@ import { fail } from '../../domain/errors.js';
 import { parseEntityId } from '../../domain/kinds.js';
 import { toWikidata } from '../../domain/wikidata-export.js';
 import type { EntityStore, Head } from '../../store/store.js';
-import { entityTriples, type RdfFlavor } from '../../domain/rdf.js';
+import { revisionTriples, type RdfFlavor } from '../../domain/rdf.js';
 import { sendBody } from '../compression.js';
 import negotiator from '@fastify/accept-negotiator';
 import { jsonBuffer } from '../reply-error.js';
@@ -87,10 +87,8 @@ async function entityData(store: EntityStore, services: Services, reply: Fastify
 
 /** The document of one revision: the dump form as JSON, or its RDF in the format and flavour asked for. */
 async function render(found: { entity: Entity; head: Head }, id: string, format: string, flavor: RdfFlavor | null, services: Services): Promise<Buffer> {
-  const dump = toWikidata(found.entity, { id: found.head.revision, modified: found.head.modified });
-  if (flavor === null) return jsonBuffer({ entities: { [id]: dump } });
-  const triples = entityTriples(dump, { flavor, sites: services.sites, vocabulary: conceptVocabulary(services.config),
-    revision: { id: found.head.revision, modified: String(dump.modified) } });
+  if (flavor === null) return jsonBuffer({ entities: { [id]: toWikidata(found.entity, { id: found.head.revision, modified: found.head.modified }) } });
+  const triples = revisionTriples(found.entity, found.head, { flavor, sites: services.sites, vocabulary: conceptVocabulary(services.config) });
   const text = `${triples.join('\n')}\n`;
   return Buffer.from(format in SERIALISED ? await serialise(text, SERIALISED[format]) : text);
 }
