@@ -53,7 +53,9 @@ export type EngineRequest =
   | { id: number; op: 'query'; query: string; format: string }
   | { id: number; op: 'save'; path: string; header: string }
   | { id: number; op: 'restore'; path: string }
-  | { id: number; op: 'clear' };
+  | { id: number; op: 'clear' }
+  /** The engine's triples counted now (they are otherwise counted every few seconds). */
+  | { id: number; op: 'count' };
 
 export type EngineReply =
   | { id: number; started: true }

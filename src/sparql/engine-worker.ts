@@ -176,6 +176,8 @@ async function handle(request: EngineRequest): Promise<EngineReply> {
       return { id: request.id, ok: true, triples: triples(true) };
     case 'restore':
       return { id: request.id, ok: true, header: await restore(request.path), triples: triples(true) };
+    case 'count':
+      return { id: request.id, ok: true, triples: triples(true) };
     case 'clear':
       store.update('CLEAR ALL');
       uses.clear();

@@ -60,6 +60,10 @@ export class SparqlEngine extends EventEmitter {
     return this.request({ op: 'restore', path });
   }
 
+  count(): Promise<Done> {
+    return this.request({ op: 'count' });
+  }
+
   clear(): Promise<Done> {
     this.resetWriter();
     return this.request({ op: 'clear' });

@@ -201,6 +201,7 @@ export class SparqlMirror {
     const redirects = pagesById((after, limit) => this.store.redirects(after, limit), (r) => r.id, BUILD_BATCH);
     await this.write(mapPages(redirects, (r) => r.id), false, 1);
     this.cursor = head;
+    this.triples = (await this.engine.count()).triples ?? this.triples;
     this.options.log(`SPARQL: built from ${total} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return true;
   }
