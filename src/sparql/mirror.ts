@@ -69,6 +69,8 @@ export class SparqlMirror {
   private following: Promise<void> = Promise.resolve();
   private lastSnapshot = Date.now();
   private changedSinceSnapshot = false;
+  /** The snapshot being written, if one is: stopping waits for it (a stopped engine would leave half a file). */
+  private saving: Promise<void> | null = null;
   private readonly waiters = new Set<{ cursor: string; resolve: () => void }>();
 
   constructor(private readonly store: MirrorStore, private readonly engine: SparqlEngine, private readonly setup: EngineSetup,
@@ -127,6 +129,7 @@ export class SparqlMirror {
     this.stopTimer();
     this.stopWatching?.();
     await this.following;
+    await this.saving?.catch(() => {});
     // Without a snapshot path (ENTIA_SPARQL_SNAPSHOT off) nothing is saved: a save to "null" left
     // null.<pid>.partial files in the working directory.
     if (this.state.status === 'ready' && this.changedSinceSnapshot && this.options.snapshotPath) await this.snapshot().catch(() => {});
@@ -312,7 +315,12 @@ export class SparqlMirror {
    * Saves the engine with the cursor it includes at least: a change applied while it is written may be in it
    * too, and is applied again after a restart, which writes the same state.
    */
-  private async snapshot(): Promise<void> {
+  private snapshot(): Promise<void> {
+    this.saving ??= this.save().finally(() => { this.saving = null; });
+    return this.saving;
+  }
+
+  private async save(): Promise<void> {
     const cursor = this.cursor;
     await this.engine.save(this.options.snapshotPath!, this.header());
     this.lastSnapshot = Date.now();
