@@ -95,8 +95,11 @@ export interface Config {
   sparqlQueue: number;
   /** Largest result sent, in bytes (ENTIA_SPARQL_MAX_RESULT, in MB). */
   sparqlMaxResultBytes: number;
-  /** The engine's snapshot file (ENTIA_SPARQL_SNAPSHOT); null: beside a SQLite store, none for PostgreSQL. */
-  sparqlSnapshot: string | null;
+  /**
+   * The engine's snapshot file (ENTIA_SPARQL_SNAPSHOT); null: beside a SQLite store, none for PostgreSQL; false
+   * (the setting's off): none, every start builds.
+   */
+  sparqlSnapshot: string | false | null;
   /** An external SPARQL engine's query endpoint (ENTIA_SPARQL_URL); null: the embedded engine. */
   sparqlUrl: string | null;
   /**
@@ -359,7 +362,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     sparqlMemoryBytes: sparqlMemory(env.ENTIA_SPARQL_MEMORY),
     sparqlQueue: positive('ENTIA_SPARQL_QUEUE', env.ENTIA_SPARQL_QUEUE) ?? DEFAULTS.sparqlQueue,
     sparqlMaxResultBytes: megabytes('ENTIA_SPARQL_MAX_RESULT', env.ENTIA_SPARQL_MAX_RESULT) ?? DEFAULTS.sparqlMaxResultBytes,
-    sparqlSnapshot: env.ENTIA_SPARQL_SNAPSHOT || null,
+    sparqlSnapshot: snapshotSetting(env.ENTIA_SPARQL_SNAPSHOT),
     sparqlUrl: httpUrl('ENTIA_SPARQL_URL', env.ENTIA_SPARQL_URL),
     constraints: modeSetting('ENTIA_CONSTRAINTS', env.ENTIA_CONSTRAINTS, ['report', 'enforce'] as const, DEFAULTS.constraints),
     constraintVocabulary: constraintsFile(env.ENTIA_CONSTRAINTS_FILE),
@@ -368,7 +371,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
   };
 }
 
-/** Where the SPARQL engine's snapshot lives: ENTIA_SPARQL_SNAPSHOT, else beside a SQLite store; null for PostgreSQL. */
+/** ENTIA_SPARQL_SNAPSHOT: a file, or off (any switch's spelling of it) for none; unset or empty: the default. */
+function snapshotSetting(v: string | undefined): string | false | null {
+  if (v === undefined || v === '') return null;
+  return SWITCH_OFF.includes(v.trim().toLowerCase()) ? false : v;
+}
+
+/**
+ * Where the SPARQL engine's snapshot lives: ENTIA_SPARQL_SNAPSHOT, else beside a SQLite store; null (none) for
+ * PostgreSQL, or when the setting is off.
+ */
 export function sparqlSnapshotPath(config: Pick<Config, 'db' | 'sparqlSnapshot'>): string | null {
+  if (config.sparqlSnapshot === false) return null;
   return config.sparqlSnapshot ?? (/^postgres(ql)?:\/\//.test(config.db) ? null : `${config.db}.sparql.nq`);
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { configFromEnv, sparqlSnapshotPath } from '../../src/config.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { ENTIA } from '../helpers/entia-command.js';
 
@@ -115,6 +116,17 @@ describe('switches: one parser for every setting', () => {
         child.kill('SIGTERM');
       }
     }
+  });
+});
+
+describe('ENTIA_SPARQL_SNAPSHOT', () => {
+  it('puts the snapshot beside a SQLite store by default, where it is told, and nowhere when it is off', () => {
+    const db = join(dir, 'snapshot.db');
+    const path = (value?: string) => sparqlSnapshotPath(configFromEnv({ ENTIA_DB: db, ENTIA_SPARQL_SNAPSHOT: value }));
+    assert.equal(path(), `${db}.sparql.nq`);
+    assert.equal(path(''), `${db}.sparql.nq`);
+    assert.equal(path(join(dir, 'elsewhere.nq')), join(dir, 'elsewhere.nq'));
+    for (const off of ['off', 'OFF', 'no', 'false', '0']) assert.equal(path(off), null, off);
   });
 });
 
