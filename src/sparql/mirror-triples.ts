@@ -50,22 +50,6 @@ export function skolemize(layout: MirrorLayout, line: string): string {
     .replace(BLANK_OBJECT, (_, label) => ` <${layout.genidBase}${label}> .`);
 }
 
-/**
- * An entity's triples as the mirror writes them: `own`, N-Quads in its graph; `shared`, the N-Triples of each
- * shared node it uses (values, references, site roots), by the node's IRI. A shared node is named by a hash of
- * its content (or is a site's root), so its triples are the same whoever writes them.
- */
-export interface MirrorTriples {
-  own: string;
-  shared: Map<string, string>;
-}
-
-export function splitTriples(layout: MirrorLayout, id: string, triples: readonly string[]): MirrorTriples {
-  const graph = `<${layout.graphOf(id)}>`;
-  const { own, shared } = groupTriples(layout, triples);
-  return { own: own.map((line) => `${line.slice(0, -1)}${graph} .\n`).join(''), shared };
-}
-
 /** An entity's triples, skolemised: its own N-Triples lines, and each shared node's N-Triples by the node's IRI. */
 export function groupTriples(layout: MirrorLayout, triples: readonly string[]): { own: string[]; shared: Map<string, string> } {
   const own: string[] = [];

@@ -3,15 +3,15 @@
 // RDF costs about as much as the engine's loading it; in two threads the two overlap (docs/adr/0013 has the
 // figures).
 //
-// While following the feed, the writer keeps what it last wrote of the entities it wrote lately, part by part
-// (rdf-diff.ts): the next write of such an entity is a patch, the triples of the parts that changed, not the
-// whole entity dropped and loaded again. An entity it does not hold (a build, the first edit after a start, one
-// pushed out of its memory) is written whole, and held from then on.
+// The writer keeps what it last wrote of the entities it wrote lately, part by part (rdf-diff.ts), a build's
+// included: the next write of such an entity is a patch, the triples of the parts that changed, not the whole
+// entity dropped and loaded again. An entity it does not hold (the first edit after a restart from a snapshot,
+// one pushed out of its memory) is written whole, and held from then on.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Entity } from '../domain/entity.js';
 import { RevisionCache } from '../store/revision-cache.js';
 import type { RevisionContent } from '../store/store.js';
-import { mirrorLayout, mirrorLines, splitTriples } from './mirror-triples.js';
+import { mirrorLayout } from './mirror-triples.js';
 import { EntityRdf, type RdfDelta } from './rdf-diff.js';
 import type { EngineReply, EngineRequest, EngineSetup, MirrorEntity, PatchedEntity, PreparedEntity, WriterRequest } from './engine-protocol.js';
 
@@ -44,10 +44,13 @@ function patchOf(id: string, delta: RdfDelta): PatchedEntity {
   return { id, added: quads(id, delta.added), deleted: quads(id, delta.deleted), linked, unlinked };
 }
 
-/** An entity written while following the feed: a patch when the writer holds it, else whole (and held). */
-function followed(e: MirrorEntity): PreparedEntity | PatchedEntity {
+/**
+ * An entity written: a patch when the writer holds it, else whole; held from then on. `fresh` (a build): the
+ * engine holds none of it yet.
+ */
+function written(e: MirrorEntity, fresh: boolean): PreparedEntity | PatchedEntity {
   const content = contentOf(e);
-  const state = held.take(e.id);
+  const state = fresh ? undefined : held.take(e.id);
   const next = state ?? new EntityRdf(layout, setup, e.id);
   const delta = next.update(content);
   held.put(e.id, e.head?.revision ?? 0, next, next.size);
@@ -62,10 +65,9 @@ parentPort!.on('message', (request: WriterRequest) => {
     return;
   }
   try {
-    // A build writes each entity once: nothing to hold for it.
-    const entities = request.fresh
-      ? request.entities.map((e): PreparedEntity => ({ id: e.id, ...splitTriples(layout, e.id, mirrorLines(e, setup)) }))
-      : request.entities.map(followed);
+    // A build's entities are held too, as far as the writer's memory goes: the first edit of each after a build
+    // is then a patch, not the whole entity dropped and loaded again.
+    const entities = request.entities.map((e) => written(e, request.fresh));
     engine.postMessage({ id: request.id, op: 'put', entities, fresh: request.fresh } satisfies EngineRequest);
   } catch (e) {
     // A document the writer cannot read fails its own request; the engine never sees it. What the writer held

@@ -232,6 +232,30 @@ describe('the engine\'s bounds and lifetime', () => {
     }
   });
 
+  it('patches what a build wrote: the first edits after it leave exactly the store\'s RDF', async () => {
+    // Entities the engine learns of from a build, not from the feed: the writer holds what it built (ADR 0016),
+    // so their first edits are patches against it.
+    const first = await startServer();
+    const p = (await first.post('/v1/entities/properties', { property: { data_type: 'quantity' } })).body.id;
+    const amount = (n: string) => ({ property: { id: p }, value: { type: 'value', content: { amount: n, unit: '1' } } });
+    const twin = (await first.post('/v1/entities/items', { item: { labels: { en: 'twin' }, statements: { [p]: [amount('+3')] } } })).body;
+    const other = (await first.post('/v1/entities/items', { item: { labels: { en: 'other', de: 'andere' }, aliases: { en: ['o'] },
+      statements: { [p]: [amount('+3'), amount('+4')] } } })).body;
+    await first.close({ keepFiles: true });
+    const built = await startServer({ dbPath: first.dbPath, config: { sparql: 'full' } });
+    try {
+      await waitForSparql(built);
+      await assertMirrorInStep(built);
+      await built.put(`/v1/entities/items/${other.id}/labels/en`, { label: 'other, relabelled' });
+      await built.delete(`/v1/statements/${other.statements[p][0].id}`);
+      await built.put(`/v1/statements/${twin.statements[p][0].id}`, { statement: { ...amount('+5'), rank: 'preferred' } });
+      await built.delete(`/v1/entities/items/${other.id}/aliases/en`);
+      await assertMirrorInStep(built);
+    } finally {
+      await built.close();
+    }
+  });
+
   it('holds only best-rank values, terms and sitelinks with ENTIA_SPARQL=truthy', async () => {
     const truthy = await startServer({ config: { sparql: 'truthy' } });
     try {
