@@ -14,13 +14,27 @@ export interface EngineSetup {
 
 /**
  * One entity as the mirror writes it: its stored document (JSON text, parsed by the writer, so that the
- * server's thread only reads bytes) with its head, a redirect's target, or neither (it is gone).
+ * server's thread only reads bytes) with its head, a redirect's target, or neither (it is gone). Or, for a
+ * revision this process just wrote, only what the edit changed (`changed`, with `head`): the writer applies it
+ * to the revision `changed.base` it holds, and says it is `missing` when it holds another.
  */
 export interface MirrorEntity {
   id: string;
   json?: string;
   head?: { revision: number; modified: number };
   redirect?: string;
+  changed?: { base: number; json: string };
+}
+
+/**
+ * What an edit changed of an entity, by its top-level members (`set`, `unset`) and its properties' statements
+ * (`statements`, `unstated`): all the writer needs to rebuild the revision from the one before (sparql/sections.ts).
+ */
+export interface EntityChange {
+  set: Record<string, unknown>;
+  unset: string[];
+  statements: Record<string, unknown>;
+  unstated: string[];
 }
 
 /** One entity's triples as the engine loads them (mirror-triples.ts): its own N-Quads, the shared nodes' N-Triples. */
@@ -59,5 +73,6 @@ export type EngineRequest =
 
 export type EngineReply =
   | { id: number; started: true }
-  | { id: number; ok: true; triples?: number; result?: string | boolean; header?: string }
+  /** `missing`: from the writer, the entities whose `changed` it could not apply; it wrote nothing of the batch. */
+  | { id: number; ok: true; triples?: number; result?: string | boolean; header?: string; missing?: string[] }
   | { id: number; ok: false; error: string };

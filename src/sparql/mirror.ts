@@ -8,7 +8,8 @@
 // cursor instead of building again.
 import { existsSync } from 'node:fs';
 import { KINDS } from '../domain/kinds.js';
-import { compareCursors, InvalidCursor, pagesById, type ChangeFeed, type CommitWatch, type EntityStore, type StoreStatistics } from '../store/store.js';
+import { compareCursors, InvalidCursor, pagesById, type Change, type ChangeFeed, type CommitWatch, type EntityStore, type StoreStatistics } from '../store/store.js';
+import { entityChange } from './entity-change.js';
 import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
 import { mirrorLines } from './mirror-triples.js';
 import { EngineRestarted, type SparqlEngine } from './engine.js';
@@ -225,25 +226,54 @@ export class SparqlMirror {
   }
 
   /**
-   * Writes the entities of each batch of ids, with at most `inFlight` batches sent and not yet applied (the next
-   * is read from the store meanwhile); resolves when every batch is applied.
+   * Writes the entities of each batch of ids, read by `read`, with at most `inFlight` batches sent and not yet
+   * applied (the next is read from the store meanwhile); resolves when every batch is applied.
    */
   private async write(batches: AsyncIterable<string[]> | Iterable<string[]>, fresh: boolean, inFlight: number,
-    written?: (ids: string[]) => void): Promise<void> {
+    written?: (ids: string[]) => void, read = (ids: readonly string[]) => this.readEntities(ids)): Promise<void> {
     const sent: Promise<void>[] = [];
     for await (const ids of batches) {
-      const entities = await this.readEntities(ids);
+      const entities = await read(ids);
       if (sent.length >= inFlight) await sent.shift();
-      sent.push(handled(this.engine.put(entities, fresh).then((reply) => {
-        this.triples = reply.triples ?? this.triples;
-        written?.(ids);
-      })));
+      sent.push(handled(this.put(entities, fresh).then(() => written?.(ids))));
     }
     await Promise.all(sent);
   }
 
+  /** Puts entities; those sent as changes the writer cannot apply (it holds another revision) go again whole. */
+  private async put(entities: MirrorEntity[], fresh: boolean): Promise<void> {
+    let reply = await this.engine.put(entities, fresh);
+    if (reply.missing?.length) {
+      const whole = new Map((await this.readEntities(reply.missing)).map((e) => [e.id, e]));
+      reply = await this.engine.put(entities.map((e) => whole.get(e.id) ?? e), fresh);
+    }
+    this.triples = reply.triples ?? this.triples;
+  }
+
   private readEntities(ids: readonly string[]): Promise<MirrorEntity[]> {
     return readMirrorEntities(this.store, ids);
+  }
+
+  /**
+   * The entities of a page of changes: revisions this process just wrote go as what their edits changed
+   * (entity-change.ts), from the entity the first of them started from to the last, when the store still holds
+   * both; any other, as its current document.
+   */
+  private async readChanged(ids: readonly string[], span: ReadonlyMap<string, { first: Change; last: Change }>): Promise<MirrorEntity[]> {
+    const changed = new Map<string, MirrorEntity>();
+    for (const id of ids) {
+      const { first, last } = span.get(id)!;
+      // Each edit started from the revision the one before it wrote, so what neither touched is shared from the
+      // first's start to the last's end.
+      const from = this.store.writtenRevision(id, first.revision)?.base;
+      const to = this.store.writtenRevision(id, last.revision);
+      if (!from || !to) continue;
+      const head = { revision: to.head.revision, modified: to.head.modified.getTime() };
+      changed.set(id, { id, head, changed: { base: from.revision, json: JSON.stringify(entityChange(from.entity, to.entity)) } });
+    }
+    const rest = ids.filter((id) => !changed.has(id));
+    const documents = new Map(rest.length ? (await this.readEntities(rest)).map((e) => [e.id, e]) : []);
+    return ids.map((id) => changed.get(id) ?? documents.get(id)!);
   }
 
   /**
@@ -287,7 +317,9 @@ export class SparqlMirror {
         // (docs/adr/0013-sparql-engine.md, "Sync and the edit rate").
         const size = page.length < PAGE ? SYNC_BATCH : SYNC_BATCH_BEHIND;
         const batches = Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, (i + 1) * size));
-        await this.write(batches, false, SYNC_IN_FLIGHT);
+        const span = new Map<string, { first: Change; last: Change }>();
+        for (const c of page) span.set(c.entity, { first: span.get(c.entity)?.first ?? c, last: c });
+        await this.write(batches, false, SYNC_IN_FLIGHT, undefined, (batch) => this.readChanged(batch, span));
         this.cursor = page[page.length - 1].cursor;
         this.changedSinceSnapshot = true;
         this.wake();

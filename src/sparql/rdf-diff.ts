@@ -138,6 +138,8 @@ export class EntityRdf {
   private readonly shared = new Map<string, { lines: string; count: number }>();
   /** Characters held: what keeping this costs. */
   size = 0;
+  /** The entity last moved to (null: a redirect, or gone): what the next revision's change applies to. */
+  entity: Entity | null = null;
   private generation = 0;
 
   constructor(private readonly layout: MirrorLayout, private readonly setup: EngineSetup, private readonly id: string) {}
@@ -147,6 +149,7 @@ export class EntityRdf {
     const ownWas = new Map<string, boolean>();
     const sharedWas = new Map<string, string | undefined>();
     const generation = ++this.generation;
+    this.entity = content?.kind === 'entity' ? content.entity : null;
     visitSections(this.setup, this.id, content, (key, from, tag, visitParts) => {
       let section = this.sections.get(key);
       if (section && section.from === from && section.tag === tag) {

@@ -13,7 +13,8 @@ import { RevisionCache } from '../store/revision-cache.js';
 import type { RevisionContent } from '../store/store.js';
 import { mirrorLayout } from './mirror-triples.js';
 import { EntityRdf, type RdfDelta } from './rdf-diff.js';
-import type { EngineReply, EngineRequest, EngineSetup, MirrorEntity, PatchedEntity, PreparedEntity, WriterRequest } from './engine-protocol.js';
+import { applyEntityChange } from './entity-change.js';
+import type { EngineReply, EngineRequest, EngineSetup, EntityChange, MirrorEntity, PatchedEntity, PreparedEntity, WriterRequest } from './engine-protocol.js';
 
 const { setup, engine } = workerData as { setup: EngineSetup; engine: MessagePort };
 const layout = mirrorLayout(setup.vocabulary);
@@ -25,8 +26,15 @@ const layout = mirrorLayout(setup.vocabulary);
 const HELD_CHARS = 96 * 2 ** 20;
 let held = new RevisionCache<EntityRdf>(HELD_CHARS);
 
-/** A document as the revision it is (a redirect's revision number is not needed to write it). */
-function contentOf(e: MirrorEntity): RevisionContent | null {
+/**
+ * A document as the revision it is (a redirect's revision number is not needed to write it); a change, as the
+ * revision it makes of the entity `held` holds.
+ */
+function contentOf(e: MirrorEntity, held: EntityRdf | undefined): RevisionContent | null {
+  if (e.changed && e.head) {
+    const entity = applyEntityChange(held!.entity!, JSON.parse(e.changed.json) as EntityChange);
+    return { kind: 'entity', entity, head: { revision: e.head.revision, modified: new Date(e.head.modified) } };
+  }
   if (e.redirect !== undefined) return { kind: 'redirect', target: e.redirect, head: { revision: 0, modified: new Date(0) } };
   if (e.json === undefined || !e.head) return null;
   return { kind: 'entity', entity: JSON.parse(e.json) as Entity, head: { revision: e.head.revision, modified: new Date(e.head.modified) } };
@@ -49,8 +57,8 @@ function patchOf(id: string, delta: RdfDelta): PatchedEntity {
  * engine holds none of it yet.
  */
 function written(e: MirrorEntity, fresh: boolean): PreparedEntity | PatchedEntity {
-  const content = contentOf(e);
   const state = fresh ? undefined : held.take(e.id);
+  const content = contentOf(e, state);
   const next = state ?? new EntityRdf(layout, setup, e.id);
   const delta = next.update(content);
   held.put(e.id, e.head?.revision ?? 0, next, next.size);
@@ -62,6 +70,13 @@ function written(e: MirrorEntity, fresh: boolean): PreparedEntity | PatchedEntit
 parentPort!.on('message', (request: WriterRequest) => {
   if ('reset' in request) {
     held = new RevisionCache<EntityRdf>(HELD_CHARS);
+    return;
+  }
+  // A change applies to the revision it was made from: if the writer holds another (or none), it writes nothing
+  // of the batch and says which, and the server sends those entities' documents instead.
+  const missing = request.entities.filter((e) => e.changed && (held.revisionOf(e.id) !== e.changed.base || !held.peek(e.id)?.entity));
+  if (missing.length > 0) {
+    parentPort!.postMessage({ id: request.id, ok: true, missing: missing.map((e) => e.id) } satisfies EngineReply);
     return;
   }
   try {

@@ -7,7 +7,7 @@ import { searchFilter } from './search-filter.js';
 import { RecentWrites } from './recent-writes.js';
 import type {
   BuildStep, BulkImport, Change, ChangeFeed, ChangeQuery, CounterHit, Counters, EditMeta, ImportExtras, ImportState, LocalIdStart,
-  SearchHit, SearchQuery, StatementValueIndex,
+  SearchHit, SearchQuery, StatementValueIndex, WrittenRevision,
 } from './store.js';
 
 /** A backend's search: the text index, asked with the statement filter the value index answers. */
@@ -36,6 +36,7 @@ export abstract class StoreParts {
   changesHead(): Promise<string> { return this.feed.changesHead(); }
   changesCommitted(): Promise<string> { return this.feed.changesCommitted(); }
   watchCommits(listener: () => void): () => void { return this.recent.watch(listener); }
+  writtenRevision(entityId: string, revision: number): WrittenRevision | undefined { return this.recent.written(entityId, revision); }
 
   // Counters
 

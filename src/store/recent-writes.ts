@@ -7,7 +7,7 @@
 // they find by polling.
 import { entityJson, freezeJson, type Entity } from '../domain/entity.js';
 import { RevisionCache } from './revision-cache.js';
-import type { Head, RevisionContent } from './store.js';
+import type { Head, RevisionContent, WrittenRevision } from './store.js';
 
 /**
  * Characters of JSON kept: enough for a follower a few hundred edits behind. What they take in memory is less:
@@ -15,15 +15,26 @@ import type { Head, RevisionContent } from './store.js';
  */
 const RECENT_CHARS = 8 * 2 ** 20;
 
+interface Kept {
+  content: RevisionContent & { kind: 'entity' };
+  /** The entity the edit started from (it shares what the edit left alone), and its revision. */
+  base: { entity: Entity; revision: number } | null;
+}
+
 export class RecentWrites {
-  private readonly cache = new RevisionCache<RevisionContent>(RECENT_CHARS);
+  private readonly cache = new RevisionCache<Kept>(RECENT_CHARS);
   private readonly watchers = new Set<() => void>();
 
-  /** Called once an edit's transaction has committed (never for one rolled back); tells the watchers. */
-  remember(entity: Entity, head: Head): void {
+  /**
+   * Called once an edit's transaction has committed (never for one rolled back); tells the watchers.
+   * `previous`: what the edit was computed from (null for a creation).
+   */
+  remember(entity: Entity, head: Head, previous: { entity: Entity; head: Head } | null = null): void {
     const frozen = freezeJson(entity);
+    const base = previous ? { entity: previous.entity, revision: previous.head.revision } : null;
     // Keyed by revision too: a follower a few edits behind still finds the revisions between.
-    this.cache.put(`${frozen.id} ${head.revision}`, head.revision, { kind: 'entity', entity: frozen, head }, entityJson(frozen).length);
+    this.cache.put(`${frozen.id} ${head.revision}`, head.revision, { content: { kind: 'entity', entity: frozen, head }, base },
+      entityJson(frozen).length);
     this.committed();
   }
 
@@ -39,6 +50,12 @@ export class RecentWrites {
   }
 
   get(id: string, revision: number): RevisionContent | undefined {
-    return this.cache.get(`${id} ${revision}`, revision);
+    return this.cache.get(`${id} ${revision}`, revision)?.content;
+  }
+
+  /** The revision with what it was computed from (store.ts, CommitWatch.writtenRevision). */
+  written(id: string, revision: number): WrittenRevision | undefined {
+    const kept = this.cache.get(`${id} ${revision}`, revision);
+    return kept && { entity: kept.content.entity, head: kept.content.head, base: kept.base };
   }
 }

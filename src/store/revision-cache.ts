@@ -40,6 +40,11 @@ export class RevisionCache<V> {
     return entry.value;
   }
 
+  /** Whatever revision is held for `id`, left in place, without counting a lookup or refreshing the entry. */
+  peek(id: string): V | undefined {
+    return this.entries.get(id)?.value;
+  }
+
   /** The revision held for `id`, without counting a lookup or refreshing the entry. */
   revisionOf(id: string): number | undefined {
     return this.entries.get(id)?.revision;

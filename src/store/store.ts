@@ -353,10 +353,23 @@ export interface StoreLifecycle {
   close(): Promise<void>;
 }
 
+/** A revision this process wrote, with the entity and revision it was computed from (null: a creation). */
+export interface WrittenRevision {
+  entity: Entity;
+  head: Head;
+  base: { entity: Entity; revision: number } | null;
+}
+
 /** Word of this process's own commits, as they happen (a follower of the feed need not wait for its next poll). */
 export interface CommitWatch {
   /** `listener` is called after each edit, merge or redirect this process commits; returns how to stop. */
   watchCommits(listener: () => void): () => void;
+  /**
+   * A revision of an entity this process just wrote, while it still holds it (store/recent-writes.ts), with the
+   * entity the edit started from: what the edit left alone is the same object in both, so a reader finds what
+   * it changed by identity. Undefined for another process's revision, or one no longer held.
+   */
+  writtenRevision(entityId: string, revision: number): WrittenRevision | undefined;
 }
 
 /**

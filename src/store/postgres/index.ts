@@ -181,7 +181,7 @@ export class PostgresStore extends StoreParts implements Store {
   async applyEdit(edit: EditInput): Promise<Head> {
     const head = await this.commitEdit(edit);
     if (this.replicas) this.floor.raise(edit.entity.id, head.revision);
-    this.recent.remember(edit.entity, head);
+    this.recent.remember(edit.entity, head, edit.previous);
     // The text this edit wrote takes the place of the revision before it in the document cache (the edit read
     // that one): the next read of the entity's head then leaves the document in the database, and takes the
     // parsed entity from the recent writes.
@@ -240,8 +240,8 @@ export class PostgresStore extends StoreParts implements Store {
       this.floor.raise(source.entity.id, heads.source.revision);
       this.floor.raise(target.entity.id, heads.target.revision);
     }
-    if (!source.redirect) this.recent.remember(source.entity, heads.source);
-    this.recent.remember(target.entity, heads.target);
+    if (!source.redirect) this.recent.remember(source.entity, heads.source, source.previous);
+    this.recent.remember(target.entity, heads.target, target.previous);
     return heads;
   }
 

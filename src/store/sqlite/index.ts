@@ -217,7 +217,7 @@ export class SqliteStore extends StoreParts implements Store {
     edits.forEach((q, i) => {
       const outcome = outcomes[i];
       if ('head' in outcome) {
-        this.recent.remember(q.edit.entity, outcome.head);
+        this.recent.remember(q.edit.entity, outcome.head, q.edit.previous);
         q.resolve(outcome.head);
       } else {
         q.reject(outcome.error);
@@ -284,8 +284,8 @@ export class SqliteStore extends StoreParts implements Store {
       }
       return { source: sourceHead, target: this.applyEditInTransaction(target) };
     }).immediate();
-    if (!source.redirect) this.recent.remember(source.entity, heads.source);
-    this.recent.remember(target.entity, heads.target);
+    if (!source.redirect) this.recent.remember(source.entity, heads.source, source.previous);
+    this.recent.remember(target.entity, heads.target, target.previous);
     return heads;
   }
 

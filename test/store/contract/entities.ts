@@ -270,5 +270,25 @@ export function entitiesContract(open: () => Promise<Store>): void {
       assert.equal(heard, 4);
       await store.close();
     });
+
+    it('gives a revision it just wrote with the entity the edit started from, sharing what the edit left alone', async () => {
+      const store = await open();
+      const item = await create(store, { ...emptyEntity('', 'item'), labels: { en: 'one' }, descriptions: { en: 'kept' } });
+      const first = await store.readEntity(item.id);
+      assert.ok(first.status === 'found');
+      const created = store.writtenRevision(item.id, first.head.revision);
+      assert.equal(created?.base, null, 'a creation starts from nothing');
+      const edited = { ...first.entity, labels: { en: 'two' } };
+      const head = await store.applyEdit({ entity: edited, previous: first, meta: META, checks: {} });
+      const written = store.writtenRevision(item.id, head.revision);
+      assert.ok(written);
+      assert.deepEqual([written.entity, written.head], [edited, head]);
+      assert.equal(written.base?.revision, first.head.revision);
+      assert.equal(written.base?.entity, first.entity, 'the entity the edit read, the same object');
+      assert.equal(written.entity.descriptions, written.base?.entity.descriptions, 'what the edit left alone is shared');
+      assert.notEqual(written.entity.labels, written.base?.entity.labels);
+      assert.equal(store.writtenRevision(item.id, head.revision + 1000), undefined, 'a revision this process did not write');
+      await store.close();
+    });
   });
 }
