@@ -213,12 +213,14 @@ describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource cl
 
   it('without a position, streams what commits from now on; each event id is its cursor', async () => {
     const before = await s.post('/v1/entities/items', { item: { labels: { en: 'before the stream' } } });
-    let last = 0;
-    const streamed = collect(`${s.url}/v1/changes/stream`, 0, { until: (e) => e.revision === last });
+    // Until the edit of the item created below: its id is known before the edit is even sent (waiting for the
+    // edit's revision instead raced with its event, which can arrive before the edit's own response).
+    let created = '';
+    const streamed = collect(`${s.url}/v1/changes/stream`, 0, { until: (e) => e.entity === created && e.type === 'edit' });
     await new Promise((r) => setTimeout(r, 400)); // the stream is open and positioned
     const a = await s.post('/v1/entities/items', { item: { labels: { en: 'streamed one' } } });
+    created = a.body.id;
     const b = await s.put(`/v1/entities/items/${a.body.id}/labels/en`, { label: 'streamed two' });
-    last = rev(b);
     const { events, ids } = await streamed;
     // The two new changes, in order, once. On SQLite nothing else comes; on PostgreSQL, "now" is the position
     // below the oldest transaction then running (other tests' included), so a change committed just before may
