@@ -157,9 +157,9 @@ function run(query: string, format: string): string | boolean {
  */
 const COUNT_EVERY_MS = 5_000;
 let counted = { at: -Infinity, triples: 0 };
-function triples(now = false): number {
+function triples(force = false): number {
   const at = performance.now();
-  if (now || at - counted.at >= COUNT_EVERY_MS) counted = { at, triples: store.size };
+  if (force || at - counted.at >= COUNT_EVERY_MS) counted = { at, triples: store.size };
   return counted.triples;
 }
 

@@ -197,13 +197,13 @@ export class SparqlMirror {
     this.state = { status: 'building', done: 0, total };
     let done = 0;
     // Two batches in flight: the writer's thread makes one's triples while the engine loads the other.
-    await this.write(pagesById((after, limit) => this.store.entityIds(after, limit), (id) => id, BUILD_BATCH), true, 2, (ids) => {
+    await this.write(pagesById((after, limit) => this.store.entityIds(after, limit), (id) => id, BUILD_BATCH), { fresh: true, inFlight: 2, written: (ids) => {
       done += ids.length;
       this.state = { status: 'building', done, total };
-    });
+    } });
     // Redirects are not among entityIds: each is read as what it is, and written as its owl:sameAs.
     const redirects = pagesById((after, limit) => this.store.redirects(after, limit), (r) => r.id, BUILD_BATCH);
-    await this.write(mapPages(redirects, (r) => r.id), false, 1);
+    await this.write(mapPages(redirects, (r) => r.id));
     this.cursor = head;
     this.triples = (await this.engine.count()).triples ?? this.triples;
     this.options.log(`SPARQL: built from ${total} entities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -226,14 +226,16 @@ export class SparqlMirror {
   }
 
   /**
-   * Writes the entities of each batch of ids, read by `read`, with at most `inFlight` batches sent and not yet
-   * applied (the next is read from the store meanwhile); resolves when every batch is applied.
+   * Writes the entities of each batch of ids, read by `read` (their documents unless told), with at most
+   * `inFlight` batches sent and not yet applied (the next is read from the store meanwhile); resolves when every
+   * batch is applied. `fresh`: a build, the engine holds none of them yet.
    */
-  private async write(batches: AsyncIterable<string[]> | Iterable<string[]>, fresh: boolean, inFlight: number,
-    written?: (ids: string[]) => void, read = (ids: readonly string[]) => this.readEntities(ids)): Promise<void> {
+  private async write(batches: AsyncIterable<string[]> | Iterable<string[]>, { fresh = false, inFlight = 1, written, read }: {
+    fresh?: boolean; inFlight?: number; written?: (ids: string[]) => void; read?: (ids: readonly string[]) => Promise<MirrorEntity[]>;
+  } = {}): Promise<void> {
     const sent: Promise<void>[] = [];
     for await (const ids of batches) {
-      const entities = await read(ids);
+      const entities = await (read ?? ((batch) => this.readEntities(batch)))(ids);
       if (sent.length >= inFlight) await sent.shift();
       sent.push(handled(this.put(entities, fresh).then(() => written?.(ids))));
     }
@@ -265,8 +267,8 @@ export class SparqlMirror {
       const { first, last } = span.get(id)!;
       // Each edit started from the revision the one before it wrote, so what neither touched is shared from the
       // first's start to the last's end.
-      const from = this.store.writtenRevision(id, first.revision)?.base;
       const to = this.store.writtenRevision(id, last.revision);
+      const from = (first === last ? to : this.store.writtenRevision(id, first.revision))?.base;
       if (!from || !to) continue;
       const head = { revision: to.head.revision, modified: to.head.modified.getTime() };
       changed.set(id, { id, head, changed: { base: from.revision, json: JSON.stringify(entityChange(from.entity, to.entity)) } });
@@ -310,16 +312,17 @@ export class SparqlMirror {
         const page = await this.store.changes({ since: this.cursor === '0' ? null : this.cursor, limit: PAGE });
         if (page.length === 0) break;
         this.lagSeconds = Math.max(0, (Date.now() - page[0].timestamp.getTime()) / 1000);
-        const ids = [...new Set(page.map((c) => c.entity))];
+        // Each entity once, with the first and last of its changes in the page (in the order entities first appear).
+        const span = new Map<string, { first: Change; last: Change }>();
+        for (const c of page) span.set(c.entity, { first: span.get(c.entity)?.first ?? c, last: c });
+        const ids = [...span.keys()];
         // A few entities per message: a query waits for one message's writes at most, never a whole page's.
         // Behind (a full page), larger batches: the engine's cost per call is then spread over more changes.
         // One batch at a time (a build has two in flight): the server's own requests keep the other core
         // (docs/adr/0013-sparql-engine.md, "Sync and the edit rate").
         const size = page.length < PAGE ? SYNC_BATCH : SYNC_BATCH_BEHIND;
         const batches = Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, (i + 1) * size));
-        const span = new Map<string, { first: Change; last: Change }>();
-        for (const c of page) span.set(c.entity, { first: span.get(c.entity)?.first ?? c, last: c });
-        await this.write(batches, false, SYNC_IN_FLIGHT, undefined, (batch) => this.readChanged(batch, span));
+        await this.write(batches, { inFlight: SYNC_IN_FLIGHT, read: (batch) => this.readChanged(batch, span) });
         this.cursor = page[page.length - 1].cursor;
         this.changedSinceSnapshot = true;
         this.wake();

@@ -31,7 +31,9 @@ let held = new RevisionCache<EntityRdf>(HELD_CHARS);
  * revision it makes of the entity `held` holds.
  */
 function contentOf(e: MirrorEntity, held: EntityRdf | undefined): RevisionContent | null {
-  if (e.changed && e.head) {
+  if (e.changed) {
+    // The caller checked that the writer holds the entity at the change's base revision.
+    if (!e.head) throw new Error(`the change of ${e.id} came without its revision`);
     const entity = applyEntityChange(held!.entity!, JSON.parse(e.changed.json) as EntityChange);
     return { kind: 'entity', entity, head: { revision: e.head.revision, modified: new Date(e.head.modified) } };
   }
@@ -74,7 +76,7 @@ parentPort!.on('message', (request: WriterRequest) => {
   }
   // A change applies to the revision it was made from: if the writer holds another (or none), it writes nothing
   // of the batch and says which, and the server sends those entities' documents instead.
-  const missing = request.entities.filter((e) => e.changed && (held.revisionOf(e.id) !== e.changed.base || !held.peek(e.id)?.entity));
+  const missing = request.entities.filter((e) => e.changed && !held.peek(e.id, e.changed.base)?.entity);
   if (missing.length > 0) {
     parentPort!.postMessage({ id: request.id, ok: true, missing: missing.map((e) => e.id) } satisfies EngineReply);
     return;

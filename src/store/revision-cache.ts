@@ -40,9 +40,10 @@ export class RevisionCache<V> {
     return entry.value;
   }
 
-  /** Whatever revision is held for `id`, left in place, without counting a lookup or refreshing the entry. */
-  peek(id: string): V | undefined {
-    return this.entries.get(id)?.value;
+  /** The value held for `id` at `revision`, left in place, without counting a lookup or refreshing the entry. */
+  peek(id: string, revision: number): V | undefined {
+    const entry = this.entries.get(id);
+    return entry?.revision === revision ? entry.value : undefined;
   }
 
   /** The revision held for `id`, without counting a lookup or refreshing the entry. */
