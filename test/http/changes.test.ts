@@ -288,6 +288,36 @@ describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource cl
     }
   });
 
+  it('lets the server stop on SIGTERM while followers are connected, each told by the stream\'s end', async () => {
+    const db = await createTestDb();
+    const server = await startServerProcess({ ENTIA_DB: db.location, ENTIA_SPARQL: 'off' });
+    try {
+      const streams = await Promise.all(['', '?format=rdf'].map((query) => fetch(`${server.url}/v1/changes/stream${query}`, { headers: { accept: 'text/event-stream' } })));
+      const readers = streams.map((res) => res.body!.getReader());
+      await Promise.all(readers.map((r) => r.read())); // the opening heartbeats: both followers are in
+      await call(server.url, 'POST', '/v1/entities/items', { item: { labels: { en: 'seen before the stop' } } });
+      // Each follower reads until its event for the creation arrives: a change has been sent to both.
+      await Promise.all(readers.map(async (reader) => {
+        let text = '';
+        while (!/\ndata: .*"Q1"/.test(text)) {
+          const { value, done } = await reader.read();
+          assert.ok(!done, 'the stream stays open until the server stops');
+          text += new TextDecoder().decode(value);
+        }
+      }));
+      const started = Date.now();
+      const code = await server.stop(); // SIGKILL, and exit code null, after 15 s
+      assert.equal(code, 0, `entia serve exited with ${code} after ${Date.now() - started} ms:\n${server.output()}`);
+      for (const reader of readers) {
+        const ended = await reader.read().then(({ done }) => done, () => true);
+        assert.equal(ended, true, 'the follower sees its stream end');
+      }
+    } finally {
+      await server.stop();
+      await db.drop();
+    }
+  });
+
   it('refuses a position it never handed out with a JSON 400', async () => {
     const res = await fetch(`${s.url}/v1/changes/stream?since=nonsense`, { headers: { accept: 'text/event-stream' } });
     assert.equal(res.status, 400);

@@ -172,7 +172,9 @@ export function registerChangeStream(app: FastifyInstance, store: ChangeFeed & C
 async function routes(app: FastifyInstance, store: ChangeFeed & CommitWatch, maxBuffered: number, counted: (followers: number) => void,
   rdf: RdfRenderer): Promise<void> {
   const hub = new ChangeHub(store, maxBuffered, counted, rdf);
-  app.addHook('onClose', async () => hub.close());
+  // Before the server closes, not after: closing waits for every open connection to end, and a follower's
+  // never does by itself (an `onClose` hook here left SIGTERM waiting forever once a change had been sent).
+  app.addHook('preClose', async () => hub.close());
   app.get(CHANGE_STREAM_PATH, { sse: 'only' }, async (req, reply) => {
     const query = req.query as Record<string, unknown>;
     const format = changeFormat(query.format);
