@@ -88,6 +88,7 @@ export const ERRORS = {
   'sparql-behind': row(503, 'The SPARQL engine has not yet applied the change asked for with after', ['after', 'applied']),
   'query-timeout': row(503, 'The query ran longer than the limit of {limit} seconds', ['limit']),
   'query-result-too-large': row(422, 'The result exceeds the limit of {limit} bytes; add a LIMIT', ['limit']),
+  'query-exhausted-engine': row(422, 'The query needed more memory than the SPARQL engine has, and the engine restarted; narrow it or add a LIMIT', []),
 
   // Framework level (docs/api.md §2.6, §7.6)
   'rest-no-match': row(404, 'The requested relative path ({path}) did not match any known handler', [], true),

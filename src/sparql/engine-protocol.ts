@@ -75,4 +75,8 @@ export type EngineReply =
   | { id: number; started: true }
   /** `missing`: from the writer, the entities whose `changed` it could not apply; it wrote nothing of the batch. */
   | { id: number; ok: true; triples?: number; result?: string | boolean; header?: string; missing?: string[] }
-  | { id: number; ok: false; error: string };
+  /**
+   * `trapped`: the engine's WebAssembly trapped (Rust aborts so when an allocation fails, or on a panic): its heap
+   * is in no known state, so the thread answers nothing more and is replaced.
+   */
+  | { id: number; ok: false; error: string; trapped?: true };

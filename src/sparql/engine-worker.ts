@@ -185,14 +185,23 @@ async function handle(request: EngineRequest): Promise<EngineReply> {
   }
 }
 
+/**
+ * Set once the engine has trapped. A trap leaves Oxigraph's heap in no known state (a write half done, a lock
+ * held) and its memory at the peak that failed, which WebAssembly never gives back: nothing more is answered
+ * from this store, and the server replaces the thread (engine.ts).
+ */
+let trapped = false;
+
 // One at a time, whichever thread sent it: a query never sees an entity half written.
 let chain = Promise.resolve();
 async function answer(request: EngineRequest): Promise<void> {
+  if (trapped) return;
   let reply: EngineReply;
   try {
     reply = await handle(request);
   } catch (e) {
-    reply = { id: request.id, ok: false, error: e instanceof Error ? e.message : String(e) };
+    trapped = e instanceof WebAssembly.RuntimeError;
+    reply = { id: request.id, ok: false, error: e instanceof Error ? e.message : String(e), ...(trapped && { trapped: true as const }) };
   }
   parentPort!.postMessage(reply);
 }

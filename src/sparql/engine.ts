@@ -13,7 +13,10 @@ type Done = Extract<EngineReply, { ok: true }>;
 interface Pending {
   resolve: (reply: Done) => void;
   reject: (e: Error) => void;
+  /** A query's: told when the engine starts running it. */
   started?: () => void;
+  /** Whether it is a query (its failure is the query's, not the data's). */
+  query: boolean;
 }
 
 /** Failures of the engine's threads within CRASH_WINDOW_MS after which it is not started again. */
@@ -25,6 +28,8 @@ export class QueryTimeout extends Error {}
 export class EngineRestarted extends Error {}
 /** The engine refused the request: a query it cannot run, a file it cannot read. */
 export class EngineError extends Error {}
+/** The engine trapped while running this query (out of memory, or a fault); it is restarting. */
+export class QueryTrapped extends Error {}
 
 export class SparqlEngine extends EventEmitter {
   private worker: Worker;
@@ -83,7 +88,7 @@ export class SparqlEngine extends EventEmitter {
     };
     this.queries++;
     try {
-      return (await this.request({ op: 'query', query, format }, started)).result!;
+      return (await this.request({ op: 'query', query, format }, { started, query: true })).result!;
     } catch (e) {
       if (timedOut) throw new QueryTimeout(`the query ran longer than ${timeoutMs / 1000} s`);
       throw e;
@@ -104,16 +109,17 @@ export class SparqlEngine extends EventEmitter {
     await Promise.all([this.worker.terminate(), this.writer.terminate()]);
   }
 
-  private request(message: WithoutId<EngineRequest>, started?: () => void): Promise<Done> {
-    return this.send(this.worker, (id) => ({ ...message, id }) as EngineRequest, started);
+  private request(message: WithoutId<EngineRequest>, query?: Omit<Pending, 'resolve' | 'reject'>): Promise<Done> {
+    return this.send(this.worker, (id) => ({ ...message, id }) as EngineRequest, query);
   }
 
   /** Posts a message with a new id to one of the threads; the engine's thread answers it. */
-  private send(thread: Worker, message: (id: number) => EngineRequest | WriterRequest, started?: () => void): Promise<Done> {
+  private send(thread: Worker, message: (id: number) => EngineRequest | WriterRequest,
+    query: Omit<Pending, 'resolve' | 'reject'> = { query: false }): Promise<Done> {
     if (this.closed) return Promise.reject(new EngineRestarted('the SPARQL engine is stopped'));
     const id = this.nextId++;
     return new Promise<Done>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, started });
+      this.pending.set(id, { resolve, reject, ...query });
       thread.postMessage(message(id));
     });
   }
@@ -163,8 +169,13 @@ export class SparqlEngine extends EventEmitter {
       if (!waiter) return;
       if ('started' in reply) return waiter.started?.();
       this.pending.delete(reply.id);
-      if (reply.ok) waiter.resolve(reply);
-      else waiter.reject(new EngineError(reply.error));
+      if (reply.ok) return waiter.resolve(reply);
+      if (!reply.trapped) return waiter.reject(new EngineError(reply.error));
+      // New threads, and the mirror fills the engine again. A query that trapped it is the query's doing, as a
+      // timeout is; a write that did would do it again on the same data, so it counts towards CRASH_LIMIT.
+      waiter.reject(waiter.query ? new QueryTrapped(reply.error) : new EngineError(reply.error));
+      if (waiter.query) this.restart();
+      else this.crashed(new Error(`the engine failed writing: ${reply.error}`));
     };
     for (const worker of [engine, writer]) {
       worker.on('message', answer);

@@ -55,7 +55,7 @@ export function prepareQuery(text: string, vocabulary: RdfVocabulary, language: 
   try {
     parsed = new sparqljs.Parser({ prefixes }).parse(text) as Node;
   } catch (e) {
-    throw new QueryRefused(firstLine((e as Error).message));
+    throw new QueryRefused(parseProblem(e as Error));
   }
   if (parsed.type === 'update') throw new QueryRefused('this endpoint is read only: SPARQL Update is not accepted here', true);
   const form = parsed.queryType as QueryForm;
@@ -100,8 +100,19 @@ function rewriteSomeValue(query: Node, genid: string): void {
   });
 }
 
-function firstLine(message: string): string {
-  return message.split('\n')[0].slice(0, 500);
+/** Where sparqljs's parser stopped and at what (its error's `hash`). */
+interface ParseFailure { token?: string; text?: string; loc?: { first_line: number; first_column: number } }
+
+/**
+ * The parser's complaint in one line a person can act on: where it stopped and at what. Its own message is
+ * "Parse error on line 1:", then the text and a caret, then every token it would have taken (dozens).
+ */
+function parseProblem(error: Error & { hash?: ParseFailure }): string {
+  const { token, text, loc } = error.hash ?? {};
+  if (!loc) return error.message.split('\n')[0].slice(0, 500);
+  const found = token === 'EOF' ? 'the query ends early' : `unexpected "${String(text).slice(0, 40)}"`;
+  const near = error.message.split('\n')[1]?.slice(-60) ?? '';
+  return `line ${loc.first_line}, column ${loc.first_column + 1}: ${found}${near ? ` near "${near}"` : ''}`;
 }
 
 interface Context {

@@ -70,6 +70,7 @@ describe('the SPARQL protocol', () => {
       [fetch(`${s.url}/sparql?query=${encodeURIComponent('SELEKT * WHERE {}')}`), 400, 'invalid-sparql-query'],
       [fetch(`${s.url}/sparql?query=${encodeURIComponent('INSERT DATA { <a:b> <a:c> <a:d> }')}`), 403, 'sparql-update-refused'],
       [fetch(`${s.url}/sparql`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'CLEAR ALL' }), 403, 'sparql-update-refused'],
+      [fetch(`${s.url}/sparql`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form({ update: 'CLEAR ALL' }) }), 403, 'sparql-update-refused'],
       [fetch(`${s.url}/sparql`), 400, 'missing-field'],
       [fetch(`${s.url}/sparql?query=ASK%7B%7D&format=pdf`), 400, 'invalid-query-parameter'],
       [fetch(`${s.url}/sparql?query=ASK%7B%7D&after=yesterday`), 400, 'invalid-query-parameter'],
@@ -84,6 +85,17 @@ describe('the SPARQL protocol', () => {
       assert.equal(res.status, status, JSON.stringify(body));
       assert.equal(body.code, code);
     }
+  });
+
+  it('says where a query stops being SPARQL, and at what', async () => {
+    const reason = async (query: string) => {
+      const res = await sparql(query);
+      assert.equal(res.status, 400, res.text);
+      return JSON.parse(res.text).context.reason as string;
+    };
+    assert.equal(await reason('SELECT * WHERE { ?s ?p ?o'), 'line 1, column 24: the query ends early near "...T * WHERE { ?s ?p ?o"');
+    assert.equal(await reason('SELECT ?s\nWHERE { ?s ?p ?o . FILTER(?o > ) }'), 'line 2, column 30: unexpected ")" near "...?p ?o . FILTER(?o > ) }"');
+    assert.equal(await reason('SELECT * WHERE { ?s nope:x ?o }'), 'Unknown prefix: nope');
   });
 
   it('reads the Query Service\'s prefixes without declarations, and a query\'s own declarations win', async () => {
@@ -186,6 +198,31 @@ describe('the engine\'s bounds and lifetime', () => {
       assert.equal(count.results.bindings[0].n.value, '20');
     } finally {
       await slow.close();
+    }
+  });
+
+  it('answers a query that exhausts the engine\'s memory with a clear error, and gives the memory back', async () => {
+    const heavy = await startServer({ config: { sparql: 'full' } });
+    try {
+      for (let i = 0; i < 5; i++) await heavy.post('/v1/entities/items', { item: { labels: { en: `item number ${i} of this test` } } });
+      await waitForSparql(heavy);
+      await (await fetch(`${heavy.url}/sparql?after=latest&query=ASK%7B%7D`)).arrayBuffer();
+      // Each REPLACE puts the whole text at every position of itself: 27 characters, then 756, 572,000, and
+      // 327 GB, past the 4 GB WebAssembly can address: Oxigraph's allocation fails, and Rust aborts (a trap).
+      const bomb = `SELECT (STRLEN(?x3) AS ?n) WHERE { wd:Q1 rdfs:label ?l BIND(STR(?l) AS ?x0) BIND(REPLACE(?x0, "", ?x0) AS ?x1)
+        BIND(REPLACE(?x1, "", ?x1) AS ?x2) BIND(REPLACE(?x2, "", ?x2) AS ?x3) }`;
+      const res = await query(heavy, bomb);
+      const body = await res.json() as any;
+      assert.equal(res.status, 422, JSON.stringify(body).slice(0, 500));
+      assert.equal(body.code, 'query-exhausted-engine');
+      // The thread that trapped is replaced (WebAssembly never shrinks its memory: reused, it would hold the
+      // gigabytes it reached), the engine is filled again, and it answers as before.
+      await waitForSparql(heavy);
+      const count = await (await fetch(`${heavy.url}/sparql?after=latest&query=${encodeURIComponent('SELECT (COUNT(?x) AS ?n) WHERE { ?x rdfs:label ?l }')}`)).json() as any;
+      assert.equal(count.results.bindings[0].n.value, '5');
+      assert.ok(process.memoryUsage().rss < 2 ** 31, `the process holds ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB after the engine restarted`);
+    } finally {
+      await heavy.close();
     }
   });
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EntiaError, fail } from '../../domain/errors.js';
 import { conceptVocabulary } from '../vocabulary.js';
-import { SparqlEngine, EngineRestarted, EngineError, QueryTimeout } from '../../sparql/engine.js';
+import { SparqlEngine, EngineRestarted, EngineError, QueryTimeout, QueryTrapped } from '../../sparql/engine.js';
 import { SparqlMirror } from '../../sparql/mirror.js';
 import { prepareQuery, QueryRefused, type PreparedQuery } from '../../sparql/query.js';
 import type { RdfVocabulary } from '../../domain/rdf.js';
@@ -50,6 +50,8 @@ function text(params: Params, name: string): string | undefined {
 /** The query and what it asks, checked: 400s for what is malformed, before the engine is involved. */
 function parseRequest(req: FastifyRequest, vocabulary: RdfVocabulary) {
   const params = requestParams(req);
+  // An update by the Protocol's form (`update=`, §2.2.1) is refused as one, not as a query missing its text.
+  if (params.query === undefined && params.update !== undefined) fail('sparql-update-refused');
   const queryText = text(params, 'query') ?? fail('missing-field', { path: '', field: 'query' });
   const uselang = text(params, 'uselang')?.toLowerCase() ?? 'en';
   if (!LANGUAGE.test(uselang)) fail('invalid-query-parameter', { parameter: 'uselang' });
@@ -108,6 +110,7 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
         result = await engine.query(query.text, format.engine, config.sparqlTimeoutSeconds * 1000);
       } catch (e) {
         if (e instanceof QueryTimeout) return fail('query-timeout', { limit: config.sparqlTimeoutSeconds });
+        if (e instanceof QueryTrapped) return fail('query-exhausted-engine');
         if (e instanceof EngineRestarted) {
           reply.header('retry-after', '5');
           return fail('sparql-unavailable', { reason: 'the engine restarted while the query waited (another query ran over its time limit)' });
