@@ -24,7 +24,7 @@ const CRASH_LIMIT = 3;
 const CRASH_WINDOW_MS = 10 * 60_000;
 
 export class QueryTimeout extends Error {}
-/** The engine's thread ended (a timeout, or a crash) before this request was answered. */
+/** The engine's thread ended (a timeout, a crash, the server stopping) before this request was answered; the message says why. */
 export class EngineRestarted extends Error {}
 /** The engine refused the request: a query it cannot run, a file it cannot read. */
 export class EngineError extends Error {}
@@ -84,7 +84,7 @@ export class SparqlEngine extends EventEmitter {
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     const started = () => {
-      timer = setTimeout(() => { timedOut = true; this.restart(); }, timeoutMs);
+      timer = setTimeout(() => { timedOut = true; this.restart('another query ran over its time limit'); }, timeoutMs);
     };
     this.queries++;
     try {
@@ -103,9 +103,14 @@ export class SparqlEngine extends EventEmitter {
     return this.queries;
   }
 
+  /** Whether a query is running or waiting its turn: what stopping now would cut short. */
+  get busy(): boolean {
+    return this.queries > 0;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    this.failAll(new EngineRestarted('the SPARQL engine stopped'));
+    this.failAll(new EngineRestarted('the server is stopping'));
     await Promise.all([this.worker.terminate(), this.writer.terminate()]);
   }
 
@@ -131,17 +136,20 @@ export class SparqlEngine extends EventEmitter {
   private crashed(error: Error | null): void {
     const now = Date.now();
     this.crashes = [...this.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
-    if (this.crashes.length < CRASH_LIMIT) return this.restart();
+    if (this.crashes.length < CRASH_LIMIT) return this.restart('its thread failed');
     this.closed = true;
     this.endThreads();
-    this.failAll(new EngineRestarted('the SPARQL engine stopped'));
+    this.failAll(new EngineRestarted('the engine failed'));
     this.emit('failed', error ?? new Error('its thread exited'));
   }
 
-  /** Ends both threads and starts empty ones; `restarted` tells the mirror to fill the engine again. */
-  private restart(): void {
+  /**
+   * Ends both threads and starts empty ones; `restarted` tells the mirror to fill the engine again. `why`: what
+   * the requests it cuts short are told.
+   */
+  private restart(why: string): void {
     this.endThreads();
-    this.failAll(new EngineRestarted('the SPARQL engine restarted'));
+    this.failAll(new EngineRestarted(`the engine restarted while the query waited (${why})`));
     if (this.closed) return;
     [this.worker, this.writer] = this.spawn();
     this.emit('restarted');
@@ -174,7 +182,7 @@ export class SparqlEngine extends EventEmitter {
       // New threads, and the mirror fills the engine again. A query that trapped it is the query's doing, as a
       // timeout is; a write that did would do it again on the same data, so it counts towards CRASH_LIMIT.
       waiter.reject(waiter.query ? new QueryTrapped(reply.error) : new EngineError(reply.error));
-      if (waiter.query) this.restart();
+      if (waiter.query) this.restart('another query ran out of the engine\'s memory');
       else this.crashed(new Error(`the engine failed writing: ${reply.error}`));
     };
     for (const worker of [engine, writer]) {

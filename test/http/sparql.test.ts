@@ -7,6 +7,8 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { call, startServerProcess } from '../helpers/process.js';
+import { createTestDb } from '../helpers/store.js';
 import { assertMirrorInStep, waitForSparql } from '../helpers/sparql.js';
 
 let s: TestServer;
@@ -223,6 +225,28 @@ describe('the engine\'s bounds and lifetime', () => {
       assert.ok(process.memoryUsage().rss < 2 ** 31, `the process holds ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB after the engine restarted`);
     } finally {
       await heavy.close();
+    }
+  });
+
+  it('stops on SIGTERM while a query runs, telling its client so, instead of waiting for the query', async () => {
+    const db = await createTestDb();
+    const server = await startServerProcess({ ENTIA_DB: db.location, ENTIA_SPARQL: 'full', ENTIA_SPARQL_SNAPSHOT: 'off' });
+    try {
+      for (let i = 0; i < 20; i++) await call(server.url, 'POST', '/v1/entities/items', { item: { labels: { en: `item ${i}` }, aliases: { en: [`a${i}`, `b${i}`] } } });
+      for (let ready = false; !ready;) ready = (await call(server.url, 'GET', '/sparql?after=latest&query=ASK%7B%7D')).status === 200;
+      // Some 10^13 rows to count: minutes of the engine's time, under the default limit of 60 s a query.
+      const running = call(server.url, 'GET', `/sparql?query=${encodeURIComponent('SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }')}`);
+      await new Promise((r) => setTimeout(r, 500));
+      const started = Date.now();
+      const code = await server.stop();
+      assert.equal(code, 0, server.output());
+      assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+      const answer = await running;
+      assert.equal(answer.status, 503, answer.text);
+      assert.deepEqual([answer.body.code, answer.body.context], ['sparql-unavailable', { reason: 'the server is stopping' }]);
+    } finally {
+      await server.stop();
+      await db.drop();
     }
   });
 

@@ -82,6 +82,11 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
     queued: engine.queued }));
   // Built in the background: the server answers everything else meanwhile, and /sparql says how far it is.
   app.addHook('onReady', async () => { void mirror.start(); });
+  // A running query cannot be interrupted (WebAssembly), and the server's close waits for its connection: so a
+  // stop ends the engine's threads at once when a query is in it (its client gets 503), which also skips the
+  // closing snapshot (the next start loads the last one and follows the feed from there). Otherwise the mirror
+  // stops first and saves what changed.
+  app.addHook('preClose', async () => { if (engine.busy) await engine.close(); });
   app.addHook('onClose', async () => { await mirror.stop(); await engine.close(); });
   return {
     async ready(after, reply) {
@@ -113,7 +118,7 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
         if (e instanceof QueryTrapped) return fail('query-exhausted-engine');
         if (e instanceof EngineRestarted) {
           reply.header('retry-after', '5');
-          return fail('sparql-unavailable', { reason: 'the engine restarted while the query waited (another query ran over its time limit)' });
+          return fail('sparql-unavailable', { reason: e.message });
         }
         if (e instanceof EngineError) return fail('invalid-sparql-query', { reason: e.message.split('\n')[0].slice(0, 500) });
         throw e;
