@@ -120,7 +120,7 @@ function mountRooms(app: FastifyInstance, store: Store, services: Services): voi
   const reads = store.forReads?.() ?? store;
   registerOperations(app, store, services);
   registerChangeStream(app, store, config.streamBufferBytes, (n) => services.metrics.followers.set(n),
-    (changes) => services.rdfChanges(store, changes));
+    (changes, maxBytes) => services.rdfChanges(store, changes, maxBytes));
   registerReconcile(app, reads, services);
   registerEntityData(app, reads, services);
   registerActionApi(app, store, services);

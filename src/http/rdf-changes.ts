@@ -2,7 +2,7 @@
 // (sparql/rdf-change.ts), the difference between the revision it made and the one before it (sparql/rdf-diff.ts).
 import type { Change, EntityStore } from '../store/store.js';
 import { RevisionCache } from '../store/revision-cache.js';
-import { rdfChangeEvent, type RdfChangeEvent } from '../sparql/rdf-change.js';
+import { rdfChangeEvent, rdfChangeSize, type RdfChangeEvent } from '../sparql/rdf-change.js';
 import { EntityRdf } from '../sparql/rdf-diff.js';
 import { mirrorLayout } from '../sparql/mirror-triples.js';
 import { conceptVocabulary } from './vocabulary.js';
@@ -12,7 +12,8 @@ import type { SiteTable } from '../domain/sites.js';
 /** Characters of triples kept: one revision per entity, the last one rendered (a large item is some 1 MB). */
 const CACHE_CHARS = 32 * 2 ** 20;
 
-export type RdfChangeRenderer = (store: EntityStore, changes: readonly Change[]) => Promise<RdfChangeEvent[]>;
+/** `maxBytes`: stop once the events rendered hold that many characters of RDF (one event at least). */
+export type RdfChangeRenderer = (store: EntityStore, changes: readonly Change[], maxBytes?: number) => Promise<RdfChangeEvent[]>;
 
 /**
  * Renders pages of changes as events. Each entity's RDF at its last rendered revision is kept part by part (a
@@ -22,13 +23,15 @@ export type RdfChangeRenderer = (store: EntityStore, changes: readonly Change[])
  */
 export function rdfChangeRenderer(services: { config: Config; sites: SiteTable }): RdfChangeRenderer {
   const cache = new RevisionCache<EntityRdf>(CACHE_CHARS);
-  return async (store, changes) => {
+  return async (store, changes, maxBytes = Infinity) => {
     // Read per page: the public URL (the data nodes' base) is the configured one, known once the server listens.
     const setup = { vocabulary: conceptVocabulary(services.config), sites: services.sites, flavor: 'full' as const };
     const layout = mirrorLayout(setup.vocabulary);
     const domain = new URL(services.config.publicUrl).host;
     const events: RdfChangeEvent[] = [];
+    let bytes = 0;
     for (const change of changes) {
+      if (bytes >= maxBytes) break;
       const { previous } = change;
       const content = await store.readRevision(change.entity, change.revision);
       // Taken from the cache and moved on with no await between, so two followers never move one state at once.
@@ -43,7 +46,9 @@ export function rdfChangeRenderer(services: { config: Config; sites: SiteTable }
       const delta = state.update(content);
       cache.put(change.entity, change.revision, state, state.size);
       const operation = previous === null ? 'import' : !content ? 'delete' : 'diff';
-      events.push(rdfChangeEvent(change, operation, delta, domain));
+      const event = rdfChangeEvent(change, operation, delta, domain);
+      events.push(event);
+      bytes += rdfChangeSize(event);
     }
     return events;
   };

@@ -69,3 +69,9 @@ export function rdfChangeEvent(change: ChangeOfEntity, operation: RdfChangeOpera
   if (unlinked) event.rdf_unlinked_shared_data = unlinked;
   return event;
 }
+
+/** The characters of RDF an event holds: about what it weighs written out. */
+export function rdfChangeSize(event: RdfChangeEvent): number {
+  return (event.rdf_added_data?.data.length ?? 0) + (event.rdf_deleted_data?.data.length ?? 0)
+    + (event.rdf_linked_shared_data?.data.length ?? 0) + (event.rdf_unlinked_shared_data?.data.length ?? 0);
+}

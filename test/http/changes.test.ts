@@ -260,27 +260,35 @@ describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource cl
   });
 
   it('disconnects a follower that stops reading, instead of buffering for it without bound', async () => {
-    const small = await startServer({ config: { streamBufferBytes: 1 } });
+    const small = await startServer({ config: { streamBufferBytes: 64 << 10 } });
     try {
       const { port } = new URL(small.url);
       const socket = net.connect(Number(port), '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       socket.write('GET /v1/changes/stream?since=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n');
       await new Promise<void>((resolve) => socket.once('data', () => resolve())); // the stream is open
-      socket.pause(); // and never read again: the kernel's buffers fill, then the server's
-      const closed = new Promise<boolean>((resolve) => {
-        socket.once('close', () => resolve(true));
-        setTimeout(() => resolve(false), 30_000);
-      });
-      // Enough changes to fill both sides' socket buffers: long comments make each event about 700 bytes.
+      socket.pause(); // and no more read: the kernel's buffers fill, then the server's write waits
+      socket.on('error', () => {}); // the reset it will meet
+      // Enough changes to fill both sides' socket buffers (some 10 MB on loopback): long comments make each event
+      // about 700 bytes, 17 MB in all. Then the follower is dropped STALL_MS after its last write stopped moving.
       const comment = 'x'.repeat(490);
-      for (let i = 0; i < 12; i++) {
+      for (let i = 0; i < 24; i++) {
         const batch = Array.from({ length: 1000 }, (_, j) => ({ id: `Q${500_000 + i * 1000 + j}`, type: 'item' as const,
           labels: {}, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} }));
         await small.store.importEntities(batch, { user: 'import', comment, tags: [], bot: true });
       }
-      assert.equal(await closed, true, 'the server closed the stream of the follower that stopped reading');
-      socket.destroy();
+      const followers = async () => Number(/^entia_change_stream_followers (\d+)$/m.exec(await (await fetch(`${small.url}/metrics`)).text())?.[1]);
+      assert.equal(await followers(), 1);
+      const deadline = Date.now() + 40_000;
+      while (await followers() !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+      assert.equal(await followers(), 0, 'the server let go of the follower that stopped reading');
+      // The follower, reading again, finds its stream ended (it would resume with Last-Event-ID).
+      const closed = new Promise<boolean>((resolve) => {
+        socket.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 10_000);
+      });
+      socket.resume();
+      assert.equal(await closed, true, 'the stream of the follower that stopped reading is closed');
       // The server itself is fine, and a follower that reads gets the changes.
       assert.equal((await small.get('/v1/changes?since=0&limit=1')).status, 200);
     } finally {
@@ -315,6 +323,40 @@ describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource cl
     } finally {
       await server.stop();
       await db.drop();
+    }
+  });
+
+  it('paces a follower by its connection: rdf_change events larger than ENTIA_STREAM_BUFFER all arrive', async () => {
+    // Before, the whole page of events (megabytes) was written at once, and a follower was disconnected as soon as
+    // its socket held more than the buffer: one that resumed met the same page again, and never got past it.
+    const paced = await startServer({ config: { streamBufferBytes: 64 << 10 } });
+    try {
+      const p = (await paced.post('/v1/entities/properties', { property: { data_type: 'string' } })).body.id;
+      const statements = { [p]: Array.from({ length: 200 }, (_, k) => ({ property: { id: p }, value: { type: 'value', content: `value number ${k}` } })) };
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push((await paced.post('/v1/entities/items', { item: { labels: { en: `large ${i}` }, statements } })).body.id);
+      const res = await fetch(`${paced.url}/v1/changes/stream?format=rdf&since=0`, { headers: { accept: 'text/event-stream' } });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const frames: string[] = [];
+      const deadline = Date.now() + 20_000;
+      while (!frames.some((frame) => frame.includes(`"entity_id":"${ids[ids.length - 1]}"`)) && Date.now() < deadline) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        const whole = text.split('\n\n');
+        text = whole.pop()!; // the frame still arriving
+        frames.push(...whole.filter((frame) => frame.includes('event: rdf_change')));
+      }
+      await reader.cancel();
+      const largest = Math.max(...frames.map((frame) => frame.length));
+      const events = frames.map((frame) => JSON.parse(frame.slice(frame.indexOf('data: ') + 6)));
+      assert.ok(largest > 64 << 10, `each creation's event is larger than the buffer (${largest} characters)`);
+      assert.deepEqual(events.map((e) => e.entity_id), [p, ...ids]);
+      assert.ok(events.every((e) => e.operation === 'import'));
+    } finally {
+      await paced.close();
     }
   });
 

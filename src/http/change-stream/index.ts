@@ -3,14 +3,16 @@
 // by position: one store read per tick serves every follower at the same cursor, and the events of that read
 // are framed once and written to each follower's socket in one write. (Sending each change through the
 // plugin, once per follower, cost 3.6 ms of server CPU per edit with 200 followers against 0.9 ms without.)
-// A follower whose socket does not drain is disconnected rather than buffered without bound; it resumes with
-// Last-Event-ID.
+// Each follower is paced by its own connection: a write holds at most ENTIA_STREAM_BUFFER bytes of events (one
+// event at least: an rdf_change import of a large item is megabytes), and the next comes once the connection
+// has taken it. A follower that takes nothing for STALL_MS is disconnected rather than waited for without end;
+// it resumes with Last-Event-ID.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fastifySSE } from '@fastify/sse';
 import { fail } from '../../domain/errors.js';
 import { InvalidCursor, type Change, type ChangeFeed, type CommitWatch } from '../../store/store.js';
 import { changeFormat, renderChange } from '../change-json.js';
-import type { RdfChangeEvent } from '../../sparql/rdf-change.js';
+import { rdfChangeSize, type RdfChangeEvent } from '../../sparql/rdf-change.js';
 
 /**
  * How often followers' positions are read from the store when nothing is heard: this process's own commits
@@ -32,18 +34,22 @@ const PAGE = 500;
  */
 const RDF_CHUNK = 50;
 const RDF_TICK_MS = 50;
+/** How long a follower may leave a write untaken before it is disconnected. */
+const STALL_MS = 10_000;
 
 interface Follower {
   cursor: string;
   /** `change` events (the feed's JSON), or `rdf_change` events (format=rdf). */
   format: 'json' | 'rdf';
   reply: FastifyReply;
+  /** Since when its connection has held a write it has not taken whole (null: it has taken everything). */
+  waiting: number | null;
 }
 
 type RenderedChange = Change & { event: RdfChangeEvent };
 
-/** Renders changes as rdf_change events (http/rdf-changes.ts). */
-export type RdfRenderer = (changes: readonly Change[]) => Promise<RdfChangeEvent[]>;
+/** Renders changes as rdf_change events (http/rdf-changes.ts), up to about `maxBytes` of RDF (one at least). */
+export type RdfRenderer = (changes: readonly Change[], maxBytes: number) => Promise<RdfChangeEvent[]>;
 
 class ChangeHub {
   private readonly followers = new Set<Follower>();
@@ -54,8 +60,8 @@ class ChangeHub {
   private woken = false;
   private stopWatching: (() => void) | null = null;
 
-  /** `maxBuffered`: bytes waiting in a follower's socket beyond which it is dropped as too slow. */
-  constructor(private readonly store: ChangeFeed & CommitWatch, private readonly maxBuffered: number,
+  /** `maxWrite`: bytes of events written to a follower at a time (one event at least). */
+  constructor(private readonly store: ChangeFeed & CommitWatch, private readonly maxWrite: number,
     private readonly counted: (followers: number) => void, private readonly rdf: RdfRenderer) {}
 
   add(follower: Follower): void {
@@ -105,19 +111,17 @@ class ChangeHub {
     this.busy = true;
     this.again = false;
     try {
-      const byPosition = new Map<string, Follower[]>();
-      for (const f of this.followers) byPosition.set(`${f.format} ${f.cursor}`, [...(byPosition.get(`${f.format} ${f.cursor}`) ?? []), f]);
-      for (const group of byPosition.values()) {
+      for (const group of this.readyByPosition()) {
         const { cursor, format } = group[0];
         const read = await this.store.changes({ since: cursor === '0' ? null : cursor, limit: PAGE });
         const changes = format === 'rdf' ? await this.renderedPrefix(read) : read;
-        if (changes.length === 0) continue;
+        const frames = this.framed(changes, format);
+        if (frames.length === 0) continue;
         // Behind by more than this tick took: the next one at once, not at the next interval.
-        if (changes.length < read.length || read.length === PAGE) this.again = true;
-        const frames = changes.map((c) => format === 'rdf' ? sseFrame(c.cursor, 'rdf_change', (c as RenderedChange).event)
-          : sseFrame(c.cursor, 'change', renderChange(c))).join('');
-        const next = changes[changes.length - 1].cursor;
-        for (const f of group) this.deliver(f, frames, next);
+        if (frames.length < read.length || read.length === PAGE) this.again = true;
+        const next = changes[frames.length - 1].cursor;
+        const text = frames.join('');
+        for (const f of group) this.deliver(f, text, next);
       }
     } catch {
       // The store is briefly unreachable: the next tick tries again from the same positions.
@@ -127,14 +131,53 @@ class ChangeHub {
     }
   }
 
-  /** The first changes of a page with their rdf_change events, as many as RDF_TICK_MS allows (one chunk at least). */
+  /**
+   * The followers to write to, grouped by position: those whose connection has taken every write. One that has
+   * left a write untaken for STALL_MS is disconnected.
+   */
+  private readyByPosition(): Follower[][] {
+    const byPosition = new Map<string, Follower[]>();
+    const now = Date.now();
+    for (const f of this.followers) {
+      if (f.waiting !== null) {
+        if (now - f.waiting > STALL_MS) this.drop(f);
+        continue;
+      }
+      const key = `${f.format} ${f.cursor}`;
+      byPosition.set(key, [...(byPosition.get(key) ?? []), f]);
+    }
+    return [...byPosition.values()];
+  }
+
+  /** The first changes' SSE frames, up to maxWrite characters (one frame at least). */
+  private framed(changes: readonly Change[], format: Follower['format']): string[] {
+    const frames: string[] = [];
+    let size = 0;
+    for (const c of changes) {
+      if (size >= this.maxWrite) break;
+      const frame = format === 'rdf' ? sseFrame(c.cursor, 'rdf_change', (c as RenderedChange).event) : sseFrame(c.cursor, 'change', renderChange(c));
+      frames.push(frame);
+      size += frame.length;
+    }
+    return frames;
+  }
+
+  /**
+   * The first changes of a page with their rdf_change events: as many as RDF_TICK_MS allows (one chunk at
+   * least), and about as many as one write holds (rendering more would be thrown away).
+   */
   private async renderedPrefix(changes: readonly Change[]): Promise<RenderedChange[]> {
     const rendered: RenderedChange[] = [];
     const started = performance.now();
-    for (let i = 0; i < changes.length && (i === 0 || performance.now() - started < RDF_TICK_MS); i += RDF_CHUNK) {
+    let size = 0;
+    for (let i = 0; i < changes.length && size < this.maxWrite && (i === 0 || performance.now() - started < RDF_TICK_MS);) {
       const chunk = changes.slice(i, i + RDF_CHUNK);
-      const events = await this.rdf(chunk);
-      chunk.forEach((change, k) => rendered.push({ ...change, event: events[k] }));
+      const events = await this.rdf(chunk, this.maxWrite - size);
+      events.forEach((event, k) => {
+        rendered.push({ ...chunk[k], event });
+        size += rdfChangeSize(event);
+      });
+      i += events.length;
     }
     return rendered;
   }
@@ -142,12 +185,24 @@ class ChangeHub {
   private deliver(f: Follower, frames: string, next: string): void {
     if (!f.reply.sse.isConnected) return this.remove(f);
     f.cursor = next;
-    f.reply.raw.write(frames);
-    // What the socket could not take stays in this process: past the limit the follower is dropped.
-    if (f.reply.raw.writableLength > this.maxBuffered) {
-      this.remove(f);
-      f.reply.raw.destroy();
-    }
+    if (f.reply.raw.write(frames)) return;
+    // The connection has not taken it all yet: nothing more until it has.
+    f.waiting = Date.now();
+    f.reply.raw.once('drain', () => {
+      f.waiting = null;
+      this.wake();
+    });
+  }
+
+  /**
+   * Disconnects a follower that takes nothing. Reset, not closed: a close waits behind the bytes the follower
+   * never reads, and neither side would learn of it.
+   */
+  private drop(f: Follower): void {
+    this.remove(f);
+    const socket = f.reply.raw.socket;
+    if (socket) socket.resetAndDestroy();
+    else f.reply.raw.destroy();
   }
 }
 
@@ -163,15 +218,15 @@ const CHANGE_STREAM_PATH = '/v1/changes/stream';
 
 /** Registers the route after the SSE plugin (both are queued, so the route sees the plugin's hooks). */
 /** `counted`: told the number of followers each time it changes (GET /metrics). */
-export function registerChangeStream(app: FastifyInstance, store: ChangeFeed & CommitWatch, maxBuffered: number, counted: (followers: number) => void,
+export function registerChangeStream(app: FastifyInstance, store: ChangeFeed & CommitWatch, maxWrite: number, counted: (followers: number) => void,
   rdf: RdfRenderer): void {
   app.register(fastifySSE, { heartbeatInterval: 15_000 });
-  app.register(async (scope) => routes(scope, store, maxBuffered, counted, rdf));
+  app.register(async (scope) => routes(scope, store, maxWrite, counted, rdf));
 }
 
-async function routes(app: FastifyInstance, store: ChangeFeed & CommitWatch, maxBuffered: number, counted: (followers: number) => void,
+async function routes(app: FastifyInstance, store: ChangeFeed & CommitWatch, maxWrite: number, counted: (followers: number) => void,
   rdf: RdfRenderer): Promise<void> {
-  const hub = new ChangeHub(store, maxBuffered, counted, rdf);
+  const hub = new ChangeHub(store, maxWrite, counted, rdf);
   // Before the server closes, not after: closing waits for every open connection to end, and a follower's
   // never does by itself (an `onClose` hook here left SIGTERM waiting forever once a change had been sent).
   app.addHook('preClose', async () => hub.close());
@@ -192,7 +247,7 @@ async function routes(app: FastifyInstance, store: ChangeFeed & CommitWatch, max
     reply.sse.sendHeaders(); // the stream is open now, before the first change (headers are otherwise written with it)
     // A first heartbeat at once: a proxy or client sees bytes before any change, not only after the interval.
     reply.raw.write(': heartbeat\n\n');
-    const follower: Follower = { cursor, format, reply };
+    const follower: Follower = { cursor, format, reply, waiting: null };
     hub.add(follower);
     reply.sse.onClose(() => hub.remove(follower));
   });
