@@ -15,8 +15,10 @@ export interface Kind {
   pathParameter: 'item_id' | 'property_id';
   /** The number that stands for the kind in the stores' index rows and in page ids (0, 1, …; never reused). */
   code: number;
-  /** An id of the kind, for documentation (OpenAPI's parameter descriptions). */
+  /** An id of the kind, for documentation (OpenAPI's parameter descriptions) and the interface's placeholders. */
   example: string;
+  /** The data type whose values are ids of the kind (Wikibase's names). */
+  dataType: 'wikibase-item' | 'wikibase-property';
   /** The wiki namespace of the kind's pages, as Wikidata numbers them (dump `ns`; a page title of another namespace than 0 is `Noun:Id`). */
   namespace: number;
   /** Capitalised noun used in messages ("Item with the ID Q1 ..."). */
@@ -42,28 +44,31 @@ export interface Kind {
    * hashes keep it (4,044 property values of the samples agree; none would with the new name).
    */
   phpIdClass: string;
-  /** The kind's words in the web interface, in English (the interface's catalogues translate them, ui/messages/). */
-  words: { plural: string; create: string; newOne: string; noMatch: string };
+  /**
+   * The kind's words in the web interface, in English (the interface's catalogues translate them, ui/messages/):
+   * `one`, its noun in a form's label; `pick`, what an id input of the kind suggests typing.
+   */
+  words: { plural: string; one: string; pick: string; create: string; newOne: string; noMatch: string };
   /** The item of the constraint vocabulary that stands for the kind in allowed-entity-types constraints. */
   constraintEntityType: 'wikibaseItem' | 'wikibaseProperty';
 }
 
 export const ITEM: Kind = {
-  name: 'item', prefix: 'Q', segment: 'items', pathParameter: 'item_id', code: 0, example: 'Q42', namespace: 0, noun: 'Item', createField: 'item',
+  name: 'item', prefix: 'Q', segment: 'items', pathParameter: 'item_id', code: 0, example: 'Q42', dataType: 'wikibase-item', namespace: 0, noun: 'Item', createField: 'item',
   hasSitelinks: true, hasDataType: false, labelRefusesOwnIds: false, redirects: true,
   policy: { unique: 'label-and-description', sameValueFirst: true },
   codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
   phpIdClass: 'Wikibase\\DataModel\\Entity\\ItemId', constraintEntityType: 'wikibaseItem',
-  words: { plural: 'Items', create: 'Create a new item', newOne: 'New item', noMatch: 'No items match “{0}”.' },
+  words: { plural: 'Items', one: 'Item', pick: 'Q42 or a name', create: 'Create a new item', newOne: 'New item', noMatch: 'No items match “{0}”.' },
 };
 
 export const PROPERTY: Kind = {
-  name: 'property', prefix: 'P', segment: 'properties', pathParameter: 'property_id', code: 1, example: 'P31', namespace: 120, noun: 'Property', createField: 'property',
+  name: 'property', prefix: 'P', segment: 'properties', pathParameter: 'property_id', code: 1, example: 'P31', dataType: 'wikibase-property', namespace: 120, noun: 'Property', createField: 'property',
   hasSitelinks: false, hasDataType: true, labelRefusesOwnIds: true, redirects: false,
   policy: { unique: 'label', sameValueFirst: false },
   codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
   phpIdClass: 'Wikibase\\DataModel\\Entity\\PropertyId', constraintEntityType: 'wikibaseProperty',
-  words: { plural: 'Properties', create: 'Create a new property', newOne: 'New property', noMatch: 'No properties match “{0}”.' },
+  words: { plural: 'Properties', one: 'Property', pick: 'P31 or a name', create: 'Create a new property', newOne: 'New property', noMatch: 'No properties match “{0}”.' },
 };
 
 export const KINDS: readonly Kind[] = [ITEM, PROPERTY];
@@ -85,6 +90,11 @@ export function kindBySegment(segment: unknown): Kind | null {
 /** The kind a request or a file names (`item`, `property`), or null for any other text. */
 export function kindNamed(name: unknown): Kind | null {
   return KINDS.find((k) => k.name === name) ?? null;
+}
+
+/** The kind whose ids a data type's values are (`wikibase-item`: items), or null for other data types. */
+export function kindOfDataType(dataType: unknown): Kind | null {
+  return KINDS.find((k) => k.dataType === dataType) ?? null;
 }
 
 /** The kind a code of the index rows or of a page id stands for. */

@@ -2,7 +2,7 @@
 // a client's `P214:113230702` means. Pure: both backends index the keys derived here, and the query side parses
 // a condition into the same key, so "found" means the same thing everywhere.
 import type { Entity, Statement } from './entity.js';
-import { parseIdOfKind, PROPERTY } from './kinds.js';
+import { kindOfDataType, parseIdOfKind, PROPERTY } from './kinds.js';
 
 /**
  * The key that means "has a statement of this property, whatever its value" (`P625:*`). Every non-deprecated
@@ -105,7 +105,7 @@ export function valueKeyOf(text: string, dataType: string | null): string | null
   if (text === '' || text.length > MAX_VALUE_KEY) return null;
   if (dataType === 'quantity') return canonicalAmount(text);
   if (dataType === 'time') return timeKey(text);
-  if (dataType === 'wikibase-item' || dataType === 'wikibase-property') return text.toUpperCase();
+  if (kindOfDataType(dataType)) return text.toUpperCase();
   return text;
 }
 

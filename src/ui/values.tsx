@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact';
 import type { Snak, Value } from '../domain/entity.js';
 import type { Shown } from './language.js';
 import { interfaceLanguage, translator, type Translate } from './messages.js';
-import { ENTITY_ID_PATTERN, parseEntityId } from '../domain/kinds.js';
+import { ENTITY_ID_PATTERN, kindOfDataType, parseEntityId } from '../domain/kinds.js';
 
 /** Labels of the entities a page refers to, already fetched in one batch (entity-page.ts). */
 export interface Labels {
@@ -58,10 +58,8 @@ function contentView(dataType: string | null, content: unknown, labels: Labels, 
 }
 
 function stringView(dataType: string | null, text: string, labels: Labels): ComponentChildren {
+  if (kindOfDataType(dataType)) return <EntityLink id={text} labels={labels} />;
   switch (dataType) {
-    case 'wikibase-item':
-    case 'wikibase-property':
-      return <EntityLink id={text} labels={labels} />;
     case 'url':
       return /^https?:\/\//i.test(text) ? <a href={text} rel="nofollow noopener noreferrer" class="external">{text}</a> : text;
     case 'commonsMedia':

@@ -1,5 +1,5 @@
 // Data types whose content names another entity (docs/api.md §5: value type `wikibase-entityid`).
-import { ITEM, PROPERTY, parseIdOfKind, type Kind } from '../kinds.js';
+import { KINDS, parseIdOfKind, type Kind } from '../kinds.js';
 import { problem } from '../problems.js';
 import type { DataType } from './lookup.js';
 
@@ -16,7 +16,5 @@ function entityIdType(kind: Kind): DataType {
   };
 }
 
-export const ENTITY_ID_TYPES: Record<string, DataType> = {
-  'wikibase-item': entityIdType(ITEM),
-  'wikibase-property': entityIdType(PROPERTY),
-};
+/** Each kind's data type (kinds.ts): `wikibase-item`, `wikibase-property`. */
+export const ENTITY_ID_TYPES: Record<string, DataType> = Object.fromEntries(KINDS.map((kind) => [kind.dataType, entityIdType(kind)]));

@@ -1,6 +1,6 @@
 // Data extension and property proposals of the reconciliation service: cells from the stored statements.
 import type { Statement } from '../../domain/entity.js';
-import { numericPart, parseEntityId, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
+import { kindOfDataType, numericPart, parseEntityId, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
 import type { Services } from '../services.js';
 import { RECONCILE_LIMITS, type Json, Reader, bestStatements } from './reader.js';
 import { badParameter } from './match.js';
@@ -22,7 +22,7 @@ export async function cellValue(reader: Reader, statement: Statement): Promise<J
   const content = statement.value.content;
   const dataType = statement.property['data-type'];
   if (typeof content === 'string') {
-    if (dataType === 'wikibase-item' || dataType === 'wikibase-property') return { id: content, name: await reader.name(content) };
+    if (kindOfDataType(dataType)) return { id: content, name: await reader.name(content) };
     return { str: content };
   }
   const c = (content ?? {}) as Json;

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Entity } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
-import { ITEM, numericPart, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
+import { ITEM, kindOfDataType, numericPart, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
 import { isTermLanguage } from '../../domain/languages.js';
 import { statementValueKeys, valueKeyOf } from '../../domain/statement-values.js';
 import { parseText } from '../../search/query.js';
@@ -120,7 +120,7 @@ export async function propertyMatches(reader: Reader, entity: Entity, condition:
     const key = valueKeyOf(value.trim(), dataType);
     if (key !== null && key !== '' && keys.has(key)) return true;
     // An item value given by its name: compared with the value items' labels and aliases, folded.
-    if (dataType === 'wikibase-item' || dataType === 'wikibase-property') {
+    if (kindOfDataType(dataType)) {
       for (const id of itemValues(entity, condition.pid)) {
         const target = await reader.entity(id);
         if (target && nameScore(value, reader.names(target)) === 100) return true;
