@@ -3,7 +3,8 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
 import { languageName } from './language.js';
-import { Messages, scriptMessages, translator, useT } from './messages.js';
+import { Messages, scriptMessages, translator, useT, type Translate } from './messages.js';
+import { KINDS } from '../domain/kinds.js';
 
 export interface PageProps {
   title: string;
@@ -32,6 +33,8 @@ function Frame({ title, language, children, query }: PageProps) {
         <link rel="EditURI" type="application/rsd+xml" href="/w/api.php?action=rsd" />
         {/* Data, not code (never run, so outside the CSP's script rules): the scripts' messages (ui/messages.ts). */}
         {messages ? <script type="application/json" id="ui-messages" dangerouslySetInnerHTML={{ __html: messages }} /> : null}
+        {/* Data too: the kinds of entity, which the scripts choose by (assets/kinds.js). */}
+        <script type="application/json" id="ui-kinds" dangerouslySetInnerHTML={{ __html: scriptKinds(t) }} />
         <script type="module" src="/ui/assets/entia.js" />
       </head>
       <body data-language={language}>
@@ -75,4 +78,15 @@ export function renderPage(page: VNode): string {
 /** A part of a page (Rendered.part), in the page's language. */
 export function renderPart(content: ComponentChildren, language: string): string {
   return render(<Messages.Provider value={translator(language)}>{content}</Messages.Provider>);
+}
+
+/**
+ * The kinds' facts the scripts choose by (assets/kinds.js), their words in the page's language, as JSON safe
+ * inside a `<script>` data block (no `<`).
+ */
+function scriptKinds(t: Translate): string {
+  return JSON.stringify(KINDS.map((kind) => ({
+    name: kind.name, prefix: kind.prefix, segment: kind.segment, createField: kind.createField, dataType: kind.dataType,
+    hasDataType: kind.hasDataType, redirects: kind.redirects, one: t(kind.words.one), pick: t(kind.words.pick),
+  }))).replaceAll('<', '\\u003c');
 }

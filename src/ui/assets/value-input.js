@@ -3,11 +3,16 @@
 // for times, an amount and a unit for quantities, latitude and longitude for coordinates, a language and a text
 // for monolingual text, a line of text for the rest. read() turns what was typed into the API's value shape.
 import { t } from './i18n.js';
+import { kindOfDataType, LEADING_ID, WHOLE_ID } from './kinds.js';
+
+/** @typedef {import('./kinds.js').Kind} Kind */
 
 const GREGORIAN = 'http://www.wikidata.org/entity/Q1985727';
 const JULIAN = 'http://www.wikidata.org/entity/Q1985786';
 const GLOBE = 'http://www.wikidata.org/entity/Q2';
 const ENTITY_URI = 'http://www.wikidata.org/entity/';
+/** A quantity's unit is an item, as in Wikibase: an entity of the kind of `wikibase-item` values. */
+const UNIT = /** @type {Kind} */ (kindOfDataType('wikibase-item'));
 let counter = 0;
 
 /**
@@ -32,22 +37,22 @@ function input(props) {
 /**
  * An id input whose suggestions come from the API's suggest route (a native datalist: keyboard and screen
  * readers know it).
- * @param {'items' | 'properties'} kind
+ * @param {Kind} kind
  * @param {string} value
  * @param {string} name
  */
 export function entityPicker(kind, value, name) {
   const list = document.createElement('datalist');
   list.id = `suggest-${++counter}`;
-  const el = input({ value, name, autocomplete: 'off', placeholder: kind === 'items' ? t('Q42 or a name') : t('P31 or a name') });
+  const el = input({ value, name, autocomplete: 'off', placeholder: kind.pick });
   el.setAttribute('list', list.id);
   let pending = 0;
   el.addEventListener('input', async () => {
     const q = el.value.trim();
-    if (q.length < 1 || /^[QP]\d+$/i.test(q)) return;
+    if (q.length < 1 || WHOLE_ID.test(q)) return;
     const mine = ++pending;
     const lang = document.body.dataset.language ?? 'en';
-    const res = await fetch(`/v1/suggest/${kind}?${new URLSearchParams({ q, lang, limit: '8' })}`);
+    const res = await fetch(`/v1/suggest/${kind.segment}?${new URLSearchParams({ q, lang, limit: '8' })}`);
     if (!res.ok || mine !== pending) return;
     const { results } = await res.json();
     list.replaceChildren(...results.map((/** @type {any} */ hit) => {
@@ -64,7 +69,7 @@ export function entityPicker(kind, value, name) {
 
 /** @param {string} text @returns {string} the entity id a picker holds */
 export function idIn(text) {
-  const m = /^\s*([QP][1-9]\d*)\b/i.exec(text);
+  const m = LEADING_ID.exec(text);
   if (!m) throw new Error(t('“{0}” is not an id such as Q42: pick a suggestion or type the id.', text));
   return m[1].toUpperCase();
 }
@@ -88,9 +93,10 @@ export function valueInput(dataType, current) {
   /** @type {() => any} */
   let readContent;
 
-  if (dataType === 'wikibase-item' || dataType === 'wikibase-property') {
-    const picker = entityPicker(dataType === 'wikibase-item' ? 'items' : 'properties', typeof content === 'string' ? content : '', 'value');
-    box.append(labelled(dataType === 'wikibase-item' ? t('Item') : t('Property'), picker.wrap));
+  const idKind = kindOfDataType(dataType);
+  if (idKind) {
+    const picker = entityPicker(idKind, typeof content === 'string' ? content : '', 'value');
+    box.append(labelled(idKind.one, picker.wrap));
     readContent = () => idIn(picker.el.value);
   } else if (dataType === 'time') {
     const precisionNow = typeof content?.precision === 'number' ? content.precision : null;
@@ -125,7 +131,7 @@ export function valueInput(dataType, current) {
   } else if (dataType === 'quantity') {
     const amount = input({ value: content ? String(content.amount).replace(/^\+/, '') : '', name: 'amount', inputMode: 'decimal' });
     const unitId = typeof content?.unit === 'string' && content.unit !== '1' ? content.unit.split('/').pop() : '';
-    const unit = entityPicker('items', unitId, 'unit');
+    const unit = entityPicker(UNIT, unitId, 'unit');
     box.append(labelled(t('Amount'), amount), labelled(t('Unit (optional item)'), unit.wrap));
     readContent = () => {
       const value = amount.value.trim();
