@@ -3,7 +3,8 @@
 // long. WebAssembly cannot be interrupted, so a query past its timeout ends the threads: they are started again
 // and the mirror reloads the engine (mirror.ts), while the rest of the server answers as before.
 import { EventEmitter } from 'node:events';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type Worker } from 'node:worker_threads';
+import { startThread } from '../threads.js';
 import type { EngineReply, EngineRequest, EngineSetup, MirrorEntity, WriterRequest } from './engine-protocol.js';
 
 /** Distributes Omit over a union, so each request keeps its own fields. */
@@ -170,8 +171,8 @@ export class SparqlEngine extends EventEmitter {
 
   private spawn(): [Worker, Worker] {
     const channel = new MessageChannel();
-    const engine = startThread('engine-worker', { setup: this.setup, writer: channel.port1 }, [channel.port1]);
-    const writer = startThread('rdf-worker', { setup: this.setup, engine: channel.port2 }, [channel.port2]);
+    const engine = startThread(import.meta.url, 'engine-worker', { workerData: { setup: this.setup, writer: channel.port1 }, transferList: [channel.port1] });
+    const writer = startThread(import.meta.url, 'rdf-worker', { workerData: { setup: this.setup, engine: channel.port2 }, transferList: [channel.port2] });
     const answer = (reply: EngineReply) => {
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
@@ -193,14 +194,4 @@ export class SparqlEngine extends EventEmitter {
     }
     return [engine, writer];
   }
-}
-
-/** As the import thread: built, a thread runs NAME.js; from the sources, it registers tsx first. */
-function startThread(name: string, workerData: unknown, transferList: MessagePort[]): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? `./${name}.ts` : `./${name}.js`, import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData, transferList });
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
-    { eval: true, workerData, transferList });
 }

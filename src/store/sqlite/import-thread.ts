@@ -3,7 +3,8 @@
 // with its own connection to the same file (import-worker.ts): it writes one prepared slice while this thread
 // prepares the next, and commits the batch while the caller reads and parses the next one. Each batch is
 // still one transaction, written or not as a whole; batches are written in the order they are given.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../threads.js';
 import { PolicyViolation, type ImportExtras, type UniquenessViolation } from '../store.js';
 import type { ImportRevision, PreparedImport } from './prepared-import.js';
 import type { SqliteOptions } from './options.js';
@@ -111,15 +112,7 @@ export class ImportThread {
   }
 }
 
-/**
- * Built, the worker is import-worker.js beside this file. Run from the TypeScript sources (tests, the bench,
- * `node --import tsx`), a worker does not inherit the loader, so it registers tsx before loading the module.
- */
+/** The worker is import-worker beside this file (src/threads.ts). */
 function startWorker(options: SqliteOptions): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './import-worker.ts' : './import-worker.js', import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: options });
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
-    { eval: true, workerData: options });
+  return startThread(import.meta.url, 'import-worker', { workerData: options });
 }
