@@ -186,7 +186,7 @@ async function handle(request: EngineRequest): Promise<EngineReply> {
 }
 
 /**
- * Set once the engine has trapped. A trap leaves Oxigraph's heap in no known state (a write half done, a lock
+ * Set once the engine has trapped (or overflowed its stack). A trap leaves Oxigraph's heap in no known state (a write half done, a lock
  * held) and its memory at the peak that failed, which WebAssembly never gives back: nothing more is answered
  * from this store, and the server replaces the thread (engine.ts).
  */
@@ -200,7 +200,9 @@ async function answer(request: EngineRequest): Promise<void> {
   try {
     reply = await handle(request);
   } catch (e) {
-    trapped = e instanceof WebAssembly.RuntimeError;
+    // A stack overflow inside the engine (a RangeError out of its WebAssembly) leaves it as a trap does: on
+    // 2026-11-28 every later query of that store failed with "memory access out of bounds".
+    trapped = e instanceof WebAssembly.RuntimeError || e instanceof RangeError;
     reply = { id: request.id, ok: false, error: e instanceof Error ? e.message : String(e), ...(trapped && { trapped: true as const }) };
   }
   parentPort!.postMessage(reply);

@@ -58,6 +58,7 @@ export function prepareQuery(text: string, vocabulary: RdfVocabulary, language: 
     throw new QueryRefused(parseProblem(e as Error));
   }
   if (parsed.type === 'update') throw new QueryRefused('this endpoint is read only: SPARQL Update is not accepted here', true);
+  if (depthOf(parsed) > MAX_DEPTH) throw new QueryRefused(NESTED_TOO_DEEPLY);
   const form = parsed.queryType as QueryForm;
   const written = JSON.stringify(parsed.where ?? []);
   if (![WIKIBASE_LABEL, HINT, IS_SOME_VALUE].some((iri) => written.includes(iri))) {
@@ -98,6 +99,27 @@ function rewriteSomeValue(query: Node, genid: string): void {
     ] });
     return false;
   });
+}
+
+/**
+ * How deep a parsed query may be (levels of its JSON: a group inside a group adds two). Oxigraph evaluates by
+ * recursion: on 2026-11-28 it overflowed its stack at 800 nested groups or 800 chained `||` (depth 1,606), which
+ * traps its WebAssembly and leaves the engine to be restarted; 400 (806) ran. A query of the Query Service's
+ * examples is a few dozen deep.
+ */
+const MAX_DEPTH = 600;
+export const NESTED_TOO_DEEPLY = 'the query is nested too deeply to be read (more than some 300 groups or operators within each other)';
+
+/** The depth of a parsed query's JSON, walked without recursion (the tree may be deep). */
+function depthOf(root: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    max = Math.max(max, depth);
+    for (const child of Object.values(node as object)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return max;
 }
 
 /** Where sparqljs's parser stopped and at what (its error's `hash`). */

@@ -172,6 +172,42 @@ describe('the mirror after every kind of edit', () => {
 
 describe('the engine\'s bounds and lifetime', () => {
   const query = (server: TestServer, text: string) => fetch(`${server.url}/sparql?query=${encodeURIComponent(text)}`);
+  /** A query of `depth` nested groups: 4 KB at 1,000, which sparqljs needs seconds to read (it grows faster than the text). */
+  const nested = (server: TestServer, depth: number) => fetch(`${server.url}/sparql`, { method: 'POST',
+    headers: { 'content-type': 'application/sparql-query' }, body: `SELECT * WHERE { ${'{ '.repeat(depth)}?s ?p ?o${' }'.repeat(depth)} } LIMIT 1` });
+
+  it('reads queries off the event loop: one nested too deeply is refused, and the server answers meanwhile', async () => {
+    const started = Date.now();
+    const pending = nested(s, 2000);
+    await new Promise((r) => setTimeout(r, 300));
+    const read = await s.get(`/v1/entities/properties/${property}`);
+    assert.equal(read.status, 200);
+    assert.ok(Date.now() - started < 1500, `a read answered after ${Date.now() - started} ms while the query was read`);
+    const res = await pending;
+    const body = await res.json() as any;
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.equal(body.code, 'invalid-sparql-query');
+    assert.match(body.context.reason, /^the query is nested too deeply to be read/);
+    // Refused before the engine: it is not restarted (a trap would have made it so, and 422).
+    assert.equal((await query(s, 'ASK { }')).status, 200);
+  });
+
+  it('bounds reading a query by ENTIA_SPARQL_TIMEOUT too, and reads the next one as before', async () => {
+    const quick = await startServer({ config: { sparql: 'full', sparqlTimeoutSeconds: 1 } });
+    try {
+      await waitForSparql(quick);
+      const started = Date.now();
+      const res = await nested(quick, 3000);
+      const body = await res.json() as any;
+      assert.equal(res.status, 503, JSON.stringify(body));
+      assert.deepEqual([body.code, body.context], ['query-timeout', { limit: 1 }]);
+      assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
+      const next = await query(quick, 'ASK { }');
+      assert.equal(next.status, 200, await next.text());
+    } finally {
+      await quick.close();
+    }
+  });
 
   it('ends a query past ENTIA_SPARQL_TIMEOUT with a clear error, answering everything else meanwhile, and comes back', async () => {
     const slow = await startServer({ config: { sparql: 'full', sparqlTimeoutSeconds: 1, sparqlQueue: 1 } });

@@ -8,7 +8,8 @@ import { EntiaError, fail } from '../../domain/errors.js';
 import { conceptVocabulary } from '../vocabulary.js';
 import { SparqlEngine, EngineRestarted, EngineError, QueryTimeout, QueryTrapped } from '../../sparql/engine.js';
 import { SparqlMirror } from '../../sparql/mirror.js';
-import { prepareQuery, QueryRefused, type PreparedQuery } from '../../sparql/query.js';
+import { QueryRefused, type PreparedQuery } from '../../sparql/query.js';
+import { QueryPreparer } from '../../sparql/preparer.js';
 import type { RdfVocabulary } from '../../domain/rdf.js';
 import type { Store } from '../../store/store.js';
 import { sparqlSnapshotPath } from '../../config.js';
@@ -47,8 +48,11 @@ function text(params: Params, name: string): string | undefined {
   return value;
 }
 
-/** The query and what it asks, checked: 400s for what is malformed, before the engine is involved. */
-function parseRequest(req: FastifyRequest, vocabulary: RdfVocabulary) {
+/**
+ * The query and what it asks, checked: 400s for what is malformed, before the engine is involved. The query is
+ * read on the preparer's thread, within the query's time limit.
+ */
+async function parseRequest(req: FastifyRequest, vocabulary: RdfVocabulary, preparer: QueryPreparer, timeoutMs: number) {
   const params = requestParams(req);
   // An update by the Protocol's form (`update=`, §2.2.1) is refused as one, not as a query missing its text.
   if (params.query === undefined && params.update !== undefined) fail('sparql-update-refused');
@@ -59,9 +63,10 @@ function parseRequest(req: FastifyRequest, vocabulary: RdfVocabulary) {
   if (after !== undefined && after !== 'latest' && !CURSOR.test(after)) fail('invalid-query-parameter', { parameter: 'after' });
   let prepared: PreparedQuery;
   try {
-    prepared = prepareQuery(queryText, vocabulary, uselang);
+    prepared = await preparer.prepare(queryText, vocabulary, uselang, timeoutMs);
   } catch (e) {
     if (e instanceof QueryRefused) return e.update ? fail('sparql-update-refused') : fail('invalid-sparql-query', { reason: e.message });
+    if (e instanceof QueryTimeout) return fail('query-timeout', { limit: timeoutMs / 1000 });
     throw e;
   }
   return { prepared, after, format: resultFormat(prepared.form, params.format, req.headers.accept) };
@@ -134,9 +139,11 @@ export function registerSparql(app: FastifyInstance, store: Store, services: Ser
   const vocabulary = conceptVocabulary(services.config);
   const backend = services.config.sparql === 'off' ? null
     : services.config.sparqlUrl ? remoteBackend(app, store, services) : embeddedBackend(app, store, services, vocabulary);
+  const preparer = new QueryPreparer();
+  app.addHook('onClose', async () => preparer.close());
   const answer = async (req: FastifyRequest, reply: FastifyReply) => {
     await chargeRead(services.guard, req);
-    const { prepared, after, format } = parseRequest(req, vocabulary);
+    const { prepared, after, format } = await parseRequest(req, vocabulary, preparer, services.config.sparqlTimeoutSeconds * 1000);
     if (!backend) return fail('sparql-unavailable', { reason: 'ENTIA_SPARQL is off on this server' });
     const cursor = await backend.ready(after, reply);
     const body = await backend.run(prepared, format, reply);

@@ -1,0 +1,86 @@
+// The server's side of the thread that reads queries (prepare-worker.ts). WebAssembly aside, reading a query is
+// the one part of SPARQL that would run on the server's event loop; a query whose reading outlasts its time
+// limit ends the thread (a synchronous parse cannot be interrupted), and the queries waiting behind it are sent
+// again to a new one.
+import type { Worker } from 'node:worker_threads';
+import type { RdfVocabulary } from '../domain/rdf.js';
+import { startThread } from '../threads.js';
+import { QueryTimeout } from './engine.js';
+import { QueryRefused, type PreparedQuery } from './query.js';
+
+export interface PrepareRequest { id: number; text: string; vocabulary: RdfVocabulary; language: string }
+export type PrepareReply = { id: number; prepared: PreparedQuery } | { id: number; refused: { message: string; update: boolean } };
+
+interface Waiting {
+  request: PrepareRequest;
+  resolve: (prepared: PreparedQuery) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class QueryPreparer {
+  private thread: Worker | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiting>();
+
+  /** Reads a query; rejects with QueryRefused (not SPARQL, an update), or QueryTimeout past `timeoutMs`. */
+  prepare(text: string, vocabulary: RdfVocabulary, language: string, timeoutMs: number): Promise<PreparedQuery> {
+    const request = { id: this.nextId++, text, vocabulary, language };
+    return new Promise<PreparedQuery>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(request.id);
+        reject(new QueryTimeout(`reading the query took longer than ${timeoutMs / 1000} s`));
+        this.restart();
+      }, timeoutMs);
+      this.waiting.set(request.id, { request, resolve, reject, timer });
+      this.running().postMessage(request);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.failAll('the server is stopping');
+  }
+
+  private async failAll(why = 'the query could not be read: its reader failed'): Promise<void> {
+    for (const w of this.waiting.values()) {
+      clearTimeout(w.timer);
+      w.reject(new QueryRefused(why));
+    }
+    this.waiting.clear();
+    await this.stop();
+  }
+
+  private running(): Worker {
+    if (this.thread) return this.thread;
+    const thread = startThread(import.meta.url, 'prepare-worker');
+    thread.on('message', (reply: PrepareReply) => this.answer(reply));
+    // A thread that failed (out of memory on a huge query): what it held fails, and the next query starts another.
+    thread.on('error', () => this.failAll());
+    thread.unref(); // an idle reader keeps no process alive
+    this.thread = thread;
+    return thread;
+  }
+
+  private answer(reply: PrepareReply): void {
+    const w = this.waiting.get(reply.id);
+    if (!w) return;
+    this.waiting.delete(reply.id);
+    clearTimeout(w.timer);
+    if ('prepared' in reply) w.resolve(reply.prepared);
+    else w.reject(new QueryRefused(reply.refused.message, reply.refused.update));
+  }
+
+  /** A new thread, given every query still waiting. */
+  private restart(): void {
+    void this.stop();
+    for (const w of this.waiting.values()) this.running().postMessage(w.request);
+  }
+
+  private async stop(): Promise<void> {
+    const thread = this.thread;
+    this.thread = null;
+    if (!thread) return;
+    thread.removeAllListeners();
+    await thread.terminate();
+  }
+}
