@@ -95,6 +95,22 @@ describe('Special:EntityData', () => {
     assert.equal((await s.get('/entity/nonsense')).status, 404);
   });
 
+  it('answers Special:EntityData/{id} without a format as Wikibase does: 303 to the format the Accept header asks', async () => {
+    for (const [accept, ext] of [[undefined, '.json'], ['text/turtle', '.ttl'], ['application/ld+json', '.jsonld']] as const) {
+      for (const path of [`/wiki/Special:EntityData/${id.toLowerCase()}`, `/w/index.php?title=Special:EntityData/${id}`]) {
+        const res = await fetch(`${s.url}${path}`, { redirect: 'manual', headers: accept ? { accept } : {} });
+        assert.equal(res.status, 303, `${path} ${accept}`);
+        assert.equal(res.headers.get('location'), `${s.url}/wiki/Special:EntityData/${id}${ext}`, `${path} ${accept}`);
+      }
+    }
+    // The revision and flavour asked for go along; a browser goes to the page.
+    const old = await fetch(`${s.url}/wiki/Special:EntityData/${id}?revision=${firstRevision}&flavor=simple&junk=1`, { redirect: 'manual', headers: { accept: 'application/n-triples' } });
+    assert.equal(old.headers.get('location'), `${s.url}/wiki/Special:EntityData/${id}.nt?revision=${firstRevision}&flavor=simple`);
+    const browser = await fetch(`${s.url}/wiki/Special:EntityData/${id}`, { redirect: 'manual', headers: { accept: 'text/html' } });
+    assert.equal(browser.headers.get('location'), `${s.url}/${id}`);
+    assert.equal((await s.get('/wiki/Special:EntityData/X1')).status, 404);
+  });
+
   it('serves an old revision at the URL wikibase-sdk builds', async () => {
     const res = await s.get(`/w/index.php?title=Special:EntityData/${id}.json&revision=${firstRevision}`);
     assert.equal(res.status, 200, res.text);

@@ -3,7 +3,7 @@
 // URL wikibase-sdk's getEntityRevision builds), or as RDF (`.nt`, `.ttl`) the way Wikibase writes it
 // (domain/rdf.ts). Another rendering of the same reads.
 import { conceptVocabulary } from '../vocabulary.js';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Entity } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
 import { parseEntityId } from '../../domain/kinds.js';
@@ -28,6 +28,8 @@ const CONCEPT_EXTENSIONS: Record<string, string> = { 'application/json': 'json',
 export const INDEX_PHP_PATH = '/w/index.php';
 
 const FILE = /^Special:EntityData\/([^/.]+)\.(json|nt|ttl|rdf|jsonld)$/;
+/** The page without a format (`Special:EntityData/Q42`): Wikibase answers it by the Accept header. */
+const BARE = /^Special:EntityData\/([^/.]+)$/;
 
 /**
  * The RDF formats: N-Triples, and Turtle (written as N-Triples, which is Turtle too), as written; RDF/XML and
@@ -58,8 +60,33 @@ function parseRevision(raw: unknown): number | null {
   return fail('invalid-query-parameter', { parameter: 'revision' });
 }
 
+/**
+ * Where a request for the entity without a format goes, as Wikibase sends it: the document in the format the
+ * Accept header prefers (JSON when it names none of them), or, for a browser, the entity's page. `query`: the
+ * revision and flavour asked for, kept.
+ */
+function negotiated(id: string, accept: string | undefined, ui: boolean, query = ''): string {
+  const type = (accept ? CONCEPT_FORMATS.negotiate(accept) : null) ?? 'application/json';
+  return type === 'text/html' && ui ? `/${id}` : `/wiki/Special:EntityData/${id}.${CONCEPT_EXTENSIONS[type] ?? 'json'}${query}`;
+}
+
+/** The parameters of a document's URL that a redirect to it keeps. */
+function kept(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const name of ['revision', 'flavor']) if (typeof query[name] === 'string') params.set(name, query[name] as string);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
 /** The entity as `{"entities": {id: …}}` in the dump format, or a redirect to its target's EntityData. */
-async function entityData(store: EntityStore, services: Services, reply: FastifyReply, title: string, query: Record<string, unknown>) {
+async function entityData(store: EntityStore, services: Services, req: FastifyRequest, reply: FastifyReply, title: string,
+  query: Record<string, unknown>) {
+  const bare = BARE.exec(title);
+  const bareId = bare && parseEntityId(bare[1]);
+  if (bareId) {
+    return reply.code(303).header('vary', 'Accept')
+      .header('location', services.config.publicUrl + negotiated(bareId.id, req.headers.accept, services.config.ui, kept(query))).send();
+  }
   const file = FILE.exec(title);
   const { id, kind } = parseEntityId(file?.[1] ?? '') ?? fail('rest-no-match', undefined, { path: `/wiki/${title}` });
   const format = file![2];
@@ -97,21 +124,18 @@ export function registerEntityData(app: FastifyInstance, store: EntityStore, ser
   app.get(ENTITY_DATA_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
     const { file } = req.params as { file: string };
-    return entityData(store, services, reply, `Special:EntityData/${file}`, req.query as Record<string, unknown>);
+    return entityData(store, services, req, reply, `Special:EntityData/${file}`, req.query as Record<string, unknown>);
   });
   app.get(INDEX_PHP_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
     const query = req.query as Record<string, unknown>;
     if (typeof query.title !== 'string') return fail('invalid-query-parameter', { parameter: 'title' });
-    return entityData(store, services, reply, query.title, query);
+    return entityData(store, services, req, reply, query.title, query);
   });
   app.get(CONCEPT_PATH, async (req, reply) => {
     const { id: raw } = req.params as { id: string };
     const { id } = parseEntityId(raw) ?? fail('rest-no-match', undefined, { path: `/entity/${raw}` });
-    const accept = req.headers.accept;
-    const type = (accept ? CONCEPT_FORMATS.negotiate(accept) : null) ?? 'application/json';
     // A browser goes to the entity's page (the web interface), as Wikidata sends it to the wiki page.
-    const location = type === 'text/html' && services.config.ui ? `/${id}` : `/wiki/Special:EntityData/${id}.${CONCEPT_EXTENSIONS[type] ?? 'json'}`;
-    return reply.code(303).header('vary', 'Accept').header('location', services.config.publicUrl + location).send();
+    return reply.code(303).header('vary', 'Accept').header('location', services.config.publicUrl + negotiated(id, req.headers.accept, services.config.ui)).send();
   });
 }
