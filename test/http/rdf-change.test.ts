@@ -141,6 +141,36 @@ describe('the change feed as rdf_change events', () => {
     assert.ok(redirect.rdf_unlinked_shared_data, 'the redirected item stops using its value node');
   });
 
+  it('stops a page at 8 MB of RDF, with next after its last event, and loses nothing over the pages', async () => {
+    const own = await startServer();
+    try {
+      const p = (await own.post('/v1/entities/properties', { property: { data_type: 'string' } })).body.id;
+      const start = (await own.get('/v1/changes?limit=1&order=newest')).body.changes[0].cursor;
+      // 40 creations of some 300 KB of RDF each: 12 MB, more than one page holds.
+      const statements = { [p]: Array.from({ length: 300 }, (_, k) => ({ property: { id: p }, value: { type: 'value', content: `a value of some length, number ${k}` } })) };
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) ids.push((await own.post('/v1/entities/items', { item: { labels: { en: `large ${i}` }, statements } })).body.id);
+      const first = await own.get(`/v1/changes?format=rdf&limit=500&since=${start}`);
+      assert.equal(first.status, 200);
+      const pageSize = first.text.length;
+      assert.ok(first.body.changes.length > 1 && first.body.changes.length < 40, `${first.body.changes.length} events in the first page`);
+      assert.ok(pageSize < 8 * 2 ** 20 + 600_000, `the first page is ${pageSize} characters`);
+      // `next` is the cursor of the page's last change (the JSON feed names the cursors).
+      const cursors = (await own.get(`/v1/changes?limit=500&since=${start}`)).body.changes.map((c: any) => c.cursor);
+      assert.equal(first.body.next, cursors[first.body.changes.length - 1]);
+      const seen = [...first.body.changes];
+      for (let since = first.body.next; ;) {
+        const page = await own.get(`/v1/changes?format=rdf&limit=500&since=${since}`);
+        if (page.body.changes.length === 0) break;
+        seen.push(...page.body.changes);
+        since = page.body.next;
+      }
+      assert.deepEqual(seen.map((e) => e.entity_id), ids);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('streams the same events over SSE, and refuses an unknown format', async () => {
     const [expected] = (await s.get('/v1/changes?format=rdf&limit=1')).body.changes;
     const controller = new AbortController();

@@ -85,10 +85,19 @@ export async function getChanges(ctx: Ctx<ChangeFeed & EntityStore>): Promise<Re
     if (e instanceof InvalidCursor) fail('invalid-query-parameter', { parameter: 'since' });
     throw e;
   }
+  const rendered = format === 'rdf' ? await ctx.services.rdfChanges(ctx.store, changes, RDF_PAGE_CHARACTERS) : changes.map(renderChange);
+  // A page of RDF cut at its size ends at its last event, and goes on from there.
+  const cut = rendered.length < changes.length;
+  const shown = changes.slice(0, rendered.length);
   // An empty page keeps the position: polling with `next` again returns what committed since.
   // Backwards, a short page is the oldest one: there is nothing before it.
-  const next = backwards ? (changes.length === query.limit ? changes[changes.length - 1].cursor : null)
-    : changes.length ? changes[changes.length - 1].cursor : since ?? '0';
-  const rendered = format === 'rdf' ? await ctx.services.rdfChanges(ctx.store, changes) : changes.map(renderChange);
+  const next = backwards ? (shown.length === query.limit || cut ? shown[shown.length - 1].cursor : null)
+    : shown.length ? shown[shown.length - 1].cursor : since ?? '0';
   return { body: { changes: rendered, next } };
 }
+
+/**
+ * Characters of RDF a page of `format=rdf` holds before it stops (one event at least): the imports of the
+ * Wikidata samples are 0.5 MB each, 37 MB for a page of 500, and Wikidata's largest items several MB each.
+ */
+const RDF_PAGE_CHARACTERS = 8 * 2 ** 20;
