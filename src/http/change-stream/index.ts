@@ -144,7 +144,9 @@ class ChangeHub {
         continue;
       }
       const key = `${f.format} ${f.cursor}`;
-      byPosition.set(key, [...(byPosition.get(key) ?? []), f]);
+      const group = byPosition.get(key);
+      if (group) group.push(f);
+      else byPosition.set(key, [f]);
     }
     return [...byPosition.values()];
   }
