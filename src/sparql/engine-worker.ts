@@ -186,9 +186,9 @@ async function handle(request: EngineRequest): Promise<EngineReply> {
 }
 
 /**
- * Set once the engine has trapped (or overflowed its stack). A trap leaves Oxigraph's heap in no known state (a write half done, a lock
- * held) and its memory at the peak that failed, which WebAssembly never gives back: nothing more is answered
- * from this store, and the server replaces the thread (engine.ts).
+ * Set once the engine has trapped (or overflowed its stack). A trap leaves Oxigraph's heap in no known state (a
+ * write half done, a lock held) and its memory at the peak that failed, which WebAssembly never gives back:
+ * nothing more is answered from this store, and the server replaces the thread (engine.ts).
  */
 let trapped = false;
 

@@ -104,28 +104,24 @@ export class SparqlEngine extends EventEmitter {
     return this.queries;
   }
 
-  /** Whether a query is running or waiting its turn: what stopping now would cut short. */
-  get busy(): boolean {
-    return this.queries > 0;
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     this.failAll(new EngineRestarted('the server is stopping'));
     await Promise.all([this.worker.terminate(), this.writer.terminate()]);
   }
 
-  private request(message: WithoutId<EngineRequest>, query?: Omit<Pending, 'resolve' | 'reject'>): Promise<Done> {
-    return this.send(this.worker, (id) => ({ ...message, id }) as EngineRequest, query);
+  private request(message: WithoutId<EngineRequest>, about?: Omit<Pending, 'resolve' | 'reject'>): Promise<Done> {
+    return this.send(this.worker, (id) => ({ ...message, id }) as EngineRequest, about);
   }
 
   /** Posts a message with a new id to one of the threads; the engine's thread answers it. */
+  /** `about`: whether it is a query, and what to tell when the engine starts running it. */
   private send(thread: Worker, message: (id: number) => EngineRequest | WriterRequest,
-    query: Omit<Pending, 'resolve' | 'reject'> = { query: false }): Promise<Done> {
+    about: Omit<Pending, 'resolve' | 'reject'> = { query: false }): Promise<Done> {
     if (this.closed) return Promise.reject(new EngineRestarted('the SPARQL engine is stopped'));
     const id = this.nextId++;
     return new Promise<Done>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, ...query });
+      this.pending.set(id, { resolve, reject, ...about });
       thread.postMessage(message(id));
     });
   }

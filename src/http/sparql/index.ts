@@ -91,7 +91,7 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
   // stop ends the engine's threads at once when a query is in it (its client gets 503), which also skips the
   // closing snapshot (the next start loads the last one and follows the feed from there). Otherwise the mirror
   // stops first and saves what changed.
-  app.addHook('preClose', async () => { if (engine.busy) await engine.close(); });
+  app.addHook('preClose', async () => { if (engine.queued > 0) await engine.close(); });
   app.addHook('onClose', async () => { await mirror.stop(); await engine.close(); });
   return {
     async ready(after, reply) {
