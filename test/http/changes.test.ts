@@ -305,9 +305,11 @@ describe('GET /v1/changes/stream (Server-Sent Events, through the eventsource cl
       await Promise.all(readers.map((r) => r.read())); // the opening heartbeats: both followers are in
       await call(server.url, 'POST', '/v1/entities/items', { item: { labels: { en: 'seen before the stop' } } });
       // Each follower reads until its event for the creation arrives: a change has been sent to both.
+      const deadline = Date.now() + 20_000;
       await Promise.all(readers.map(async (reader) => {
         let text = '';
         while (!/\ndata: .*"Q1"/.test(text)) {
+          assert.ok(Date.now() < deadline, `no event for Q1 within 20 s: ${text.slice(-200)}`);
           const { value, done } = await reader.read();
           assert.ok(!done, 'the stream stays open until the server stops');
           text += new TextDecoder().decode(value);

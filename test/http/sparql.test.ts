@@ -269,7 +269,11 @@ describe('the engine\'s bounds and lifetime', () => {
     const server = await startServerProcess({ ENTIA_DB: db.location, ENTIA_SPARQL: 'full', ENTIA_SPARQL_SNAPSHOT: 'off' });
     try {
       for (let i = 0; i < 20; i++) await call(server.url, 'POST', '/v1/entities/items', { item: { labels: { en: `item ${i}` }, aliases: { en: [`a${i}`, `b${i}`] } } });
-      for (let ready = false; !ready;) ready = (await call(server.url, 'GET', '/sparql?after=latest&query=ASK%7B%7D')).status === 200;
+      const deadline = Date.now() + 60_000;
+      while ((await call(server.url, 'GET', '/sparql?after=latest&query=ASK%7B%7D')).status !== 200) {
+        assert.ok(Date.now() < deadline, 'the engine is filled within a minute');
+        await new Promise((r) => setTimeout(r, 100));
+      }
       // Some 10^13 rows to count: minutes of the engine's time, under the default limit of 60 s a query.
       const running = call(server.url, 'GET', `/sparql?query=${encodeURIComponent('SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }')}`);
       await new Promise((r) => setTimeout(r, 500));

@@ -79,8 +79,8 @@ function kept(query: Record<string, unknown>): string {
 }
 
 /** The entity as `{"entities": {id: …}}` in the dump format, or a redirect to its target's EntityData. */
-async function entityData(store: EntityStore, services: Services, req: FastifyRequest, reply: FastifyReply, title: string,
-  query: Record<string, unknown>) {
+async function entityData(store: EntityStore, services: Services, req: FastifyRequest, reply: FastifyReply, title: string) {
+  const query = req.query as Record<string, unknown>;
   const bare = BARE.exec(title);
   const bareId = bare && parseEntityId(bare[1]);
   if (bareId) {
@@ -124,13 +124,13 @@ export function registerEntityData(app: FastifyInstance, store: EntityStore, ser
   app.get(ENTITY_DATA_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
     const { file } = req.params as { file: string };
-    return entityData(store, services, req, reply, `Special:EntityData/${file}`, req.query as Record<string, unknown>);
+    return entityData(store, services, req, reply, `Special:EntityData/${file}`);
   });
   app.get(INDEX_PHP_PATH, async (req, reply) => {
     await chargeRead(services.guard, req);
     const query = req.query as Record<string, unknown>;
     if (typeof query.title !== 'string') return fail('invalid-query-parameter', { parameter: 'title' });
-    return entityData(store, services, req, reply, query.title, query);
+    return entityData(store, services, req, reply, query.title);
   });
   app.get(CONCEPT_PATH, async (req, reply) => {
     const { id: raw } = req.params as { id: string };
