@@ -32,12 +32,58 @@ function escapeLiteral(text: string): string {
 export const plain = (text: string) => `"${escapeLiteral(text)}"`;
 export const tagged = (text: string, language: string) => `"${escapeLiteral(text)}"@${language}`;
 export const typed = (text: string, type: string) => `"${escapeLiteral(text)}"^^<${type}>`;
-export const blank = (label: string) => `_:${label}`;
+/** Most parts share no node: they all answer this one, empty. */
+const NO_NODES: ReadonlyMap<string, string> = new Map();
 
-/** Triples as N-Triples lines, each written once. */
+/** A line of N-Triples, with its line break. */
+export const triple = (subject: string, predicate: string, object: string) => `${subject} ${predicate} ${object} .\n`;
+
+/**
+ * Triples as N-Triples lines, in two groups: the entity's own, and those of the nodes entities share (value and
+ * reference nodes, named by their hashes, and sites' root pages), each such node written once, by its IRI.
+ * Writers of one part of an entity (sparql/rdf-diff.ts) take both as they are: no line is parsed again to find
+ * which group it is in. `skolemBase`: blank nodes written as IRIs under it, as the Query Service stores them
+ * (`…/.well-known/genid/`), instead of `_:` labels.
+ */
 export class Graph {
-  readonly lines = new Set<string>();
+  /** Own lines, without line breaks; a line two statements both write (a truthy triple) is here twice. */
+  readonly own: string[] = [];
+  private nodes: Map<string, string> | null = null;
+
+  constructor(private readonly skolemBase?: string) {}
+
+  /** Each shared node's N-Triples (lines with their breaks), by the node's IRI without its brackets. */
+  get shared(): ReadonlyMap<string, string> {
+    return this.nodes ?? NO_NODES;
+  }
+
   add(subject: string, predicate: string, object: string): void {
-    this.lines.add(`${subject} ${predicate} ${object} .`);
+    this.own.push(`${subject} ${predicate} ${object} .`);
+  }
+
+  /** A blank node labelled `label`. */
+  blank(label: string): string {
+    return this.skolemBase === undefined ? `_:${label}` : `<${this.skolemBase}${label}>`;
+  }
+
+  /** Whether the shared node `term` (an IRI term) is written already. */
+  hasNode(term: string): boolean {
+    return this.nodes !== null && this.nodes.has(term.slice(1, -1));
+  }
+
+  /** Writes a shared node's lines (triple()), once: a node already written keeps its first lines. */
+  addNode(term: string, lines: string): void {
+    const key = term.slice(1, -1);
+    this.nodes ??= new Map();
+    if (!this.nodes.has(key)) this.nodes.set(key, lines);
+  }
+
+  /** Every line once: the own ones, then the shared nodes'. */
+  lines(): string[] {
+    const lines = new Set(this.own);
+    for (const text of this.shared.values()) {
+      for (const line of text.split('\n')) if (line) lines.add(line);
+    }
+    return [...lines];
   }
 }

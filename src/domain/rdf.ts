@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { phpNumberText, referenceHash, snakHash, valueHash } from './wikibase-hash.js';
 import { standardDate } from './rdf-time.js';
-import { blank, Graph, iri, plain, tagged, typed } from './rdf-terms.js';
+import { Graph, iri, plain, tagged, triple, typed } from './rdf-terms.js';
 import type { SiteTable } from './sites.js';
 import { sitelinkUrl } from './sites.js';
 import { entityIdValueId, ITEM, kindNamed } from './kinds.js';
@@ -54,25 +54,53 @@ export interface RdfOptions {
   flavor: RdfFlavor;
   /** The revision and time the data node states (`schema:version`, `schema:dateModified`). */
   revision?: { id: number; modified: string };
+  /** Blank nodes as IRIs under this base (the Query Service's skolem IRIs, sparql/mirror-triples.ts), not `_:` labels. */
+  skolemBase?: string;
 }
 
 /** The vocabulary's namespaces, derived as Wikibase derives them: properties and values beside `entity/`. */
 function namespaces(v: RdfVocabulary) {
   const top = v.conceptBase.replace(/entity\/$/, '');
+  const prop = (ns: string, pid: string) => `${top}prop/${ns ? `${ns}/` : ''}${pid}`;
+  /** Each property's predicate terms by namespace (`direct`: `<…/prop/direct/P31>`), made once per property. */
+  const propTerms = new Map<string, Map<string, string>>();
   return {
     entity: (id: string) => v.conceptBase + id,
     data: (id: string) => v.dataBase + id,
     statement: (id: string) => `${v.conceptBase}statement/${id.replace(/[^\w-]/g, '-')}`,
     value: (hash: string) => `${top}value/${hash}`,
     reference: (hash: string) => `${top}reference/${hash}`,
-    prop: (ns: string, pid: string) => `${top}prop/${ns ? `${ns}/` : ''}${pid}`,
+    prop,
+    /** iri(prop(ns, pid)), kept: every snak of every statement names one. */
+    propTerm(ns: string, pid: string): string {
+      let terms = propTerms.get(pid);
+      if (!terms) propTerms.set(pid, terms = new Map());
+      let term = terms.get(ns);
+      if (term === undefined) terms.set(ns, term = iri(prop(ns, pid)));
+      return term;
+    },
   };
 }
 type Namespaces = ReturnType<typeof namespaces>;
 
+/**
+ * The namespaces of a vocabulary, made once per vocabulary: callers build a vocabulary object per request, so
+ * they are found by the vocabulary's text. Bounded: a process uses one or two.
+ */
+const namespacesByVocabulary = new Map<string, Namespaces>();
+function namespacesOf(v: RdfVocabulary): Namespaces {
+  const key = `${v.conceptBase} ${v.dataBase}`;
+  let ns = namespacesByVocabulary.get(key);
+  if (!ns) {
+    if (namespacesByVocabulary.size >= 16) namespacesByVocabulary.clear();
+    namespacesByVocabulary.set(key, ns = namespaces(v));
+  }
+  return ns;
+}
+
 /** The Query Service's prefixes of an instance's own nodes (`wd:`, `wdt:`, `p:`, `ps:`, …), as namespaces() writes them. */
 export function instancePrefixes(v: RdfVocabulary): Record<string, string> {
-  const ns = namespaces(v);
+  const ns = namespacesOf(v);
   const prop = (namespace: string) => ns.prop(namespace, '');
   return {
     wd: ns.entity(''), wds: ns.statement(''), wdv: ns.value(''), wdref: ns.reference(''), wdata: ns.data(''),
@@ -82,6 +110,28 @@ export function instancePrefixes(v: RdfVocabulary): Record<string, string> {
     pr: prop('reference'), prv: prop('reference/value'), prn: prop('reference/value-normalized'),
   };
 }
+
+// The fixed terms, made once: every entity writes them hundreds of times.
+const A = iri(`${RDF}type`);
+const wb = (name: string) => iri(WIKIBASE + name);
+const T = {
+  timeValue: wb('TimeValue'), time: wb('timeValue'), timePrecision: wb('timePrecision'), timeTimezone: wb('timeTimezone'),
+  timeCalendarModel: wb('timeCalendarModel'), quantityValue: wb('QuantityValue'), quantityAmount: wb('quantityAmount'),
+  quantityUpperBound: wb('quantityUpperBound'), quantityLowerBound: wb('quantityLowerBound'), quantityUnit: wb('quantityUnit'),
+  globeValue: wb('GlobecoordinateValue'), geoLatitude: wb('geoLatitude'), geoLongitude: wb('geoLongitude'),
+  geoPrecision: wb('geoPrecision'), geoGlobe: wb('geoGlobe'), statement: wb('Statement'), rank: wb('rank'), bestRank: wb('BestRank'),
+  reference: wb('Reference'), wikiGroup: wb('wikiGroup'), badge: wb('badge'), wasDerivedFrom: iri(`${PROV}wasDerivedFrom`),
+  article: iri(`${SCHEMA}Article`), about: iri(`${SCHEMA}about`), inLanguage: iri(`${SCHEMA}inLanguage`),
+  isPartOf: iri(`${SCHEMA}isPartOf`), name: iri(`${SCHEMA}name`), description: iri(`${SCHEMA}description`),
+  altLabel: iri(`${SKOS}altLabel`), dataset: iri(`${SCHEMA}Dataset`), license: iri(`${CC}license`), cc0: iri(CC0),
+  softwareVersion: iri(`${SCHEMA}softwareVersion`), formatVersion: plain(RDF_FORMAT_VERSION), version: iri(`${SCHEMA}version`),
+  dateModified: iri(`${SCHEMA}dateModified`), unitOne: iri(`${WIKIDATA_ENTITY}Q199`), earth: iri(EARTH),
+};
+const RANK_TERMS: Record<string, string> = { preferred: wb('PreferredRank'), normal: wb('NormalRank'), deprecated: wb('DeprecatedRank') };
+const XSD_DECIMAL = `${XSD}decimal`;
+const XSD_INTEGER = `${XSD}integer`;
+const XSD_DOUBLE = `${XSD}double`;
+const XSD_DATETIME = `${XSD}dateTime`;
 
 // ---- Values --------------------------------------------------------------------------------------------------
 
@@ -93,9 +143,9 @@ function simpleValue(ns: Namespaces, dataType: string, datavalue: Json): string 
     case 'monolingualtext': return tagged(v.text, v.language);
     case 'time': {
       const date = standardDate(v.time, v.precision, v.calendarmodel);
-      return date === null ? plain(v.time) : typed(date, `${XSD}dateTime`);
+      return date === null ? plain(v.time) : typed(date, XSD_DATETIME);
     }
-    case 'quantity': return typed(v.amount, `${XSD}decimal`);
+    case 'quantity': return typed(v.amount, XSD_DECIMAL);
     case 'globecoordinate': {
       const point = `Point(${phpNumberText(v.longitude)} ${phpNumberText(v.latitude)})`;
       return typed(v.globe && v.globe !== EARTH ? `<${v.globe}> ${point}` : point, `${GEO}wktLiteral`);
@@ -112,41 +162,51 @@ function simpleValue(ns: Namespaces, dataType: string, datavalue: Json): string 
   }
 }
 
-/** A full value node (`wdv:`), for the value types that have one; its IRI, or null. */
-function valueNode(graph: Graph, ns: Namespaces, datavalue: Json): string | null {
+/** The lines of a full value node (`wdv:` `subject`), for the value types that have one; null for the others. */
+function valueNodeLines(subject: string, datavalue: Json): string | null {
   const v = datavalue.value;
-  const node = () => iri(ns.value(valueHash(datavalue)));
+  const line = (predicate: string, object: string) => triple(subject, predicate, object);
   switch (datavalue.type) {
     case 'time': {
-      const subject = node();
       const date = standardDate(v.time, v.precision, v.calendarmodel);
-      graph.add(subject, iri(`${RDF}type`), iri(`${WIKIBASE}TimeValue`));
-      graph.add(subject, iri(`${WIKIBASE}timeValue`), date === null ? plain(v.time) : typed(date, `${XSD}dateTime`));
-      graph.add(subject, iri(`${WIKIBASE}timePrecision`), typed(String(v.precision), `${XSD}integer`));
-      graph.add(subject, iri(`${WIKIBASE}timeTimezone`), typed(String(v.timezone ?? 0), `${XSD}integer`));
-      graph.add(subject, iri(`${WIKIBASE}timeCalendarModel`), iri(String(v.calendarmodel).trim()));
-      return subject;
+      return line(A, T.timeValue) + line(T.time, date === null ? plain(v.time) : typed(date, XSD_DATETIME))
+        + line(T.timePrecision, typed(String(v.precision), XSD_INTEGER))
+        + line(T.timeTimezone, typed(String(v.timezone ?? 0), XSD_INTEGER))
+        + line(T.timeCalendarModel, iri(String(v.calendarmodel).trim()));
     }
-    case 'quantity': {
-      const subject = node();
-      graph.add(subject, iri(`${RDF}type`), iri(`${WIKIBASE}QuantityValue`));
-      graph.add(subject, iri(`${WIKIBASE}quantityAmount`), typed(v.amount, `${XSD}decimal`));
-      if (v.upperBound !== undefined) graph.add(subject, iri(`${WIKIBASE}quantityUpperBound`), typed(v.upperBound, `${XSD}decimal`));
-      if (v.lowerBound !== undefined) graph.add(subject, iri(`${WIKIBASE}quantityLowerBound`), typed(v.lowerBound, `${XSD}decimal`));
-      // The unit "1" (none) is Wikidata's item "1" (Q199), as Wikibase writes it.
-      graph.add(subject, iri(`${WIKIBASE}quantityUnit`), iri(v.unit === '1' ? `${WIKIDATA_ENTITY}Q199` : v.unit));
-      return subject;
-    }
-    case 'globecoordinate': {
-      const subject = node();
-      graph.add(subject, iri(`${RDF}type`), iri(`${WIKIBASE}GlobecoordinateValue`));
-      graph.add(subject, iri(`${WIKIBASE}geoLatitude`), typed(phpNumberText(v.latitude), `${XSD}double`));
-      graph.add(subject, iri(`${WIKIBASE}geoLongitude`), typed(phpNumberText(v.longitude), `${XSD}double`));
-      if (v.precision !== null && v.precision !== undefined) graph.add(subject, iri(`${WIKIBASE}geoPrecision`), typed(phpNumberText(v.precision), `${XSD}double`));
-      graph.add(subject, iri(`${WIKIBASE}geoGlobe`), iri(v.globe ?? EARTH));
-      return subject;
-    }
+    case 'quantity':
+      return line(A, T.quantityValue) + line(T.quantityAmount, typed(v.amount, XSD_DECIMAL))
+        + (v.upperBound !== undefined ? line(T.quantityUpperBound, typed(v.upperBound, XSD_DECIMAL)) : '')
+        + (v.lowerBound !== undefined ? line(T.quantityLowerBound, typed(v.lowerBound, XSD_DECIMAL)) : '')
+        // The unit "1" (none) is Wikidata's item "1" (Q199), as Wikibase writes it.
+        + line(T.quantityUnit, v.unit === '1' ? T.unitOne : iri(v.unit));
+    case 'globecoordinate':
+      return line(A, T.globeValue) + line(T.geoLatitude, typed(phpNumberText(v.latitude), XSD_DOUBLE))
+        + line(T.geoLongitude, typed(phpNumberText(v.longitude), XSD_DOUBLE))
+        + (v.precision !== null && v.precision !== undefined ? line(T.geoPrecision, typed(phpNumberText(v.precision), XSD_DOUBLE)) : '')
+        + line(T.geoGlobe, v.globe !== undefined && v.globe !== null ? iri(v.globe) : T.earth);
     default: return null;
+  }
+}
+
+const HAS_VALUE_NODE = new Set(['time', 'quantity', 'globecoordinate']);
+
+/** A full value node (`wdv:`), written once per graph, for the value types that have one; its IRI, or null. */
+function valueNode(graph: Graph, ns: Namespaces, datavalue: Json): string | null {
+  if (!HAS_VALUE_NODE.has(datavalue.type)) return null;
+  const subject = iri(ns.value(valueHash(datavalue)));
+  if (!graph.hasNode(subject)) graph.addNode(subject, valueNodeLines(subject, datavalue)!);
+  return subject;
+}
+
+/** Where a snak's triples go: the graph's own lines, or a reference node's (its lines, written once). */
+interface LineSink { add(subject: string, predicate: string, object: string): void }
+
+/** Lines gathered for one shared node. */
+class NodeLines implements LineSink {
+  text = '';
+  add(subject: string, predicate: string, object: string): void {
+    this.text += triple(subject, predicate, object);
   }
 }
 
@@ -155,19 +215,19 @@ function valueNode(graph: Graph, ns: Namespaces, datavalue: Json): string | null
  * with a value node, `full` (`psv`, …): Wikibase's SnakRdfBuilder. A somevalue snak is a blank node labelled
  * from its place, so that writing the same entity twice gives the same graph.
  */
-function addSnak(graph: Graph, ns: Namespaces, subject: string, parent: string, snak: Json, simple: string, full: string | null): void {
+function addSnak(graph: Graph, into: LineSink, ns: Namespaces, subject: string, parent: string, snak: Json, simple: string, full: string | null): void {
   const pid = String(snak.property);
   if (snak.snaktype === 'novalue') {
-    graph.add(subject, iri(`${RDF}type`), iri(ns.prop('novalue', pid)));
+    into.add(subject, A, ns.propTerm('novalue', pid));
   } else if (snak.snaktype === 'somevalue') {
     const label = createHash('md5').update([parent, simple, 'v', snakHash(snak)].join('-')).digest('hex');
-    graph.add(subject, iri(ns.prop(simple, pid)), blank(label));
+    into.add(subject, ns.propTerm(simple, pid), graph.blank(label));
   } else if (snak.datavalue) {
     const value = simpleValue(ns, String(snak.datatype), snak.datavalue);
-    if (value !== null) graph.add(subject, iri(ns.prop(simple, pid)), value);
+    if (value !== null) into.add(subject, ns.propTerm(simple, pid), value);
     if (full !== null) {
       const node = valueNode(graph, ns, snak.datavalue);
-      if (node !== null) graph.add(subject, iri(ns.prop(full, pid)), node);
+      if (node !== null) into.add(subject, ns.propTerm(full, pid), node);
     }
   }
 }
@@ -192,10 +252,13 @@ const ontologyType = (dataType: string) => dataType.split('-').map((w) => w.char
  * name in the stable label of that class's blank node (Wikidata's is `wikidata`).
  */
 export function propertyComponents(vocabulary: RdfVocabulary, pid: string, dataType: string, source = 'wikidata'): string[] {
-  const ns = namespaces(vocabulary);
   const graph = new Graph();
+  addComponents(graph, namespacesOf(vocabulary), pid, dataType, source);
+  return graph.lines();
+}
+
+function addComponents(graph: Graph, ns: Namespaces, pid: string, dataType: string, source = 'wikidata'): void {
   const property = iri(ns.entity(pid));
-  const a = iri(`${RDF}type`);
   const simpleKind = iri(OWL + (IRI_TYPES.has(dataType) ? 'ObjectProperty' : 'DatatypeProperty'));
   graph.add(property, iri(`${WIKIBASE}propertyType`), iri(WIKIBASE + ontologyType(dataType)));
   const roles: [string, string, string][] = [
@@ -205,27 +268,24 @@ export function propertyComponents(vocabulary: RdfVocabulary, pid: string, dataT
     ['referenceValue', 'reference/value', 'object'],
   ];
   for (const [role, namespace, kind] of roles) {
-    const predicate = iri(ns.prop(namespace, pid));
+    const predicate = ns.propTerm(namespace, pid);
     graph.add(property, iri(WIKIBASE + role), predicate);
-    graph.add(predicate, a, kind === 'simple' ? simpleKind : iri(`${OWL}ObjectProperty`));
+    graph.add(predicate, A, kind === 'simple' ? simpleKind : iri(`${OWL}ObjectProperty`));
   }
-  const novalue = iri(ns.prop('novalue', pid));
-  const restriction = blank(createHash('md5').update(['owl:complementOf', source, pid].join('-')).digest('hex'));
+  const novalue = ns.propTerm('novalue', pid);
+  const restriction = graph.blank(createHash('md5').update(['owl:complementOf', source, pid].join('-')).digest('hex'));
   graph.add(property, iri(`${WIKIBASE}novalue`), novalue);
-  graph.add(novalue, a, iri(`${OWL}Class`));
+  graph.add(novalue, A, iri(`${OWL}Class`));
   graph.add(novalue, iri(`${OWL}complementOf`), restriction);
-  graph.add(restriction, a, iri(`${OWL}Restriction`));
-  graph.add(restriction, iri(`${OWL}onProperty`), iri(ns.prop('direct', pid)));
+  graph.add(restriction, A, iri(`${OWL}Restriction`));
+  graph.add(restriction, iri(`${OWL}onProperty`), ns.propTerm('direct', pid));
   graph.add(restriction, iri(`${OWL}someValuesFrom`), iri(`${OWL}Thing`));
-  return [...graph.lines];
 }
-
-const RANKS: Record<string, string> = { preferred: 'PreferredRank', normal: 'NormalRank', deprecated: 'DeprecatedRank' };
 
 /** The N-Triples of one entity in the dump form (toWikidata), each line once, in no particular order. */
 export function entityTriples(dump: Json, options: RdfOptions): string[] {
-  const ns = namespaces(options.vocabulary);
-  const graph = new Graph();
+  const ns = namespacesOf(options.vocabulary);
+  const graph = new Graph(options.skolemBase);
   const id = String(dump.id);
   const entity = iri(ns.entity(id));
   addHead(graph, ns, id, String(dump.type));
@@ -236,20 +296,24 @@ export function entityTriples(dump: Json, options: RdfOptions): string[] {
     for (const term of list) addAlias(graph, entity, term.language, term.value);
   }
   for (const [siteId, link] of Object.entries(dump.sitelinks ?? {}) as [string, Json][]) addSitelink(graph, entity, siteId, link, options.sites, ns);
-  if (kindNamed(dump.type)?.hasDataType && typeof dump.datatype === 'string') {
-    for (const line of propertyComponents(options.vocabulary, id, dump.datatype)) graph.lines.add(line);
-  }
+  if (kindNamed(dump.type)?.hasDataType && typeof dump.datatype === 'string') addComponents(graph, ns, id, dump.datatype);
   for (const claims of Object.values(dump.claims ?? {}) as Json[][]) {
     const best = bestStatements(claims);
     for (const claim of claims) addClaim(graph, ns, entity, id, claim, best.has(claim), options.flavor);
   }
-  return [...graph.lines];
+  return graph.lines();
 }
 
 /** The N-Triples of one revision of an entity (Entia's model), stating that revision and its time. */
 export function revisionTriples(entity: Entity, head: { revision: number; modified: Date }, options: Omit<RdfOptions, 'revision'>): string[] {
   const dump = toWikidata(entity, { id: head.revision, modified: head.modified }, { hashes: false });
   return entityTriples(dump, { ...options, revision: { id: head.revision, modified: String(dump.modified) } });
+}
+
+/** One part's triples: its own lines, and the shared nodes it uses with their lines (Graph). */
+export interface PartTriples {
+  own: readonly string[];
+  shared: ReadonlyMap<string, string>;
 }
 
 /**
@@ -259,26 +323,26 @@ export function revisionTriples(entity: Entity, head: { revision: number; modifi
  */
 export interface EntityRdfParts {
   /** The entity's type and its data node: `type` is the dump's `item` or `property`. */
-  head(type: string): string[];
+  head(type: string): PartTriples;
   /** The data node's revision and time (`schema:version`, `schema:dateModified`), which every edit changes. */
-  version(): string[];
-  label(language: string, value: string): string[];
-  description(language: string, value: string): string[];
-  alias(language: string, values: readonly string[]): string[];
-  sitelink(siteId: string, link: { title: string; badges?: readonly string[] }): string[];
+  version(): PartTriples;
+  label(language: string, value: string): PartTriples;
+  description(language: string, value: string): PartTriples;
+  alias(language: string, values: readonly string[]): PartTriples;
+  sitelink(siteId: string, link: { title: string; badges?: readonly string[] }): PartTriples;
   /** A property's components, which follow from its data type (propertyComponents). */
-  components(dataType: string): string[];
+  components(dataType: string): PartTriples;
   /** A dump claim; `best`: whether it is among its property's best-ranked statements. */
-  claim(claim: Json, best: boolean): string[];
+  claim(claim: Json, best: boolean): PartTriples;
 }
 
 export function entityRdfParts(id: string, options: RdfOptions): EntityRdfParts {
-  const ns = namespaces(options.vocabulary);
+  const ns = namespacesOf(options.vocabulary);
   const entity = iri(ns.entity(id));
-  const part = (add: (graph: Graph) => void) => {
-    const graph = new Graph();
+  const part = (add: (graph: Graph) => void): PartTriples => {
+    const graph = new Graph(options.skolemBase);
     add(graph);
-    return [...graph.lines];
+    return graph;
   };
   return {
     head: (type) => part((g) => addHead(g, ns, id, type)),
@@ -287,7 +351,7 @@ export function entityRdfParts(id: string, options: RdfOptions): EntityRdfParts 
     description: (language, value) => part((g) => addDescription(g, entity, language, value)),
     alias: (language, values) => part((g) => { for (const value of values) addAlias(g, entity, language, value); }),
     sitelink: (siteId, link) => part((g) => addSitelink(g, entity, siteId, link, options.sites, ns)),
-    components: (dataType) => propertyComponents(options.vocabulary, id, dataType),
+    components: (dataType) => part((g) => addComponents(g, ns, id, dataType)),
     claim: (claim, best) => part((g) => addClaim(g, ns, entity, id, claim, best, options.flavor)),
   };
 }
@@ -295,37 +359,37 @@ export function entityRdfParts(id: string, options: RdfOptions): EntityRdfParts 
 function addHead(graph: Graph, ns: Namespaces, id: string, type: string): void {
   const entity = iri(ns.entity(id));
   const data = iri(ns.data(id));
-  const a = iri(`${RDF}type`);
   // The ontology's class of the kind is its noun: wikibase:Item, wikibase:Property.
-  graph.add(entity, a, iri(WIKIBASE + (kindNamed(type)?.noun ?? ITEM.noun)));
-  graph.add(data, a, iri(`${SCHEMA}Dataset`));
-  graph.add(data, iri(`${SCHEMA}about`), entity);
-  graph.add(data, iri(`${CC}license`), iri(CC0));
-  graph.add(data, iri(`${SCHEMA}softwareVersion`), plain(RDF_FORMAT_VERSION));
+  graph.add(entity, A, iri(WIKIBASE + (kindNamed(type)?.noun ?? ITEM.noun)));
+  graph.add(data, A, T.dataset);
+  graph.add(data, T.about, entity);
+  graph.add(data, T.license, T.cc0);
+  graph.add(data, T.softwareVersion, T.formatVersion);
 }
 
 function addVersion(graph: Graph, ns: Namespaces, id: string, options: RdfOptions): void {
   const data = iri(ns.data(id));
   if (options.revision) {
-    graph.add(data, iri(`${SCHEMA}version`), typed(String(options.revision.id), `${XSD}integer`));
-    graph.add(data, iri(`${SCHEMA}dateModified`), typed(options.revision.modified, `${XSD}dateTime`));
+    graph.add(data, T.version, typed(String(options.revision.id), XSD_INTEGER));
+    graph.add(data, T.dateModified, typed(options.revision.modified, XSD_DATETIME));
   }
 }
 
 const LABEL_PREDICATES = [`${RDFS}label`, `${SKOS}prefLabel`, `${SCHEMA}name`].map(iri);
 function addLabel(graph: Graph, entity: string, language: string, value: string): void {
-  for (const predicate of LABEL_PREDICATES) graph.add(entity, predicate, tagged(value, language));
+  const object = tagged(value, language);
+  for (const predicate of LABEL_PREDICATES) graph.add(entity, predicate, object);
 }
 function addDescription(graph: Graph, entity: string, language: string, value: string): void {
-  graph.add(entity, iri(`${SCHEMA}description`), tagged(value, language));
+  graph.add(entity, T.description, tagged(value, language));
 }
 function addAlias(graph: Graph, entity: string, language: string, value: string): void {
-  graph.add(entity, iri(`${SKOS}altLabel`), tagged(value, language));
+  graph.add(entity, T.altLabel, tagged(value, language));
 }
 
 /** A claim's truthy triple (best rank only) and, in the full flavour, its statement node. */
 function addClaim(graph: Graph, ns: Namespaces, entity: string, id: string, claim: Json, best: boolean, flavor: RdfFlavor): void {
-  if (best) addSnak(graph, ns, entity, id, claim.mainsnak, 'direct', null);
+  if (best) addSnak(graph, graph, ns, entity, id, claim.mainsnak, 'direct', null);
   if (flavor === 'full') addStatement(graph, ns, entity, claim, best);
 }
 
@@ -336,41 +400,43 @@ function addSitelink(graph: Graph, entity: string, siteId: string, link: Json, s
   const page = iri(url);
   // The site is its scheme and host (Wikibase's SiteLinksRdfBuilder): <https://en.wikipedia.org/>.
   const root = iri(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0].concat('/') ?? sitelinkUrl(site, ''));
-  graph.add(page, iri(`${RDF}type`), iri(`${SCHEMA}Article`));
-  graph.add(page, iri(`${SCHEMA}about`), entity);
-  graph.add(page, iri(`${SCHEMA}inLanguage`), plain(site.language));
-  graph.add(page, iri(`${SCHEMA}isPartOf`), root);
-  graph.add(page, iri(`${SCHEMA}name`), tagged(String(link.title), site.language));
-  graph.add(root, iri(`${WIKIBASE}wikiGroup`), plain(site.group || 'none'));
-  for (const badge of (link.badges ?? []) as string[]) graph.add(page, iri(`${WIKIBASE}badge`), iri(ns.entity(badge)));
+  graph.add(page, A, T.article);
+  graph.add(page, T.about, entity);
+  graph.add(page, T.inLanguage, plain(site.language));
+  graph.add(page, T.isPartOf, root);
+  graph.add(page, T.name, tagged(String(link.title), site.language));
+  graph.addNode(root, triple(root, T.wikiGroup, plain(site.group || 'none')));
+  for (const badge of (link.badges ?? []) as string[]) graph.add(page, T.badge, iri(ns.entity(badge)));
 }
 
 function addStatement(graph: Graph, ns: Namespaces, entity: string, claim: Json, best: boolean): void {
   const pid = String(claim.mainsnak.property);
   const lname = String(claim.id).replace(/[^\w-]/g, '-');
   const statement = iri(ns.statement(String(claim.id)));
-  const a = iri(`${RDF}type`);
-  graph.add(entity, iri(ns.prop('', pid)), statement);
-  graph.add(statement, a, iri(`${WIKIBASE}Statement`));
-  graph.add(statement, iri(`${WIKIBASE}rank`), iri(WIKIBASE + (RANKS[claim.rank] ?? 'NormalRank')));
-  if (best) graph.add(statement, a, iri(`${WIKIBASE}BestRank`));
-  addSnak(graph, ns, statement, lname, claim.mainsnak, 'statement', 'statement/value');
+  graph.add(entity, ns.propTerm('', pid), statement);
+  graph.add(statement, A, T.statement);
+  graph.add(statement, T.rank, RANK_TERMS[claim.rank] ?? RANK_TERMS.normal);
+  if (best) graph.add(statement, A, T.bestRank);
+  addSnak(graph, graph, ns, statement, lname, claim.mainsnak, 'statement', 'statement/value');
   for (const qualifier of Object.values(claim.qualifiers ?? {}).flat() as Json[]) {
-    addSnak(graph, ns, statement, lname, qualifier, 'qualifier', 'qualifier/value');
+    addSnak(graph, graph, ns, statement, lname, qualifier, 'qualifier', 'qualifier/value');
   }
   for (const reference of (claim.references ?? []) as Json[]) {
     const snaks = Object.values(reference.snaks ?? {}).flat() as Json[];
     const hash = referenceHash(snaks);
     const node = iri(ns.reference(hash));
-    graph.add(statement, iri(`${PROV}wasDerivedFrom`), node);
-    graph.add(node, a, iri(`${WIKIBASE}Reference`));
-    for (const snak of snaks) addSnak(graph, ns, node, hash, snak, 'reference', 'reference/value');
+    graph.add(statement, T.wasDerivedFrom, node);
+    if (graph.hasNode(node)) continue;
+    const lines = new NodeLines();
+    lines.add(node, A, T.reference);
+    for (const snak of snaks) addSnak(graph, lines, ns, node, hash, snak, 'reference', 'reference/value');
+    graph.addNode(node, lines.text);
   }
 }
 
 /** A redirect as Wikibase's dumps and the Query Service hold it: `wd:Q1 owl:sameAs wd:Q2`. */
 export function redirectTriple(vocabulary: RdfVocabulary, id: string, target: string): string {
-  const ns = namespaces(vocabulary);
+  const ns = namespacesOf(vocabulary);
   return `${iri(ns.entity(id))} ${iri(`${OWL}sameAs`)} ${iri(ns.entity(target))} .`;
 }
 

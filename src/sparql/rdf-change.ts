@@ -59,7 +59,8 @@ export function rdfChangeEvent(change: ChangeOfEntity, operation: RdfChangeOpera
     meta: { stream: RDF_CHANGE_STREAM, domain, dt, id, request_id: id },
     dt, entity_id: change.entity, operation, rev_id: change.revision, sequence: 0, sequence_length: 1,
   };
-  const added = turtle(delta.added);
+  // An entity's first rendering may name a line twice (rdf-diff.ts); an event names each once.
+  const added = turtle([...new Set(delta.added)]);
   const deleted = turtle(delta.deleted);
   const linked = turtle(delta.linked);
   const unlinked = turtle(delta.unlinked);

@@ -6,11 +6,11 @@
 // that hold it: two statements with one value share a truthy triple and a value node, and the triple goes only
 // when neither holds it. Pure.
 import { sameJson, type Entity, type Statement } from '../domain/entity.js';
-import { entityRdfParts, redirectTriple, type EntityRdfParts } from '../domain/rdf.js';
+import { entityRdfParts, redirectTriple, type EntityRdfParts, type PartTriples } from '../domain/rdf.js';
 import { toWikidataClaim } from '../domain/wikidata-export.js';
 import type { RevisionContent } from '../store/store.js';
 import type { EngineSetup } from './engine-protocol.js';
-import { groupTriples, type MirrorLayout } from './mirror-triples.js';
+import type { MirrorLayout } from './mirror-triples.js';
 
 interface RenderedPart {
   /** What the part was rendered from (a term, a sitelink, a statement) and how (`tag`): the same renders the same. */
@@ -18,9 +18,9 @@ interface RenderedPart {
   tag: string;
   /** The last update that saw the part: one that did not has lost it. */
   generation: number;
-  own: string[];
+  own: readonly string[];
   /** Shared nodes (values, references, sites' roots) the part uses, each with its N-Triples. */
-  shared: Map<string, string>;
+  shared: ReadonlyMap<string, string>;
 }
 
 /** What one revision adds and removes: own triples, and shared nodes (their lines) linked and unlinked. */
@@ -36,7 +36,7 @@ export interface RdfDelta {
  * that changes its triples), and how to render it from those when they are new (one function for all the parts
  * of a section: no closure per part, since every update visits every part of the sections that changed).
  */
-type Visit = <T>(key: string, from: T, tag: string, render: (key: string, from: T, tag: string) => string[]) => void;
+type Visit = <T>(key: string, from: T, tag: string, render: (key: string, from: T, tag: string) => PartTriples) => void;
 
 /**
  * Visits each section of a revision: a group of parts an edit changes together or leaves alone (the labels,
@@ -56,19 +56,19 @@ function unchanged(held: RenderedPart, from: unknown, tag: string): boolean {
 }
 
 /** The sections of one revision's content: an entity's head, terms, sitelinks and statements; a redirect's link. */
-function visitSections(setup: EngineSetup, id: string, content: RevisionContent | null, section: VisitSection): void {
+function visitSections(layout: MirrorLayout, setup: EngineSetup, id: string, content: RevisionContent | null, section: VisitSection): void {
   if (!content) return;
   if (content.kind === 'redirect') {
     const line = redirectTriple(setup.vocabulary, id, content.target);
-    section('redirect', line, '', (visit) => visit('redirect', line, '', () => [line]));
+    section('redirect', line, '', (visit) => visit('redirect', line, '', () => ({ own: [line], shared: new Map() })));
     return;
   }
   const { entity, head } = content;
   const modified = head.modified.toISOString().replace('.000Z', 'Z');
-  const parts = entityRdfParts(id, { ...setup, revision: { id: head.revision, modified } });
-  const one = <T>(key: string, from: T, render: (key: string, from: T) => string[]) => section(key, from, '', (visit) => visit(key, from, '', render));
+  const parts = entityRdfParts(id, { ...setup, skolemBase: layout.genidBase, revision: { id: head.revision, modified } });
+  const one = <T>(key: string, from: T, render: (key: string, from: T) => PartTriples) => section(key, from, '', (visit) => visit(key, from, '', render));
   /** A section of one part per key of a record (the labels by language, the sitelinks by site). */
-  const each = <T>(key: string, record: Record<string, T>, render: (key: string, from: T) => string[]) => section(key, record, '', (visit) => {
+  const each = <T>(key: string, record: Record<string, T>, render: (key: string, from: T) => PartTriples) => section(key, record, '', (visit) => {
     for (const [partKey, from] of Object.entries(record)) visit(partKey, from, '', render);
   });
   one('head', entity.type, (_, type) => parts.head(type));
@@ -81,6 +81,8 @@ function visitSections(setup: EngineSetup, id: string, content: RevisionContent 
   visitStatements(entity, parts, section);
 }
 
+const NO_TRIPLES: PartTriples = { own: [], shared: new Map() };
+
 /** Each property's statements, a section keyed by the property (a `$`-free id, unlike statements' own keys). */
 function visitStatements(entity: Entity, parts: EntityRdfParts, section: VisitSection): void {
   // Source details (an import's time zones) change how a statement's times are written: they are part of the
@@ -89,7 +91,7 @@ function visitStatements(entity: Entity, parts: EntityRdfParts, section: VisitSe
   const bestTag = `best ${details}`;
   const render = (_: string, statement: Statement, tag: string) => {
     const claim = toWikidataClaim(statement, entity.source, { hashes: false });
-    return claim ? parts.claim(claim, tag === bestTag) : [];
+    return claim ? parts.claim(claim, tag === bestTag) : NO_TRIPLES;
   };
   for (const [property, group] of Object.entries(entity.statements)) {
     section(`P ${property}`, group, details, (visit) => {
@@ -131,11 +133,18 @@ interface RenderedSection {
   parts: Map<string, RenderedPart>;
 }
 
-/** Counts of each own triple and each shared node over the parts held, and each part's rendering. */
+/**
+ * Counts of each own triple and each shared node over the parts held, and each part's rendering. An entity met
+ * for the first time (a build, an import, a follower starting) is rendered and held without counting: most are
+ * never edited while held, and counting was a third of a build's writing (ADR 0016). Its first edit counts what
+ * is held, then compares.
+ */
 export class EntityRdf {
   private readonly sections = new Map<string, RenderedSection>();
   private readonly own = new Map<string, number>();
   private readonly shared = new Map<string, { lines: string; count: number }>();
+  /** Whether `own` and `shared` count the parts held (false after a first rendering, until the next update). */
+  private counted = true;
   /** Characters held: what keeping this costs. */
   size = 0;
   /** The entity last moved to (null: a redirect, or gone): what the next revision's change applies to. */
@@ -146,11 +155,13 @@ export class EntityRdf {
 
   /** Moves to `content` (null: the entity is gone) and says what that added and removed. */
   update(content: RevisionContent | null): RdfDelta {
+    if (this.sections.size === 0) return this.first(content);
+    if (!this.counted) this.countHeld();
     const ownWas = new Map<string, boolean>();
     const sharedWas = new Map<string, string | undefined>();
     const generation = ++this.generation;
     this.entity = content?.kind === 'entity' ? content.entity : null;
-    visitSections(this.setup, this.id, content, (key, from, tag, visitParts) => {
+    visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
       let section = this.sections.get(key);
       if (section && section.from === from && section.tag === tag) {
         section.generation = generation;
@@ -166,7 +177,7 @@ export class EntityRdf {
           held.generation = generation;
           return;
         }
-        const { own, shared } = groupTriples(this.layout, render(partKey, partFrom, partTag));
+        const { own, shared } = render(partKey, partFrom, partTag);
         if (held) this.count(held, -1, ownWas, sharedWas);
         const part = { from: partFrom, tag: partTag, own, shared, generation };
         parts.set(partKey, part);
@@ -180,6 +191,48 @@ export class EntityRdf {
       this.sections.delete(key);
     }
     return this.delta(ownWas, sharedWas);
+  }
+
+  /**
+   * The first rendering (nothing held): every part rendered and held, uncounted; everything is added. `added`
+   * may name a line twice (two statements with one value each write its truthy triple): finding which would
+   * cost a hash of every line, and a graph holds a triple once however often it is added.
+   */
+  private first(content: RevisionContent | null): RdfDelta {
+    const generation = ++this.generation;
+    this.entity = content?.kind === 'entity' ? content.entity : null;
+    const added: string[] = [];
+    const linked = new Map<string, string>();
+    visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
+      const parts = new Map<string, RenderedPart>();
+      this.sections.set(key, { from, tag, generation, parts });
+      visitParts((partKey, partFrom, partTag, render) => {
+        const { own, shared } = render(partKey, partFrom, partTag);
+        parts.set(partKey, { from: partFrom, tag: partTag, own, shared, generation });
+        for (const line of own) {
+          added.push(line);
+          this.size += line.length;
+        }
+        for (const [node, lines] of shared) {
+          if (linked.has(node)) continue;
+          linked.set(node, lines);
+          this.size += lines.length;
+        }
+      });
+    });
+    this.counted = this.sections.size === 0;
+    return { added, deleted: [], linked: [...linked.values()].map((lines) => lines.trimEnd()), unlinked: [] };
+  }
+
+  /** Counts the parts a first rendering held, before the first change to them is compared. */
+  private countHeld(): void {
+    const ownWas = new Map<string, boolean>();
+    const sharedWas = new Map<string, string | undefined>();
+    this.size = 0;
+    for (const section of this.sections.values()) {
+      for (const part of section.parts.values()) this.count(part, 1, ownWas, sharedWas);
+    }
+    this.counted = true;
   }
 
   /** Removes the parts this update did not see (a section gone removes them all). */

@@ -1,0 +1,61 @@
+// The RDF an entity's revisions add and remove (sparql/rdf-diff.ts), which the rdf_change events and the SPARQL
+// mirror's patches are made of: applied to the first revision's triples, each delta must give the next
+// revision's triples exactly, as the whole entity renders them (domain/rdf.ts). The first rendering is held
+// uncounted and counted at the first edit: these cases check that a triple two parts write stays while one of
+// them does.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Entity, Statement } from '../../src/domain/entity.js';
+import { revisionTriples } from '../../src/domain/rdf.js';
+import { DEFAULT_SITES } from '../../src/domain/sites.js';
+import { groupTriples, mirrorLayout } from '../../src/sparql/mirror-triples.js';
+import { EntityRdf, type RdfDelta } from '../../src/sparql/rdf-diff.js';
+
+const vocabulary = { conceptBase: 'http://www.wikidata.org/entity/', dataBase: 'http://entia.test/wiki/Special:EntityData/' };
+const setup = { vocabulary, sites: DEFAULT_SITES, flavor: 'full' as const };
+const layout = mirrorLayout(vocabulary);
+
+const quantity = (id: string, amount: string, rank: Statement['rank'] = 'normal'): Statement => ({
+  id, rank, qualifiers: [], references: [], property: { id: 'P1', data_type: 'quantity' },
+  value: { type: 'value', content: { amount, unit: '1' } },
+} as unknown as Statement);
+
+function item(statements: Statement[], label = 'x'): Entity {
+  return { id: 'Q7', type: 'item', labels: { en: label }, descriptions: {}, aliases: {}, sitelinks: {}, statements: { P1: statements } } as unknown as Entity;
+}
+
+const revision = (entity: Entity, n: number) => ({ kind: 'entity' as const, entity, head: { revision: n, modified: new Date(Date.UTC(2026, 0, 1, 0, 0, n)) } });
+
+/** The whole entity's lines as the mirror holds them (blank nodes as skolem IRIs), one set. */
+function whole(entity: Entity, n: number): Set<string> {
+  const { own, shared } = groupTriples(layout, revisionTriples(entity, revision(entity, n).head, setup));
+  return new Set([...own, ...[...shared.values()].flatMap((lines) => lines.trimEnd().split('\n'))]);
+}
+
+function apply(held: Set<string>, delta: RdfDelta): Set<string> {
+  const next = new Set(held);
+  for (const line of [...delta.deleted, ...delta.unlinked.flatMap((lines) => lines.split('\n'))]) {
+    assert.ok(next.delete(line), `deleted but not held: ${line}`);
+  }
+  for (const line of [...delta.added, ...delta.linked.flatMap((lines) => lines.split('\n'))]) next.add(line);
+  return next;
+}
+
+describe('an entity\'s RDF, revision by revision', () => {
+  it('gives the next revision\'s triples exactly, when two statements share a value and one goes', () => {
+    const revisions = [
+      item([quantity('Q7$1', '+5'), quantity('Q7$2', '+5')]),
+      item([quantity('Q7$1', '+5')]), // the truthy triple and the value node stay: Q7$1 still states them
+      item([quantity('Q7$1', '+6')], 'y'),
+      item([quantity('Q7$1', '+6', 'preferred'), quantity('Q7$3', '+7')]), // Q7$3 is not best: no truthy triple
+    ];
+    const state = new EntityRdf(layout, setup, 'Q7');
+    let held = new Set<string>();
+    revisions.forEach((entity, i) => {
+      held = apply(held, state.update(revision(entity, i + 1)));
+      assert.deepEqual([...held].sort(), [...whole(entity, i + 1)].sort(), `revision ${i + 1}`);
+    });
+    const gone = state.update(null);
+    assert.deepEqual([...apply(held, gone)], [], 'an entity gone removes everything');
+  });
+});
