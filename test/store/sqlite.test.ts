@@ -9,6 +9,8 @@ import { storeContract } from './contract.js';
 import { parseText } from '../../src/search/query.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import type { Entity } from '../../src/domain/entity.js';
+import type { Head } from '../../src/store/store.js';
 
 const dirs: string[] = [];
 storeContract('sqlite', async () => {
@@ -111,4 +113,36 @@ it('sqlite: bulk-loaded item documents are compressed, property and single-edit 
   const doc = await reopened.readDocument(item.id);
   assert.match(doc.status === 'found' ? doc.json() : '', /old text form/);
   await reopened.close();
+});
+
+// The changes a process committed are read from memory (change-feed.ts): whatever it remembers, every page must
+// be what the query reads, also when another process's commits fall between its own, and with filters.
+it('sqlite: the change feed reads the same from memory as from the file, with another writer in between', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
+  dirs.push(dir);
+  const path = join(dir, 'feed.db');
+  const [one, other] = [openSqliteStore({ path }), openSqliteStore({ path })];
+  const meta = { user: 'u', comment: 'c', tags: [], bot: false };
+  const heads = new Map<string, { entity: Entity; head: Head }>();
+  const edit = async (store: typeof one, id: string, label: string, action?: 'revert') => {
+    const previous = heads.get(id) ?? null;
+    const entity: Entity = { id, type: 'item', labels: { en: label }, descriptions: {}, aliases: {}, statements: {}, sitelinks: {} };
+    heads.set(id, { entity, head: await store.applyEdit({ entity, previous, meta: { ...meta, action }, checks: {} }) });
+  };
+  for (let i = 0; i < 6; i++) await edit(one, `Q${i % 2 + 1}`, `one ${i}`, i === 5 ? 'revert' : undefined);
+  await edit(other, 'Q3', 'other');
+  for (let i = 0; i < 3; i++) await edit(one, 'Q1', `one again ${i}`);
+  const fresh = openSqliteStore({ path }); // remembers nothing: every page is the query's
+  const head = Number(await fresh.changesHead());
+  for (let since = 0; since < head; since++) {
+    for (const limit of [1, 2, 5, 100]) {
+      const query = { since: String(since), limit };
+      assert.deepEqual(await one.changes(query), await fresh.changes(query), `since ${since}, limit ${limit}`);
+      assert.deepEqual(await one.changes({ ...query, entities: ['Q1'] }), await fresh.changes({ ...query, entities: ['Q1'] }));
+    }
+  }
+  const all = await one.changes({ since: '0', limit: 100 });
+  assert.deepEqual(all.map((c) => `${c.entity} ${c.type} ${c.previous}`),
+    ['Q1 create null', 'Q2 create null', 'Q1 edit 1', 'Q2 edit 2', 'Q1 edit 3', 'Q2 revert 4', 'Q3 create null', 'Q1 edit 5', 'Q1 edit 8', 'Q1 edit 9']);
+  await Promise.all([one.close(), other.close(), fresh.close()]);
 });
