@@ -163,6 +163,21 @@ function crossProcessTests(url: string): void {
     }
   });
 
+  it('makes a kind\'s id sequence at open when the schema lacks it (a kind added after the store was made)', async () => {
+    const fresh = uniqueSchemaName();
+    const first = await openPostgresStore({ url, schema: fresh, poolSize: 1 });
+    try {
+      await first.pool.query(`DROP SEQUENCE "${fresh}".property_ids`);
+      await assert.rejects(first.allocateId('property'), /property_ids/);
+      await first.close();
+      const reopened = await openPostgresStore({ url, schema: fresh, poolSize: 1 });
+      assert.equal(await reopened.allocateId('property'), 'P1');
+      await reopened.close();
+    } finally {
+      await dropSchema(fresh);
+    }
+  });
+
   it('reads an entity with a statement each connection prepares once, unless prepared statements are off', async () => {
     const [writer] = await stores(1);
     const item = await create(writer, { ...emptyEntity('', 'item'), labels: { en: 'prepared' } });

@@ -146,3 +146,22 @@ it('sqlite: the change feed reads the same from memory as from the file, with an
     ['Q1 create null', 'Q2 create null', 'Q1 edit 1', 'Q2 edit 2', 'Q1 edit 3', 'Q2 revert 4', 'Q3 create null', 'Q1 edit 5', 'Q1 edit 8', 'Q1 edit 9']);
   await Promise.all([one.close(), other.close(), fresh.close()]);
 });
+
+// A kind added to the descriptor after a store was made has no rows of its own there: the next open adds them.
+it('sqlite: makes a kind\'s id counter and entity counts at open when the file lacks them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
+  dirs.push(dir);
+  const path = join(dir, 'kinds.db');
+  const first = openSqliteStore({ path });
+  first.db.prepare("DELETE FROM id_counters WHERE kind = 'property'").run();
+  first.db.prepare("DELETE FROM entity_counts WHERE kind = 'property'").run();
+  await assert.rejects(first.allocateId('property'));
+  await first.close();
+  const reopened = openSqliteStore({ path });
+  assert.equal(await reopened.allocateId('property'), 'P1');
+  const meta = { user: 'u', comment: null, tags: [], bot: false };
+  await reopened.applyEdit({ entity: { id: 'P1', type: 'property', data_type: 'string', labels: {}, descriptions: {}, aliases: {}, statements: {} },
+    previous: null, meta, checks: {} });
+  assert.equal((await reopened.statistics()).entities.property, 1);
+  await reopened.close();
+});

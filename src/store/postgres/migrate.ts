@@ -3,7 +3,8 @@
 // the others wait, then find nothing left to do. A failed migration rolls back whole (DDL is transactional).
 import type pg from 'pg';
 import { migrationLockKey } from './lock-keys.js';
-import { MIGRATIONS } from './migrations.js';
+import { KINDS } from '../../domain/kinds.js';
+import { kindSequence, MIGRATIONS } from './migrations.js';
 import { migrationQueries as q } from './queries.js';
 import { inTransaction } from './transaction.js';
 
@@ -35,6 +36,7 @@ export async function migrate(pool: pg.Pool, schema: string | null, create = tru
       await q.run(db, MIGRATIONS[version - 1]);
       await q.record(db, version);
     }
+    for (const kind of KINDS) await q.run(db, kindSequence(kind));
     return applied.size === 0;
   });
 }

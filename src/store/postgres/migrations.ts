@@ -1,6 +1,7 @@
 // Versioned schema for the PostgreSQL backend, the same tables and concepts as sqlite/migrations.ts.
 // Table entia_migrations records which versions ran; a schema change is a new entry appended here, never
 // an edit of an old one. Each entry runs in the migration transaction (PostgreSQL DDL is transactional).
+import type { Kind } from '../../domain/kinds.js';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: entities, revisions, id sequences and the index rows of store/index-rows.ts
@@ -244,3 +245,13 @@ export const MIGRATIONS: readonly string[] = [
     WHERE value ~ '^[QP][1-9][0-9]*$';
   `,
 ];
+
+/**
+ * A kind's id sequence (domain/kinds.ts; queries.ts takes its ids from `<name>_ids`), made when the store opens
+ * if missing, so that a kind added to the descriptor needs no migration of its own. Migration 1 made the first
+ * two kinds'.
+ */
+export function kindSequence(kind: Kind): string {
+  if (!/^[a-z]+$/.test(kind.name)) throw new Error(`a kind's name must be lower-case letters: ${kind.name}`);
+  return `CREATE SEQUENCE IF NOT EXISTS ${kind.name}_ids AS bigint MINVALUE 1`;
+}

@@ -33,7 +33,7 @@ export function isSchemaName(name: string): boolean {
   return SCHEMA_NAME.test(name);
 }
 
-// One sequence per kind, named after it (`item_ids`; made by the migrations): nextval() never hands out a number
+// One sequence per kind, named after it (`item_ids`; made at open, migrations.ts kindSequence): nextval() never hands out a number
 // twice, whatever the number of processes.
 const ID_SEQUENCE: Record<KindName, { next: string; raise: string }> = perKind(({ name }) => ({
   next: `SELECT nextval('${name}_ids') AS n`,

@@ -22,7 +22,7 @@ import { DeferredIndex } from './deferred-index.js';
 import { decodeDocument } from './documents.js';
 import { ImportThread } from './import-thread.js';
 import { SqliteIndexWriter } from './index-writer.js';
-import { MIGRATIONS } from './migrations.js';
+import { addKindRows, MIGRATIONS } from './migrations.js';
 import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
@@ -79,6 +79,7 @@ function migrate(db: Database.Database): void {
     const version = db.pragma('user_version', { simple: true }) as number;
     for (let i = version; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i]);
     if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+    addKindRows(db);
   }).immediate();
 }
 

@@ -1,5 +1,7 @@
 // Versioned schema for the SQLite backend. PRAGMA user_version records how many migrations ran; a new
 // schema change is a new entry appended here, never an edit of an old one and never a wipe.
+import type Database from 'better-sqlite3';
+import { KINDS } from '../../domain/kinds.js';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: entities, revisions, id counters and the index rows of store/index-rows.ts
@@ -247,3 +249,17 @@ export const MIGRATIONS: readonly string[] = [
     WHERE value GLOB '[QP][1-9]*';
   `,
 ];
+
+/**
+ * Each kind's own rows (domain/kinds.ts): its id counter and its entity counts, added when the store opens if
+ * missing, so that a kind added to the descriptor needs no migration of its own. Migrations 1 and 14 made the
+ * first two kinds' rows; for those this adds nothing.
+ */
+export function addKindRows(db: Database.Database): void {
+  const counter = db.prepare('INSERT OR IGNORE INTO id_counters (kind, last) VALUES (?, 0)');
+  const counts = db.prepare('INSERT OR IGNORE INTO entity_counts (kind, redirect, n) VALUES (?, 0, 0), (?, 1, 0)');
+  for (const kind of KINDS) {
+    counter.run(kind.name);
+    counts.run(kind.name, kind.name);
+  }
+}
