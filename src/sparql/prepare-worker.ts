@@ -17,3 +17,5 @@ parentPort!.on('message', ({ id, text, vocabulary, language }: PrepareRequest) =
   }
   parentPort!.postMessage(reply);
 });
+// Loaded and listening: the server starts each query's time limit from here, not from the thread's start.
+parentPort!.postMessage({ ready: true } satisfies PrepareReply);

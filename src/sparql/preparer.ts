@@ -9,13 +9,16 @@ import { QueryTimeout } from './engine.js';
 import { QueryRefused, type PreparedQuery } from './query.js';
 
 export interface PrepareRequest { id: number; text: string; vocabulary: RdfVocabulary; language: string }
-export type PrepareReply = { id: number; prepared: PreparedQuery } | { id: number; refused: { message: string; update: boolean } };
+export type PrepareReply = { id: number; prepared: PreparedQuery } | { id: number; refused: { message: string; update: boolean } }
+  /** The thread has loaded its module and takes queries. */
+  | { ready: true };
 
 interface Waiting {
   request: PrepareRequest;
   resolve: (prepared: PreparedQuery) => void;
   reject: (e: Error) => void;
-  timer: NodeJS.Timeout;
+  /** Set once the thread is ready: the limit bounds reading the query, not starting a thread to read it. */
+  timer?: NodeJS.Timeout;
 }
 
 export class QueryPreparer {
@@ -27,13 +30,19 @@ export class QueryPreparer {
   prepare(text: string, vocabulary: RdfVocabulary, language: string, timeoutMs: number): Promise<PreparedQuery> {
     const request = { id: this.nextId++, text, vocabulary, language };
     return new Promise<PreparedQuery>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(request.id);
-        reject(new QueryTimeout(`reading the query took longer than ${timeoutMs / 1000} s`));
-        this.restart();
-      }, timeoutMs);
-      this.waiting.set(request.id, { request, resolve, reject, timer });
+      const waiting: Waiting = { request, resolve, reject };
+      this.waiting.set(request.id, waiting);
       this.running().postMessage(request);
+      // A new thread takes some 100 ms to load its module, more under load (seconds for a test run from the
+      // TypeScript sources): a one-second limit was spent before reading began.
+      void this.ready.then(() => {
+        if (this.waiting.get(request.id) !== waiting) return;
+        waiting.timer = setTimeout(() => {
+          this.waiting.delete(request.id);
+          reject(new QueryTimeout(`reading the query took longer than ${timeoutMs / 1000} s`));
+          this.restart();
+        }, timeoutMs);
+      });
     });
   }
 
@@ -50,10 +59,16 @@ export class QueryPreparer {
     await this.stop();
   }
 
+  /** Settles once the current thread has loaded (or failed: its queries fail then). */
+  private ready: Promise<void> = Promise.resolve();
+
   private running(): Worker {
     if (this.thread) return this.thread;
     const thread = startThread(import.meta.url, 'prepare-worker');
-    thread.on('message', (reply: PrepareReply) => this.answer(reply));
+    let loaded!: () => void;
+    this.ready = new Promise((resolve) => { loaded = resolve; });
+    thread.on('message', (reply: PrepareReply) => ('ready' in reply ? loaded() : this.answer(reply)));
+    thread.on('exit', () => loaded());
     // A thread that failed (out of memory on a huge query): what it held fails, and the next query starts another.
     thread.on('error', () => this.failAll());
     thread.unref(); // an idle reader keeps no process alive
@@ -61,7 +76,7 @@ export class QueryPreparer {
     return thread;
   }
 
-  private answer(reply: PrepareReply): void {
+  private answer(reply: Exclude<PrepareReply, { ready: true }>): void {
     const w = this.waiting.get(reply.id);
     if (!w) return;
     this.waiting.delete(reply.id);
