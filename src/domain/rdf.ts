@@ -162,40 +162,32 @@ function simpleValue(ns: Namespaces, dataType: string, datavalue: Json): string 
   }
 }
 
-/** The lines of a full value node (`wdv:` `subject`), for the value types that have one; null for the others. */
-function valueNodeLines(subject: string, datavalue: Json): string | null {
-  const v = datavalue.value;
-  const line = (predicate: string, object: string) => triple(subject, predicate, object);
-  switch (datavalue.type) {
-    case 'time': {
-      const date = standardDate(v.time, v.precision, v.calendarmodel);
-      return line(A, T.timeValue) + line(T.time, date === null ? plain(v.time) : typed(date, XSD_DATETIME))
-        + line(T.timePrecision, typed(String(v.precision), XSD_INTEGER))
-        + line(T.timeTimezone, typed(String(v.timezone ?? 0), XSD_INTEGER))
-        + line(T.timeCalendarModel, iri(String(v.calendarmodel).trim()));
-    }
-    case 'quantity':
-      return line(A, T.quantityValue) + line(T.quantityAmount, typed(v.amount, XSD_DECIMAL))
-        + (v.upperBound !== undefined ? line(T.quantityUpperBound, typed(v.upperBound, XSD_DECIMAL)) : '')
-        + (v.lowerBound !== undefined ? line(T.quantityLowerBound, typed(v.lowerBound, XSD_DECIMAL)) : '')
-        // The unit "1" (none) is Wikidata's item "1" (Q199), as Wikibase writes it.
-        + line(T.quantityUnit, v.unit === '1' ? T.unitOne : iri(v.unit));
-    case 'globecoordinate':
-      return line(A, T.globeValue) + line(T.geoLatitude, typed(phpNumberText(v.latitude), XSD_DOUBLE))
-        + line(T.geoLongitude, typed(phpNumberText(v.longitude), XSD_DOUBLE))
-        + (v.precision !== null && v.precision !== undefined ? line(T.geoPrecision, typed(phpNumberText(v.precision), XSD_DOUBLE)) : '')
-        + line(T.geoGlobe, v.globe !== undefined && v.globe !== null ? iri(v.globe) : T.earth);
-    default: return null;
-  }
-}
-
-const HAS_VALUE_NODE = new Set(['time', 'quantity', 'globecoordinate']);
+/** The lines of a full value node (`wdv:` `subject`), by the value types that have one. */
+const VALUE_NODES: Readonly<Record<string, (subject: string, v: Json) => string>> = {
+  time(subject, v) {
+    const date = standardDate(v.time, v.precision, v.calendarmodel);
+    return triple(subject, A, T.timeValue) + triple(subject, T.time, date === null ? plain(v.time) : typed(date, XSD_DATETIME))
+      + triple(subject, T.timePrecision, typed(String(v.precision), XSD_INTEGER))
+      + triple(subject, T.timeTimezone, typed(String(v.timezone ?? 0), XSD_INTEGER))
+      + triple(subject, T.timeCalendarModel, iri(String(v.calendarmodel).trim()));
+  },
+  quantity: (subject, v) => triple(subject, A, T.quantityValue) + triple(subject, T.quantityAmount, typed(v.amount, XSD_DECIMAL))
+    + (v.upperBound !== undefined ? triple(subject, T.quantityUpperBound, typed(v.upperBound, XSD_DECIMAL)) : '')
+    + (v.lowerBound !== undefined ? triple(subject, T.quantityLowerBound, typed(v.lowerBound, XSD_DECIMAL)) : '')
+    // The unit "1" (none) is Wikidata's item "1" (Q199), as Wikibase writes it.
+    + triple(subject, T.quantityUnit, v.unit === '1' ? T.unitOne : iri(v.unit)),
+  globecoordinate: (subject, v) => triple(subject, A, T.globeValue) + triple(subject, T.geoLatitude, typed(phpNumberText(v.latitude), XSD_DOUBLE))
+    + triple(subject, T.geoLongitude, typed(phpNumberText(v.longitude), XSD_DOUBLE))
+    + (v.precision !== null && v.precision !== undefined ? triple(subject, T.geoPrecision, typed(phpNumberText(v.precision), XSD_DOUBLE)) : '')
+    + triple(subject, T.geoGlobe, v.globe !== undefined && v.globe !== null ? iri(v.globe) : T.earth),
+};
 
 /** A full value node (`wdv:`), written once per graph, for the value types that have one; its IRI, or null. */
 function valueNode(graph: Graph, ns: Namespaces, datavalue: Json): string | null {
-  if (!HAS_VALUE_NODE.has(datavalue.type)) return null;
+  const lines = Object.hasOwn(VALUE_NODES, datavalue.type) ? VALUE_NODES[datavalue.type] : undefined;
+  if (!lines) return null;
   const subject = iri(ns.value(valueHash(datavalue)));
-  if (!graph.hasNode(subject)) graph.addNode(subject, valueNodeLines(subject, datavalue)!);
+  if (!graph.hasNode(subject)) graph.addNode(subject, lines(subject, datavalue.value));
   return subject;
 }
 
