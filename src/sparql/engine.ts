@@ -114,8 +114,10 @@ export class SparqlEngine extends EventEmitter {
     return this.send(this.worker, (id) => ({ ...message, id }) as EngineRequest, about);
   }
 
-  /** Posts a message with a new id to one of the threads; the engine's thread answers it. */
-  /** `about`: whether it is a query, and what to tell when the engine starts running it. */
+  /**
+   * Posts a message with a new id to one of the threads; the engine's thread answers it. `about`: whether it is
+   * a query, and what to tell when the engine starts running it.
+   */
   private send(thread: Worker, message: (id: number) => EngineRequest | WriterRequest,
     about: Omit<Pending, 'resolve' | 'reject'> = { query: false }): Promise<Done> {
     if (this.closed) return Promise.reject(new EngineRestarted('the SPARQL engine is stopped'));

@@ -19,8 +19,8 @@ export class SqliteChangeFeed implements ChangeFeed {
   /** The changes this process committed last, in revision order (not always consecutive: other writers, redirects). */
   private readonly kept: Change[] = [];
 
-  /** Called once an edit has committed: its change, as a query would read it back. */
-  committed(entity: string, head: Head, previous: number | null, meta: EditMeta): void {
+  /** Keeps an edit's change once it has committed, as a query would read it back. */
+  keep(entity: string, head: Head, previous: number | null, meta: EditMeta): void {
     this.kept.push(Object.freeze(changeOf(String(head.revision), head.revision, entity, head.modified, meta.user, meta.comment, meta.action ?? null, previous)));
     if (this.kept.length > KEPT_CHANGES) this.kept.splice(0, KEPT_CHANGES / 2);
   }

@@ -218,7 +218,7 @@ export class SqliteStore extends StoreParts implements Store {
     edits.forEach((q, i) => {
       const outcome = outcomes[i];
       if ('head' in outcome) {
-        this.feed.committed(q.edit.entity.id, outcome.head, q.edit.previous?.head.revision ?? null, q.edit.meta);
+        this.feed.keep(q.edit.entity.id, outcome.head, q.edit.previous?.head.revision ?? null, q.edit.meta);
         this.recent.remember(q.edit.entity, outcome.head, q.edit.previous);
         q.resolve(outcome.head);
       } else {
