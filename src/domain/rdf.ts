@@ -276,6 +276,11 @@ function addComponents(graph: Graph, ns: Namespaces, pid: string, dataType: stri
 
 /** The N-Triples of one entity in the dump form (toWikidata), each line once, in no particular order. */
 export function entityTriples(dump: Json, options: RdfOptions): string[] {
+  return entityGraph(dump, options).lines();
+}
+
+/** One entity in the dump form, written into a graph: its own lines and the shared nodes apart. */
+function entityGraph(dump: Json, options: RdfOptions): Graph {
   const ns = namespacesOf(options.vocabulary);
   const graph = new Graph(options.skolemBase);
   const id = String(dump.id);
@@ -293,13 +298,24 @@ export function entityTriples(dump: Json, options: RdfOptions): string[] {
     const best = bestStatements(claims);
     for (const claim of claims) addClaim(graph, ns, entity, id, claim, best.has(claim), options.flavor);
   }
-  return graph.lines();
+  return graph;
+}
+
+/** One revision of an entity (Entia's model) in the dump form, with the options that state its revision and time. */
+function revisionDump(entity: Entity, head: { revision: number; modified: Date }, options: Omit<RdfOptions, 'revision'>): [Json, RdfOptions] {
+  const dump = toWikidata(entity, { id: head.revision, modified: head.modified }, { hashes: false });
+  return [dump, { ...options, revision: { id: head.revision, modified: String(dump.modified) } }];
 }
 
 /** The N-Triples of one revision of an entity (Entia's model), stating that revision and its time. */
 export function revisionTriples(entity: Entity, head: { revision: number; modified: Date }, options: Omit<RdfOptions, 'revision'>): string[] {
-  const dump = toWikidata(entity, { id: head.revision, modified: head.modified }, { hashes: false });
-  return entityTriples(dump, { ...options, revision: { id: head.revision, modified: String(dump.modified) } });
+  return entityTriples(...revisionDump(entity, head, options));
+}
+
+/** The same triples in their groups (Graph): the entity's own lines, each once, and the shared nodes it uses. */
+export function revisionGroups(entity: Entity, head: { revision: number; modified: Date }, options: Omit<RdfOptions, 'revision'>): PartTriples {
+  const graph = entityGraph(...revisionDump(entity, head, options));
+  return { own: [...new Set(graph.own)], shared: graph.shared };
 }
 
 /** One part's triples: its own lines, and the shared nodes it uses with their lines (Graph). */

@@ -5,7 +5,7 @@
 // and are removed when nothing points at them any more. Queries read the union of all graphs, which has each
 // triple once. Pure.
 import type { Entity } from '../domain/entity.js';
-import { instancePrefixes, redirectTriple, revisionTriples, type RdfVocabulary } from '../domain/rdf.js';
+import { instancePrefixes, redirectTriple, revisionGroups, type PartTriples, type RdfVocabulary } from '../domain/rdf.js';
 import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
 
 export interface MirrorLayout {
@@ -13,13 +13,9 @@ export interface MirrorLayout {
   genidBase: string;
   /** The named graph holding one entity's own triples. */
   graphOf(id: string): string;
-  /** Whether a triple's subject is a node entities share (it goes in the default graph). */
-  isShared(line: string): boolean;
   /** Whether an IRI names a reference node (collected before the values it uses). */
   isReference(iri: string): boolean;
 }
-
-const WIKI_GROUP = '<http://wikiba.se/ontology#wikiGroup>';
 
 /** Where blank nodes become IRIs, beside the instance's `entity/` (Wikidata: `…/.well-known/genid/`). */
 export function genidBase(vocabulary: RdfVocabulary): string {
@@ -27,52 +23,33 @@ export function genidBase(vocabulary: RdfVocabulary): string {
 }
 
 export function mirrorLayout(vocabulary: RdfVocabulary): MirrorLayout {
-  const { wdv: value, wdref: reference } = instancePrefixes(vocabulary);
+  const { wdref: reference } = instancePrefixes(vocabulary);
   return {
     genidBase: genidBase(vocabulary),
     graphOf: (id) => `${vocabulary.conceptBase}${id}`,
-    isShared: (line) => line.startsWith(`<${value}`) || line.startsWith(`<${reference}`) || line.includes(` ${WIKI_GROUP} `),
     isReference: (iri) => iri.startsWith(reference),
   };
 }
 
-const BLANK_SUBJECT = /^_:([A-Za-z0-9]+) /;
-const BLANK_OBJECT = / _:([A-Za-z0-9]+) \.$/;
+const NOTHING: PartTriples = { own: [], shared: new Map() };
 
 /**
- * A line with its blank nodes made IRIs, as the Query Service stores them: Wikibase labels them from their
- * place (domain/rdf.ts), so the same node written twice, or saved and loaded again, stays one node (an engine
- * renames blank nodes on every load). A literal never matches: it ends in a quote, a language or a type.
- */
-export function skolemize(layout: MirrorLayout, line: string): string {
-  if (!line.includes('_:')) return line;
-  return line.replace(BLANK_SUBJECT, (_, label) => `<${layout.genidBase}${label}> `)
-    .replace(BLANK_OBJECT, (_, label) => ` <${layout.genidBase}${label}> .`);
-}
-
-/** An entity's triples, skolemised: its own N-Triples lines, and each shared node's N-Triples by the node's IRI. */
-export function groupTriples(layout: MirrorLayout, triples: readonly string[]): { own: string[]; shared: Map<string, string> } {
-  const own: string[] = [];
-  const shared = new Map<string, string>();
-  for (const triple of triples) {
-    const line = skolemize(layout, triple);
-    if (layout.isShared(line)) {
-      const subject = line.slice(1, line.indexOf('>'));
-      shared.set(subject, `${shared.get(subject) ?? ''}${line}\n`);
-    } else {
-      own.push(line);
-    }
-  }
-  return { own, shared };
-}
-
-/**
- * The triples of one entity as the mirror holds it: the RDF of its stored document, a redirect's `owl:sameAs`
- * (as the Query Service holds it), or none (it is gone). The RDF writer writes these; the mirror counts them to
+ * The triples of one entity as the mirror holds it, in their groups (its own lines, and the shared nodes it uses
+ * by IRI): the RDF of its stored document with blank nodes as skolem IRIs (Wikibase labels them from their place,
+ * so the same node written twice, or saved and loaded again, stays one node), a redirect's `owl:sameAs` (as the
+ * Query Service holds it), or none (it is gone). The external sync writes these; the mirror counts them to
  * estimate the engine's size.
  */
-export function mirrorLines(entity: MirrorEntity, setup: EngineSetup): string[] {
-  if (entity.redirect) return [redirectTriple(setup.vocabulary, entity.id, entity.redirect)];
-  if (entity.json === undefined || !entity.head) return [];
-  return revisionTriples(JSON.parse(entity.json) as Entity, { revision: entity.head.revision, modified: new Date(entity.head.modified) }, setup);
+export function mirrorTriples(entity: MirrorEntity, setup: EngineSetup): PartTriples {
+  if (entity.redirect) return { own: [redirectTriple(setup.vocabulary, entity.id, entity.redirect)], shared: new Map() };
+  if (entity.json === undefined || !entity.head) return NOTHING;
+  return revisionGroups(JSON.parse(entity.json) as Entity, { revision: entity.head.revision, modified: new Date(entity.head.modified) },
+    { ...setup, skolemBase: genidBase(setup.vocabulary) });
+}
+
+/** How many triples a grouping holds (a shared node's lines end with a line break each). */
+export function tripleCount({ own, shared }: PartTriples): number {
+  let n = own.length;
+  for (const lines of shared.values()) for (let i = lines.indexOf('\n'); i !== -1; i = lines.indexOf('\n', i + 1)) n++;
+  return n;
 }

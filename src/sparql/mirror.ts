@@ -11,7 +11,7 @@ import { KINDS } from '../domain/kinds.js';
 import { compareCursors, InvalidCursor, pagesById, type Change, type ChangeFeed, type CommitWatch, type EntityStore, type StoreStatistics } from '../store/store.js';
 import { entityChange } from './entity-change.js';
 import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
-import { mirrorLines } from './mirror-triples.js';
+import { mirrorTriples, tripleCount } from './mirror-triples.js';
 import { EngineRestarted, type SparqlEngine } from './engine.js';
 
 /** How often the feed is read while the mirror is in step, and how many changes one read takes. */
@@ -219,7 +219,7 @@ export class SparqlMirror {
     for (const kind of KINDS) {
       if (counts[kind.name] === 0) continue;
       const ids = (await this.store.entityIds(kind.prefix, SAMPLE)).filter((id) => id.startsWith(kind.prefix));
-      const sampled = (await this.readEntities(ids)).reduce((n, entity) => n + mirrorLines(entity, this.setup).length, 0);
+      const sampled = (await this.readEntities(ids)).reduce((n, entity) => n + tripleCount(mirrorTriples(entity, this.setup)), 0);
       if (ids.length) triples += (sampled / ids.length) * counts[kind.name];
     }
     return triples;

@@ -2,7 +2,7 @@
 // engine holds: where the sync stands, which shared nodes each entity uses, which of them only it uses. Each
 // request writes entities and the sync's state together, guarded by the token (remote-sync.ts says why).
 import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
-import { groupTriples, mirrorLines, type MirrorLayout } from './mirror-triples.js';
+import { mirrorTriples, type MirrorLayout } from './mirror-triples.js';
 import { type RemoteEndpoint } from './remote-endpoint.js';
 
 /** Entia's bookkeeping in the engine: one graph, one subject, one predicate per fact. */
@@ -38,14 +38,14 @@ export function stateQuads(state: SyncState): string[] {
 /** One entity's triples laid out for the engine. */
 export interface RemoteEntity {
   id: string;
-  own: string[];
-  shared: Map<string, string>;
+  own: readonly string[];
+  shared: ReadonlyMap<string, string>;
   /** Characters of triple text: what the entity adds to a request. */
   size: number;
 }
 
 export function remoteEntity(layout: MirrorLayout, setup: EngineSetup, entity: MirrorEntity): RemoteEntity {
-  const { own, shared } = groupTriples(layout, mirrorLines(entity, setup));
+  const { own, shared } = mirrorTriples(entity, setup);
   let size = 0;
   for (const line of own) size += line.length;
   for (const lines of shared.values()) size += lines.length + 80;

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Entity, Statement } from '../../src/domain/entity.js';
-import { revisionTriples } from '../../src/domain/rdf.js';
+import { revisionGroups } from '../../src/domain/rdf.js';
 import { DEFAULT_SITES } from '../../src/domain/sites.js';
-import { groupTriples, mirrorLayout } from '../../src/sparql/mirror-triples.js';
+import { mirrorLayout } from '../../src/sparql/mirror-triples.js';
 import { EntityRdf, type RdfDelta } from '../../src/sparql/rdf-diff.js';
 
 const vocabulary = { conceptBase: 'http://www.wikidata.org/entity/', dataBase: 'http://entia.test/wiki/Special:EntityData/' };
@@ -28,7 +28,7 @@ const revision = (entity: Entity, n: number) => ({ kind: 'entity' as const, enti
 
 /** The whole entity's lines as the mirror holds them (blank nodes as skolem IRIs), one set. */
 function whole(entity: Entity, n: number): Set<string> {
-  const { own, shared } = groupTriples(layout, revisionTriples(entity, revision(entity, n).head, setup));
+  const { own, shared } = revisionGroups(entity, revision(entity, n).head, { ...setup, skolemBase: layout.genidBase });
   return new Set([...own, ...[...shared.values()].flatMap((lines) => lines.trimEnd().split('\n'))]);
 }
 
