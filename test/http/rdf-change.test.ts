@@ -145,7 +145,14 @@ describe('the change feed as rdf_change events', () => {
     const own = await startServer();
     try {
       const p = (await own.post('/v1/entities/properties', { property: { data_type: 'string' } })).body.id;
-      const start = (await own.get('/v1/changes?limit=1&order=newest')).body.changes[0].cursor;
+      // On PostgreSQL a change is read once every transaction older than it has ended (ADR 0006), and other test
+      // files share the server: wait (bounded) until the property's creation is the newest change read.
+      let start: string | undefined;
+      for (const deadline = Date.now() + 10_000; !start && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+        const newest = (await own.get('/v1/changes?limit=1&order=newest')).body.changes[0];
+        if (newest?.entity === p) start = newest.cursor;
+      }
+      assert.ok(start, 'the property\'s creation reached the feed');
       // 40 creations of some 300 KB of RDF each: 12 MB, more than one page holds.
       const statements = { [p]: Array.from({ length: 300 }, (_, k) => ({ property: { id: p }, value: { type: 'value', content: `a value of some length, number ${k}` } })) };
       const ids: string[] = [];
