@@ -49,6 +49,8 @@ export interface Kind {
    * `one`, its noun in a form's label; `pick`, what an id input of the kind suggests typing.
    */
   words: { plural: string; one: string; pick: string; create: string; newOne: string; noMatch: string };
+  /** The members of the kind's REST form besides `id`, in the order served: what `_fields` may choose (docs/api.md §4.1). */
+  members: readonly string[];
   /** The item of the constraint vocabulary that stands for the kind in allowed-entity-types constraints. */
   constraintEntityType: 'wikibaseItem' | 'wikibaseProperty';
 }
@@ -59,6 +61,7 @@ export const ITEM: Kind = {
   policy: { unique: 'label-and-description', sameValueFirst: true },
   codes: { invalidId: 'invalid-item-id', notFound: 'item-not-found', invalidData: 'invalid-item-data' },
   phpIdClass: 'Wikibase\\DataModel\\Entity\\ItemId', constraintEntityType: 'wikibaseItem',
+  members: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
   words: { plural: 'Items', one: 'Item', pick: 'Q42 or a name', create: 'Create a new item', newOne: 'New item', noMatch: 'No items match “{0}”.' },
 };
 
@@ -68,6 +71,7 @@ export const PROPERTY: Kind = {
   policy: { unique: 'label', sameValueFirst: false },
   codes: { invalidId: 'invalid-property-id', notFound: 'property-not-found', invalidData: 'invalid-property-data' },
   phpIdClass: 'Wikibase\\DataModel\\Entity\\PropertyId', constraintEntityType: 'wikibaseProperty',
+  members: ['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements'],
   words: { plural: 'Properties', one: 'Property', pick: 'P31 or a name', create: 'Create a new property', newOne: 'New property', noMatch: 'No properties match “{0}”.' },
 };
 

@@ -3,7 +3,7 @@
 import { freezeJson, type Entity, type Sitelink } from './entity.js';
 import { sitelinkUrl, type SiteTable } from './sites.js';
 import { topLevelMembers } from './json-members.js';
-import { kindByName } from './kinds.js';
+import { KINDS, kindByName } from './kinds.js';
 
 export interface SitelinkView extends Sitelink {
   url: string;
@@ -38,19 +38,14 @@ export function renderEntity(entity: Entity, sites: SiteTable, withDataType: boo
 }
 
 function buildEntity(entity: Entity, sites: SiteTable, withDataType: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: entity.id, type: entity.type };
-  const kind = kindByName(entity.type);
-  if (kind.hasDataType && withDataType) out.data_type = entity.data_type;
-  out.labels = entity.labels;
-  out.descriptions = entity.descriptions;
-  out.aliases = entity.aliases;
-  out.statements = entity.statements;
-  if (kind.hasSitelinks) out.sitelinks = renderSitelinks(sites, entity.sitelinks ?? {});
+  const out: Record<string, unknown> = { id: entity.id };
+  const stored = entity as unknown as Record<string, unknown>;
+  for (const member of kindByName(entity.type).members) {
+    if (member === 'data_type' && !withDataType) continue;
+    out[member] = member === 'sitelinks' ? renderSitelinks(sites, entity.sitelinks ?? {}) : stored[member];
+  }
   return out;
 }
-
-/** The members of a rendered entity, in the order buildEntity writes them; sitelinks are items' only. */
-const TERM_AND_STATEMENT_MEMBERS = ['labels', 'descriptions', 'aliases', 'statements'] as const;
 
 /**
  * renderEntity's JSON, made from a stored document's JSON text without parsing all of it: only the sitelinks
@@ -59,17 +54,18 @@ const TERM_AND_STATEMENT_MEMBERS = ['labels', 'descriptions', 'aliases', 'statem
  */
 export function renderEntityJson(json: string, sites: SiteTable, withDataType: boolean): string {
   const members = topLevelMembers(json);
-  const isItem = members.get('type') === '"item"';
-  const out = [`"id":${members.get('id')}`, `"type":${members.get('type')}`];
-  const dataType = members.get('data_type');
-  if (!isItem && withDataType && dataType !== undefined) out.push(`"data_type":${dataType}`);
-  for (const key of TERM_AND_STATEMENT_MEMBERS) {
-    const value = members.get(key);
-    if (value !== undefined) out.push(`"${key}":${value}`);
-  }
-  if (isItem) {
-    const sitelinks = JSON.parse(members.get('sitelinks') ?? '{}') as Record<string, Sitelink>;
-    out.push(`"sitelinks":${JSON.stringify(renderSitelinks(sites, sitelinks))}`);
+  const type = members.get('type');
+  const kind = KINDS.find((k) => type === `"${k.name}"`);
+  if (!kind) throw new Error(`a stored document of an unknown type: ${type}`);
+  const out = [`"id":${members.get('id')}`];
+  for (const member of kind.members) {
+    if (member === 'sitelinks') {
+      const sitelinks = JSON.parse(members.get('sitelinks') ?? '{}') as Record<string, Sitelink>;
+      out.push(`"sitelinks":${JSON.stringify(renderSitelinks(sites, sitelinks))}`);
+      continue;
+    }
+    const value = member === 'data_type' && !withDataType ? undefined : members.get(member);
+    if (value !== undefined) out.push(`"${member}":${value}`);
   }
   return `{${out.join(',')}}`;
 }

@@ -4,7 +4,7 @@
 // single GET serves, from the same per-revision cache), so a page of 500 costs little more than reading them.
 import { fail } from '../../../domain/errors.js';
 import type { Entity } from '../../../domain/entity.js';
-import { parseEntityId } from '../../../domain/kinds.js';
+import { KINDS, parseEntityId } from '../../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../../domain/languages.js';
 import { renderEntity } from '../../../domain/render.js';
 import { renderDocument } from './entities.js';
@@ -12,7 +12,8 @@ import type { Ctx, Result } from '../../context.js';
 import type { EntityStore } from '../../../store/store.js';
 
 export const MAX_BATCH_IDS = 500;
-const FIELDS = new Set(['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks']);
+/** Any kind's members: a batch mixes kinds, and each entity answers the ones it has. */
+const FIELDS = new Set(KINDS.flatMap((kind) => kind.members));
 
 interface BatchRequest {
   ids: string[];

@@ -1,7 +1,6 @@
 // Items and properties as whole resources: GET, POST (creation) and PATCH, for both kinds.
 import { parseNewEntity, patchedEntity } from '../../../domain/entity-input.js';
 import { fail } from '../../../domain/errors.js';
-import type { Kind } from '../../../domain/kinds.js';
 import type { SiteTable } from '../../../domain/sites.js';
 import { applyPatch } from '../../../domain/patch.js';
 import { BODY, inMode, PATCH } from '../../../domain/problems.js';
@@ -14,17 +13,12 @@ import { PATCH_DOCUMENT, PATH_ENTITY, write } from '../../write/rows.js';
 import { rulesFor } from '../../write/rules.js';
 import type { EntityStore } from '../../../store/store.js';
 
-const FIELDS: Record<Kind['name'], readonly string[]> = {
-  item: ['type', 'labels', 'descriptions', 'aliases', 'statements', 'sitelinks'],
-  property: ['type', 'data_type', 'labels', 'descriptions', 'aliases', 'statements'],
-};
-
 /** docs/api.md §4.1: `_fields` selects top-level keys; `id` is always present. */
 function parseFields(ctx: Ctx<unknown>): string[] | null {
   const raw = ctx.query._fields;
   if (raw === undefined) return null;
   const fields = typeof raw === 'string' ? raw.split(',') : [];
-  if (fields.length === 0 || fields.some((f) => !FIELDS[ctx.kind.name].includes(f))) {
+  if (fields.length === 0 || fields.some((f) => !ctx.kind.members.includes(f))) {
     fail('invalid-query-parameter', { parameter: '_fields' });
   }
   return fields;
