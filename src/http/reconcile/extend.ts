@@ -79,7 +79,7 @@ export async function proposeProperties(reader: Reader, type: string | null, lim
   const counts = new Map<string, number>();
   for (const id of sample) {
     const entity = await reader.entity(id);
-    for (const pid of Object.keys(entity?.statements ?? {})) counts.set(pid, (counts.get(pid) ?? 0) + 1);
+    for (const pid of entity?.properties() ?? []) counts.set(pid, (counts.get(pid) ?? 0) + 1);
   }
   const top = [...counts].sort((a, b) => b[1] - a[1] || numericPart(a[0]) - numericPart(b[0])).slice(0, limit);
   const properties = await Promise.all(top.map(async ([id]) => ({ id, name: await reader.name(id) })));

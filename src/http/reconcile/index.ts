@@ -4,7 +4,6 @@
 // are checked on the stored entities, scores from search/reconcile.ts. Registered in a scope of its own because
 // OpenRefine posts form-encoded bodies (`queries=…`), which the REST routes refuse; nothing here writes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Entity } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
 import { ITEM, parseEntityId, parseIdOfKind, PROPERTY, type Kind } from '../../domain/kinds.js';
 import { searchLanguages } from '../../search/languages.js';
@@ -13,7 +12,7 @@ import type { EntityStore, SearchIndex } from '../../store/store.js';
 import { parseJsonBody } from '../body.js';
 import { jsonBuffer } from '../reply-error.js';
 import { chargeRead, type Services } from '../services.js';
-import { RECONCILE_PATH, type Json, Reader } from './reader.js';
+import { RECONCILE_PATH, type EntityView, type Json, Reader } from './reader.js';
 import { badParameter, jsonParameter, languageOf, searchText, reconcileBatch } from './match.js';
 import { extend, proposeProperties } from './extend.js';
 
@@ -54,7 +53,7 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 /** A small card OpenRefine shows in an iframe: label, id, description. Its only style is inline. */
-function previewHtml(reader: Reader, entity: Entity, lang: string, view: string): string {
+function previewHtml(reader: Reader, entity: EntityView, lang: string, view: string): string {
   const label = reader.label(entity) ?? entity.id;
   const description = reader.description(entity);
   return `<!DOCTYPE html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><title>${escapeHtml(label)}</title>`

@@ -1,7 +1,6 @@
 // Reconcile queries (W3C Reconciliation Service API 0.2): their parameters parsed, candidates from the search
 // index, property conditions and types checked on the stored entities, scores from search/reconcile.ts.
 import type { FastifyRequest } from 'fastify';
-import type { Entity } from '../../domain/entity.js';
 import { fail } from '../../domain/errors.js';
 import { ITEM, kindOfDataType, numericPart, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
 import { isTermLanguage } from '../../domain/languages.js';
@@ -11,7 +10,7 @@ import { candidateScore, isMatch, nameScore } from '../../search/reconcile.js';
 import { foldText, wordsOf } from '../../search/text.js';
 import { searchableText } from '../../search/searchable.js';
 import type { Services } from '../services.js';
-import { RECONCILE_LIMITS, DEFAULT_LIMIT, TYPE_DEPTH, TYPE_VISITS, type Json, Reader, itemValues } from './reader.js';
+import { RECONCILE_LIMITS, DEFAULT_LIMIT, TYPE_DEPTH, TYPE_VISITS, type EntityView, type Json, Reader, itemValues } from './reader.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parsing
@@ -91,7 +90,7 @@ export function parseQuery(raw: unknown): ReconcileQuery {
 // Reconciling
 
 /** The classes an entity is an instance of, directly or through subclass-of chains at most TYPE_DEPTH long. */
-export async function classesOf(reader: Reader, entity: Entity, config: Services['config']): Promise<Set<string>> {
+export async function classesOf(reader: Reader, entity: EntityView, config: Services['config']): Promise<Set<string>> {
   const seen = new Set<string>();
   let frontier = itemValues(entity, config.instanceOf);
   for (let depth = 0; depth <= TYPE_DEPTH && frontier.length > 0 && seen.size < TYPE_VISITS; depth++) {
@@ -107,10 +106,10 @@ export async function classesOf(reader: Reader, entity: Entity, config: Services
   return seen;
 }
 
-export async function propertyMatches(reader: Reader, entity: Entity, condition: PropertyCondition): Promise<boolean> {
-  const group = entity.statements[condition.pid];
-  if (!group) return false;
-  const keys = new Set(statementValueKeys({ statements: { [condition.pid]: group } }).map((k) => k.key));
+export async function propertyMatches(reader: Reader, entity: EntityView, condition: PropertyCondition): Promise<boolean> {
+  const group = entity.statements(condition.pid);
+  if (group.length === 0) return false;
+  const keys = new Set(statementValueKeys({ statements: { [condition.pid]: [...group] } }).map((k) => k.key));
   const dataType = group[0]?.property['data-type'] ?? null;
   for (const value of condition.values) {
     if (typeof value === 'object') {
