@@ -4,7 +4,7 @@
 import type { Entity, KindName } from '../domain/entity.js';
 import { statementValueKeys, type ValueKey } from '../domain/statement-values.js';
 import { rankOf, searchKeys, TYPE_CODE } from '../search/index-keys.js';
-import { perKind } from '../domain/kinds.js';
+import { KINDS, perKind } from '../domain/kinds.js';
 
 export type TermType = 'label' | 'description' | 'alias';
 
@@ -46,12 +46,16 @@ export const KIND_CODE: Record<KindName, number> = perKind((k) => k.code);
 /** The kind a code of the index tables stands for. */
 export const KIND_OF_CODE = Object.fromEntries(Object.entries(KIND_CODE).map(([name, code]) => [code, name])) as Record<number, KindName>;
 
+/** Any kind's id letter, as a character class: `[QP]`. */
+const ID_LETTERS = `[${KINDS.map((k) => k.prefix).join('')}]`;
 /**
- * Values the index finds an entity's incoming links by (the partial indexes of migration 16 hold these rows
- * only): what an item or property id looks like. The query repeats the same condition so that it may use them.
+ * Values the index finds an entity's incoming links by (each backend's partial index `statement_values_by_entity_value`
+ * holds these rows only): what an entity id of any kind looks like. The query repeats the same condition so that
+ * it may use the index, and a store opened by a version that knows another kind builds the index again with the
+ * new condition (`entityValueIndex` in each backend's migrations.ts).
  */
-export const ENTITY_VALUE_GLOB = "'[QP][1-9]*'";
-export const ENTITY_VALUE_REGEX = "'^[QP][1-9][0-9]*$'";
+export const ENTITY_VALUE_GLOB = `'${ID_LETTERS}[1-9]*'`;
+export const ENTITY_VALUE_REGEX = `'^${ID_LETTERS}[1-9][0-9]*$'`;
 
 /** The number of an id (`Q42` → 42), as the index tables store entities and properties. */
 export const idNumber = (id: string): number => Number(id.slice(1));

@@ -178,6 +178,24 @@ function crossProcessTests(url: string): void {
     }
   });
 
+  it('builds the incoming-links index again at open when its condition is not the kinds\' (a kind added later)', async () => {
+    const fresh = uniqueSchemaName();
+    const definition = async (store: Awaited<ReturnType<typeof openPostgresStore>>) => (await store.pool.query<{ indexdef: string }>(
+      'SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [fresh, 'statement_values_by_entity_value'])).rows[0]?.indexdef ?? '';
+    const first = await openPostgresStore({ url, schema: fresh, poolSize: 1 });
+    try {
+      assert.match(await definition(first), /value ~ '\^\[QP\]\[1-9\]\[0-9\]\*\$'/, 'migration 16\'s condition is the two kinds\'');
+      await first.pool.query(`DROP INDEX "${fresh}".statement_values_by_entity_value;
+        CREATE INDEX statement_values_by_entity_value ON "${fresh}".statement_values (value, kind, entity, property) WHERE value ~ '^[P][1-9][0-9]*$'`);
+      await first.close();
+      const reopened = await openPostgresStore({ url, schema: fresh, poolSize: 1 });
+      assert.match(await definition(reopened), /value ~ '\^\[QP\]\[1-9\]\[0-9\]\*\$'/);
+      await reopened.close();
+    } finally {
+      await dropSchema(fresh);
+    }
+  });
+
   it('reads an entity with a statement each connection prepares once, unless prepared statements are off', async () => {
     const [writer] = await stores(1);
     const item = await create(writer, { ...emptyEntity('', 'item'), labels: { en: 'prepared' } });

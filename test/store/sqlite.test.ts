@@ -9,7 +9,7 @@ import { storeContract } from './contract.js';
 import { parseText } from '../../src/search/query.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
-import type { Entity } from '../../src/domain/entity.js';
+import { emptyEntity, type Entity } from '../../src/domain/entity.js';
 import type { Head } from '../../src/store/store.js';
 
 const dirs: string[] = [];
@@ -145,6 +145,31 @@ it('sqlite: the change feed reads the same from memory as from the file, with an
   assert.deepEqual(all.map((c) => `${c.entity} ${c.type} ${c.previous}`),
     ['Q1 create null', 'Q2 create null', 'Q1 edit 1', 'Q2 edit 2', 'Q1 edit 3', 'Q2 revert 4', 'Q3 create null', 'Q1 edit 5', 'Q1 edit 8', 'Q1 edit 9']);
   await Promise.all([one.close(), other.close(), fresh.close()]);
+});
+
+// The incoming-links index holds the values that look like an id of a known kind: a version that knows another
+// kind finds the index made with the old condition and builds it again when it opens the store.
+it('sqlite: builds the incoming-links index again at open when its condition is not the kinds\'', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entia-store-'));
+  dirs.push(dir);
+  const path = join(dir, 'links.db');
+  const definition = (store: ReturnType<typeof openSqliteStore>) =>
+    store.db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'statement_values_by_entity_value'").get()?.sql;
+  const first = openSqliteStore({ path });
+  const meta = { user: 'u', comment: null, tags: [], bot: false };
+  const item = (id: string, statements: Entity['statements']) => ({ ...emptyEntity(id, 'item'), statements });
+  await first.applyEdit({ entity: item('Q1', {}), previous: null, meta, checks: {} });
+  await first.applyEdit({ entity: item('Q2', { P31: [{ id: 'Q2$00000000-0000-4000-8000-000000000001', rank: 'normal',
+    property: { id: 'P31', 'data-type': 'wikibase-item' }, value: { type: 'value', content: 'Q1' }, qualifiers: [], references: [] }] }),
+  previous: null, meta, checks: {} });
+  assert.match(definition(first) ?? '', /GLOB '\[QP\]\[1-9\]\*'$/, 'migration 16\'s condition is the two kinds\'');
+  first.db.exec(`DROP INDEX statement_values_by_entity_value;
+    CREATE INDEX statement_values_by_entity_value ON statement_values (value, kind, entity, property) WHERE value GLOB '[P][1-9]*'`);
+  await first.close();
+  const reopened = openSqliteStore({ path });
+  assert.match(definition(reopened) ?? '', /GLOB '\[QP\]\[1-9\]\*'$/);
+  assert.deepEqual(await reopened.statementValues.linksTo('Q1', null, 10), [{ kind: 'item', entity: 2, properties: [31] }]);
+  await reopened.close();
 });
 
 // A kind added to the descriptor after a store was made has no rows of its own there: the next open adds them.

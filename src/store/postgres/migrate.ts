@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { migrationLockKey } from './lock-keys.js';
 import { KINDS } from '../../domain/kinds.js';
-import { kindSequence, MIGRATIONS } from './migrations.js';
+import { entityValueIndex, kindSequence, MIGRATIONS } from './migrations.js';
 import { migrationQueries as q } from './queries.js';
 import { inTransaction } from './transaction.js';
 
@@ -37,6 +37,8 @@ export async function migrate(pool: pg.Pool, schema: string | null, create = tru
       await q.record(db, version);
     }
     for (const kind of KINDS) await q.run(db, kindSequence(kind));
+    const rebuild = entityValueIndex(await q.indexDefinition(db, target, 'statement_values_by_entity_value'));
+    if (rebuild) await q.run(db, rebuild);
     return applied.size === 0;
   });
 }

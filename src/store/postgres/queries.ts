@@ -68,6 +68,9 @@ export const migrationQueries = {
   /** A migration is a script of several statements without parameters (simple query protocol). */
   run: async (db: Db, script: string) => { await db.query(script); },
   record: async (db: Db, version: number) => { await db.query('INSERT INTO entia_migrations (version) VALUES ($1)', [version]); },
+  /** An index's definition as PostgreSQL writes it back (`CREATE INDEX … WHERE (…)`), or null when there is none. */
+  indexDefinition: async (db: Db, schema: string, name: string) =>
+    (await first<{ indexdef: string }>(db, 'SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [schema, name]))?.indexdef ?? null,
 };
 
 /** The read of every GET of one entity (queries.readHead), apart so that `npm run bench:postgres` can EXPLAIN it. */

@@ -22,7 +22,7 @@ import { DeferredIndex } from './deferred-index.js';
 import { decodeDocument } from './documents.js';
 import { ImportThread } from './import-thread.js';
 import { SqliteIndexWriter } from './index-writer.js';
-import { addKindRows, MIGRATIONS } from './migrations.js';
+import { addKindRows, entityValueIndex, MIGRATIONS } from './migrations.js';
 import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
 import { prepareQueries, type Queries } from './queries.js';
 import { SqliteSearch } from './search.js';
@@ -80,6 +80,7 @@ function migrate(db: Database.Database): void {
     for (let i = version; i < MIGRATIONS.length; i++) db.exec(MIGRATIONS[i]);
     if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
     addKindRows(db);
+    entityValueIndex(db);
   }).immediate();
 }
 
