@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { assertMirrorInStep } from '../helpers/sparql.js';
+import { assertMirrorInStep, feedState } from '../helpers/sparql.js';
 import { skipVirtuoso, startVirtuoso, type Virtuoso } from '../helpers/virtuoso.js';
 import { entityWrite, readSyncState, SYNC_GRAPH, syncRequest } from '../../src/sparql/remote-sync.js';
 import { RemoteEndpoint } from '../../src/sparql/remote-endpoint.js';
@@ -185,7 +185,7 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
     assert.match(last.output, /an earlier sync stopped without finishing; waiting until the engine has been still for 1 s/);
     await assertMirrorInStep(s, entiaTriples());
     const cursors = await sparql(`SELECT ?c WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <urn:entia:cursor> ?c } }`);
-    assert.deepEqual(cursors.body.results.bindings.map((r: any) => r.c.value), [await s.store.changesHead()]);
+    assert.deepEqual(cursors.body.results.bindings.map((r: any) => r.c.value), [await s.store.changesHead()], await feedState(s));
     const scratch = await sparql('SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER (STRSTARTS(STR(?g), "urn:entia:staging:")) } LIMIT 1');
     assert.deepEqual(scratch.body.results.bindings, [], 'no scratch graph is left behind');
   });
