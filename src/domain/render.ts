@@ -3,7 +3,7 @@
 import { freezeJson, type Entity, type Sitelink } from './entity.js';
 import { sitelinkUrl, type SiteTable } from './sites.js';
 import { topLevelMembers } from './json-members.js';
-import { KINDS, kindByName } from './kinds.js';
+import { KINDS, kindByName, type Kind } from './kinds.js';
 
 export interface SitelinkView extends Sitelink {
   url: string;
@@ -47,6 +47,9 @@ function buildEntity(entity: Entity, sites: SiteTable, withDataType: boolean): R
   return out;
 }
 
+/** Each kind by its `type` member as stored JSON spells it (`"item"`): read on every uncached GET. */
+const KIND_OF_TYPE_TEXT: ReadonlyMap<string, Kind> = new Map(KINDS.map((k) => [JSON.stringify(k.name), k]));
+
 /**
  * renderEntity's JSON, made from a stored document's JSON text without parsing all of it: only the sitelinks
  * are parsed (to add their urls). The stored text is JSON.stringify's, so the result is byte for byte
@@ -55,7 +58,7 @@ function buildEntity(entity: Entity, sites: SiteTable, withDataType: boolean): R
 export function renderEntityJson(json: string, sites: SiteTable, withDataType: boolean): string {
   const members = topLevelMembers(json);
   const type = members.get('type');
-  const kind = KINDS.find((k) => type === `"${k.name}"`);
+  const kind = type === undefined ? undefined : KIND_OF_TYPE_TEXT.get(type);
   if (!kind) throw new Error(`a stored document of an unknown type: ${type}`);
   const out = [`"id":${members.get('id')}`];
   for (const member of kind.members) {
