@@ -82,6 +82,21 @@ export interface SourceDetails {
 export const TERM_FIELDS = ['labels', 'descriptions', 'aliases'] as const;
 export type TermField = (typeof TERM_FIELDS)[number];
 
+/** The role a name of an entity plays in search: its main name in a language, or another name it is known by. */
+export type NameRole = 'label' | 'alias';
+
+/**
+ * Each name an entity is found by, in every language it has one: its labels and aliases (not descriptions).
+ * Search indexes these (search/index-keys.ts) and the stores keep them as term rows, from which search hits
+ * take their text (store/index-rows.ts); a kind whose names live elsewhere (a lexeme's lemmas and its forms'
+ * representations) says so here, with its shape, and neither follows with a change of its own.
+ */
+export function forEachName(entity: Entity, visit: (language: string, role: NameRole, text: string) => void): void {
+  for (const [language, text] of Object.entries(entity.labels)) visit(language, 'label', text);
+  // A dump may repeat an alias: each is a name once.
+  for (const [language, list] of Object.entries(entity.aliases)) for (const text of new Set(list)) visit(language, 'alias', text);
+}
+
 export function emptyEntity(id: string, type: KindName, dataType?: string): Entity {
   const entity: Entity = { id, type, labels: {}, descriptions: {}, aliases: {}, statements: {} };
   if (kindByName(type).hasSitelinks) entity.sitelinks = {};

@@ -5,7 +5,7 @@
 //   tokens   (kind, lang, word or CJK uni/bigram or ^first-word, type, rank, entity): search by words.
 // Each key ends in (rank, entity), so one index seek yields a stream already in ranking order and a query
 // reads only as many rows as the page needs, however common the prefix.
-import type { Entity } from '../domain/entity.js';
+import { forEachName, type Entity, type NameRole } from '../domain/entity.js';
 import { foldText, indexTokens } from './text.js';
 
 /**
@@ -15,7 +15,8 @@ import { foldText, indexTokens } from './text.js';
  */
 export const PREFIX_INDEX_LENGTH = 6;
 
-export type SearchTermType = 'label' | 'alias';
+/** A name's role (the entity model's): what the index rows' type code stands for. */
+export type SearchTermType = NameRole;
 /** Label before alias (docs/api.md §10.7), as stored: the type code sorts in ranking order. */
 export const TYPE_CODE: Record<SearchTermType, number> = { label: 0, alias: 1 };
 export const TERM_TYPES: readonly SearchTermType[] = ['label', 'alias'];
@@ -84,8 +85,9 @@ function prefixesOf(folded: string): string[] {
 }
 
 /**
- * Labels and aliases (not descriptions) are searchable, in every language the entity has them. `withPrefixes`
- * false: no prefix keys (a bulk import's build makes those in SQL, store/prefix-languages.ts).
+ * An entity's names (the model's forEachName: labels and aliases, not descriptions) are searchable, in every
+ * language the entity has them. `withPrefixes` false: no prefix keys (a bulk import's build makes those in SQL,
+ * store/prefix-languages.ts).
  */
 export function searchKeys(entity: Entity | null, withPrefixes = true): SearchKeys {
   const terms = new KeySet();
@@ -99,8 +101,7 @@ export function searchKeys(entity: Entity | null, withPrefixes = true): SearchKe
       if (withPrefixes) for (const p of prefixesOf(folded)) prefixes.add(lang, type, p);
       for (const t of indexTokens(folded)) tokens.add(lang, type, t);
     };
-    for (const [lang, text] of Object.entries(entity.labels)) add(lang, 'label', text);
-    for (const [lang, list] of Object.entries(entity.aliases)) for (const text of list) add(lang, 'alias', text);
+    forEachName(entity, add);
   }
   return { terms: terms.keys, prefixes: prefixes.keys, tokens: tokens.keys };
 }

@@ -1,7 +1,7 @@
 // The secondary rows every backend keeps beside an entity's document: terms (uniqueness, search),
 // statement values (lookup by value, docs/api.md §10.12) and sitelinks (one item per page). Derived here once so that
 // both backends index the same things, and diffed so that an edit touches only the rows it changes.
-import type { Entity, KindName } from '../domain/entity.js';
+import { forEachName, type Entity, type KindName } from '../domain/entity.js';
 import { statementValueKeys, type ValueKey } from '../domain/statement-values.js';
 import { rankOf, searchKeys, TYPE_CODE } from '../search/index-keys.js';
 import { KINDS, perKind } from '../domain/kinds.js';
@@ -33,10 +33,9 @@ export interface IndexRows {
 export function indexRows(entity: Entity | null): IndexRows {
   if (!entity) return { terms: [], values: [], sitelinks: [] };
   const terms: TermRow[] = [];
-  for (const [lang, text] of Object.entries(entity.labels)) terms.push({ type: 'label', lang, text });
+  // Each name once (the table holds each (type, lang, text) once), then the descriptions.
+  forEachName(entity, (lang, type, text) => terms.push({ type, lang, text }));
   for (const [lang, text] of Object.entries(entity.descriptions)) terms.push({ type: 'description', lang, text });
-  // A dump may repeat an alias; the table holds each (type, lang, text) once.
-  for (const [lang, list] of Object.entries(entity.aliases)) for (const text of new Set(list)) terms.push({ type: 'alias', lang, text });
   const sitelinks = Object.entries(entity.sitelinks ?? {}).map(([site, link]) => ({ site, title: link.title }));
   return { terms, values: statementValueKeys(entity), sitelinks };
 }
