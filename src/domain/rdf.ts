@@ -6,6 +6,10 @@
 import { createHash } from 'node:crypto';
 import { phpNumberText, referenceHash, snakHash, valueHash } from './wikibase-hash.js';
 import { standardDate } from './rdf-time.js';
+import {
+  A, CC, CC0, COMMONS_DATA, COMMONS_FILE, EARTH, GEO, namespacesOf, OWL, RANK_TERMS, RDF, RDF_FORMAT_VERSION, RDFS, SCHEMA, SKOS, T,
+  WIKIBASE, XSD, XSD_DATETIME, XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER, type Namespaces, type RdfVocabulary,
+} from './rdf-vocabulary.js';
 import { Graph, iri, plain, tagged, triple, typed } from './rdf-terms.js';
 import type { SiteTable } from './sites.js';
 import { sitelinkUrl } from './sites.js';
@@ -14,36 +18,6 @@ import type { Entity } from './entity.js';
 import { toWikidata } from './wikidata-export.js';
 
 type Json = Record<string, any>;
-
-/** The fixed vocabularies of Wikibase's RDF, under the prefixes the Query Service gives them. */
-export const VOCABULARIES = {
-  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
-  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
-  xsd: 'http://www.w3.org/2001/XMLSchema#',
-  owl: 'http://www.w3.org/2002/07/owl#',
-  schema: 'http://schema.org/',
-  skos: 'http://www.w3.org/2004/02/skos/core#',
-  wikibase: 'http://wikiba.se/ontology#',
-  prov: 'http://www.w3.org/ns/prov#',
-  geo: 'http://www.opengis.net/ont/geosparql#',
-  cc: 'http://creativecommons.org/ns#',
-} as const;
-const { rdf: RDF, rdfs: RDFS, xsd: XSD, owl: OWL, schema: SCHEMA, skos: SKOS, wikibase: WIKIBASE, prov: PROV, geo: GEO, cc: CC } = VOCABULARIES;
-const CC0 = 'http://creativecommons.org/publicdomain/zero/1.0/';
-const COMMONS_FILE = 'http://commons.wikimedia.org/wiki/Special:FilePath/';
-const COMMONS_DATA = 'http://commons.wikimedia.org/data/main/';
-/** The RDF format version Wikibase writes as `schema:softwareVersion`. */
-export const RDF_FORMAT_VERSION = '1.0.0';
-const WIKIDATA_ENTITY = 'http://www.wikidata.org/entity/';
-const EARTH = `${WIKIDATA_ENTITY}Q2`;
-
-/** Where an instance's nodes live: concept URIs (`wd:`) and the data documents about them (`wdata:`). */
-export interface RdfVocabulary {
-  /** `http://www.wikidata.org/entity/`: entities, and statements under `statement/`. */
-  conceptBase: string;
-  /** `https://www.wikidata.org/wiki/Special:EntityData/`: one data node per entity. */
-  dataBase: string;
-}
 
 /** What to write: `full`, every part; `truthy`, the entity, its terms, sitelinks and best-rank values only. */
 export type RdfFlavor = 'full' | 'truthy';
@@ -57,81 +31,6 @@ export interface RdfOptions {
   /** Blank nodes as IRIs under this base (the Query Service's skolem IRIs, sparql/mirror-triples.ts), not `_:` labels. */
   skolemBase?: string;
 }
-
-/** The vocabulary's namespaces, derived as Wikibase derives them: properties and values beside `entity/`. */
-function namespaces(v: RdfVocabulary) {
-  const top = v.conceptBase.replace(/entity\/$/, '');
-  const prop = (ns: string, pid: string) => `${top}prop/${ns ? `${ns}/` : ''}${pid}`;
-  /** Each property's predicate terms by namespace (`direct`: `<…/prop/direct/P31>`), made once per property. */
-  const propTerms = new Map<string, Map<string, string>>();
-  return {
-    entity: (id: string) => v.conceptBase + id,
-    data: (id: string) => v.dataBase + id,
-    statement: (id: string) => `${v.conceptBase}statement/${id.replace(/[^\w-]/g, '-')}`,
-    value: (hash: string) => `${top}value/${hash}`,
-    reference: (hash: string) => `${top}reference/${hash}`,
-    prop,
-    /** iri(prop(ns, pid)), kept: every snak of every statement names one. */
-    propTerm(ns: string, pid: string): string {
-      let terms = propTerms.get(pid);
-      if (!terms) propTerms.set(pid, terms = new Map());
-      let term = terms.get(ns);
-      if (term === undefined) terms.set(ns, term = iri(prop(ns, pid)));
-      return term;
-    },
-  };
-}
-type Namespaces = ReturnType<typeof namespaces>;
-
-/**
- * The namespaces of a vocabulary, made once per vocabulary: callers build a vocabulary object per request, so
- * they are found by the vocabulary's text. Bounded: a process uses one or two.
- */
-const namespacesByVocabulary = new Map<string, Namespaces>();
-function namespacesOf(v: RdfVocabulary): Namespaces {
-  const key = `${v.conceptBase} ${v.dataBase}`;
-  let ns = namespacesByVocabulary.get(key);
-  if (!ns) {
-    if (namespacesByVocabulary.size >= 16) namespacesByVocabulary.clear();
-    namespacesByVocabulary.set(key, ns = namespaces(v));
-  }
-  return ns;
-}
-
-/** The Query Service's prefixes of an instance's own nodes (`wd:`, `wdt:`, `p:`, `ps:`, …), as namespaces() writes them. */
-export function instancePrefixes(v: RdfVocabulary): Record<string, string> {
-  const ns = namespacesOf(v);
-  const prop = (namespace: string) => ns.prop(namespace, '');
-  return {
-    wd: ns.entity(''), wds: ns.statement(''), wdv: ns.value(''), wdref: ns.reference(''), wdata: ns.data(''),
-    p: prop(''), wdt: prop('direct'), wdtn: prop('direct-normalized'), wdno: prop('novalue'),
-    ps: prop('statement'), psv: prop('statement/value'), psn: prop('statement/value-normalized'),
-    pq: prop('qualifier'), pqv: prop('qualifier/value'), pqn: prop('qualifier/value-normalized'),
-    pr: prop('reference'), prv: prop('reference/value'), prn: prop('reference/value-normalized'),
-  };
-}
-
-// The fixed terms, made once: every entity writes them hundreds of times.
-const A = iri(`${RDF}type`);
-const wb = (name: string) => iri(WIKIBASE + name);
-const T = {
-  timeValue: wb('TimeValue'), time: wb('timeValue'), timePrecision: wb('timePrecision'), timeTimezone: wb('timeTimezone'),
-  timeCalendarModel: wb('timeCalendarModel'), quantityValue: wb('QuantityValue'), quantityAmount: wb('quantityAmount'),
-  quantityUpperBound: wb('quantityUpperBound'), quantityLowerBound: wb('quantityLowerBound'), quantityUnit: wb('quantityUnit'),
-  globeValue: wb('GlobecoordinateValue'), geoLatitude: wb('geoLatitude'), geoLongitude: wb('geoLongitude'),
-  geoPrecision: wb('geoPrecision'), geoGlobe: wb('geoGlobe'), statement: wb('Statement'), rank: wb('rank'), bestRank: wb('BestRank'),
-  reference: wb('Reference'), wikiGroup: wb('wikiGroup'), badge: wb('badge'), wasDerivedFrom: iri(`${PROV}wasDerivedFrom`),
-  article: iri(`${SCHEMA}Article`), about: iri(`${SCHEMA}about`), inLanguage: iri(`${SCHEMA}inLanguage`),
-  isPartOf: iri(`${SCHEMA}isPartOf`), name: iri(`${SCHEMA}name`), description: iri(`${SCHEMA}description`),
-  altLabel: iri(`${SKOS}altLabel`), dataset: iri(`${SCHEMA}Dataset`), license: iri(`${CC}license`), cc0: iri(CC0),
-  softwareVersion: iri(`${SCHEMA}softwareVersion`), formatVersion: plain(RDF_FORMAT_VERSION), version: iri(`${SCHEMA}version`),
-  dateModified: iri(`${SCHEMA}dateModified`), unitOne: iri(`${WIKIDATA_ENTITY}Q199`), earth: iri(EARTH),
-};
-const RANK_TERMS: Record<string, string> = { preferred: wb('PreferredRank'), normal: wb('NormalRank'), deprecated: wb('DeprecatedRank') };
-const XSD_DECIMAL = `${XSD}decimal`;
-const XSD_INTEGER = `${XSD}integer`;
-const XSD_DOUBLE = `${XSD}double`;
-const XSD_DATETIME = `${XSD}dateTime`;
 
 // ---- Values --------------------------------------------------------------------------------------------------
 

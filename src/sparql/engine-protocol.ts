@@ -2,7 +2,8 @@
 // turns stored documents into the mirror's triples, and the engine (engine-worker.ts), which holds them and
 // answers queries. Writes go server → writer → engine, each writer message one engine message, in order;
 // everything else goes server → engine. The engine replies to the server for both.
-import type { RdfFlavor, RdfVocabulary } from '../domain/rdf.js';
+import type { RdfFlavor } from '../domain/rdf.js';
+import type { RdfVocabulary } from '../domain/rdf-vocabulary.js';
 import type { SiteTable } from '../domain/sites.js';
 
 /** What both threads are started with. */

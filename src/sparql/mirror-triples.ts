@@ -5,7 +5,8 @@
 // and are removed when nothing points at them any more. Queries read the union of all graphs, which has each
 // triple once. Pure.
 import type { Entity } from '../domain/entity.js';
-import { instancePrefixes, redirectTriple, revisionGroups, type PartTriples, type RdfVocabulary } from '../domain/rdf.js';
+import { redirectTriple, revisionGroups, type PartTriples } from '../domain/rdf.js';
+import { instancePrefixes, type RdfVocabulary } from '../domain/rdf-vocabulary.js';
 import type { EngineSetup, MirrorEntity } from './engine-protocol.js';
 
 export interface MirrorLayout {

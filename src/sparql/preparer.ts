@@ -3,7 +3,7 @@
 // limit ends the thread (a synchronous parse cannot be interrupted), and the queries waiting behind it are sent
 // again to a new one.
 import type { Worker } from 'node:worker_threads';
-import type { RdfVocabulary } from '../domain/rdf.js';
+import type { RdfVocabulary } from '../domain/rdf-vocabulary.js';
 import { startThread } from '../threads.js';
 import { QueryTimeout } from './engine.js';
 import { QueryRefused, type PreparedQuery } from './query.js';

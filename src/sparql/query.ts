@@ -4,7 +4,7 @@
 // patterns that compute the same thing from the entities' own `rdfs:label`, `schema:description` and
 // `skos:altLabel` triples. Parsing uses sparqljs; a query without the service goes to the engine as written.
 import sparqljs from 'sparqljs';
-import { instancePrefixes, VOCABULARIES, type RdfVocabulary } from '../domain/rdf.js';
+import { instancePrefixes, VOCABULARIES, type RdfVocabulary } from '../domain/rdf-vocabulary.js';
 import { genidBase } from './mirror-triples.js';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';

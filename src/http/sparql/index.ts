@@ -10,7 +10,7 @@ import { SparqlEngine, EngineRestarted, EngineError, QueryTimeout, QueryTrapped 
 import { SparqlMirror } from '../../sparql/mirror.js';
 import { QueryRefused, type PreparedQuery } from '../../sparql/query.js';
 import { QueryPreparer } from '../../sparql/preparer.js';
-import type { RdfVocabulary } from '../../domain/rdf.js';
+import type { RdfVocabulary } from '../../domain/rdf-vocabulary.js';
 import type { Store } from '../../store/store.js';
 import { sparqlSnapshotPath } from '../../config.js';
 import { sendBody } from '../compression.js';
