@@ -1,6 +1,7 @@
 // A property's constraints as Wikidata states them (docs/api.md §10.18): each "property constraint" statement
 // of the property is one constraint, its value the constraint's type and its qualifiers the parameters.
 import type { Entity, Snak, Statement } from '../entity.js';
+import { parseIdOfKind, PROPERTY } from '../kinds.js';
 import { CONSTRAINT_TYPES, type ConstraintType, type ConstraintVocabulary } from './vocabulary.js';
 
 export type Place = 'main' | 'qualifier' | 'reference';
@@ -64,7 +65,7 @@ function constraint(property: string, statement: Statement, type: ConstraintType
     exceptions: new Set(ids(p.exception)),
     scope: scopes.length ? new Set(scopes) : null,
     items: ids(p.item),
-    properties: ids(p.property).filter((id) => id.startsWith('P')),
+    properties: ids(p.property).filter(isPropertyId),
     format: strings(p.format)[0] ?? null,
     classes: ids(p.class),
     relation: relation === i.subclassOf ? 'subclass' : relation === i.instanceOrSubclassOf ? 'instance-or-subclass' : 'instance',
@@ -73,10 +74,13 @@ function constraint(property: string, statement: Statement, type: ConstraintType
     propertyScopes: ids(p.propertyScope)
       .map((s) => ({ [i.asMainValue]: 'main', [i.asQualifier]: 'qualifier', [i.asReference]: 'reference' } as Record<string, Place>)[s])
       .filter(Boolean),
-    separators: ids(p.separator).filter((id) => id.startsWith('P')),
+    separators: ids(p.separator).filter(isPropertyId),
     languages: strings(p.language),
   };
 }
+
+/** Whether a parameter's entity id names a property (the `property` and `separator` parameters take only those). */
+const isPropertyId = (id: string) => parseIdOfKind(PROPERTY, id) !== null;
 
 function contentOf(snak: Snak | undefined): unknown {
   return snak?.value.type === 'value' ? snak.value.content : undefined;
