@@ -128,6 +128,11 @@ export function parseEntityId(raw: string): { kind: Kind; id: string } | null {
   return { kind, id: kind.prefix + m[2] };
 }
 
+/** Whether a text is an id of the kind exactly as written: upper case, no leading zero (`Q42`, not `q42`). */
+export function isIdOfKind(kind: Kind, text: string): boolean {
+  return parseIdOfKind(kind, text) === text;
+}
+
 /** Parses an id that must be of the given kind; null otherwise. */
 export function parseIdOfKind(kind: Kind, raw: string): string | null {
   const parsed = parseEntityId(raw);

@@ -4,7 +4,7 @@
 import { parse as parseCsvText } from 'csv-parse/sync';
 import type { Value } from './entity.js';
 import { DATA_TYPES } from './values/index.js';
-import { parseEntityId } from './kinds.js';
+import { isIdOfKind, ITEM, parseEntityId, PROPERTY } from './kinds.js';
 
 /** A value as QuickStatements writes it, before the property's data type says what it becomes. */
 export type QsValue =
@@ -49,7 +49,6 @@ export const MAX_COMMANDS = 10_000;
 const ENTITY = /^(Q|P)[1-9]\d{0,9}$/;
 const TERM = /^([LDA])([a-z]{2,3}(?:-[a-z0-9]{1,8})*)$/;
 const SITELINK = /^S([a-z][a-z0-9_]*)$/;
-const PROPERTY = /^P[1-9]\d{0,9}$/;
 const SOURCE = /^(!?)S([1-9]\d{0,9})$/;
 const COMMENT = /^(.*?)\s*\/\*\s*(.*?)\s*\*\/\s*$/s;
 const TERM_FIELDS = { L: 'labels', D: 'descriptions', A: 'aliases' } as const;
@@ -110,18 +109,18 @@ function v1Command(fields: string[]): QsCommand {
     if (rest.length) invalid('a sitelink command takes one title');
     return { op: 'sitelink', remove, entity, site: sitelink[1], title: quoted(rawValue) };
   }
-  if (!PROPERTY.test(what)) invalid(`not a property, term or sitelink: ${what}`);
+  if (!isIdOfKind(PROPERTY, what)) invalid(`not a property, term or sitelink: ${what}`);
   if (rest.length % 2 !== 0) invalid('qualifiers and sources come in pairs: property, value');
   const qualifiers: QsSnak[] = [];
   const references: QsSnak[][] = [];
   for (let i = 0; i < rest.length; i += 2) {
     const source = SOURCE.exec(rest[i]);
-    const snak = { property: source ? `P${source[2]}` : rest[i], value: parseValue(rest[i + 1]) };
+    const snak = { property: source ? `${PROPERTY.prefix}${source[2]}` : rest[i], value: parseValue(rest[i + 1]) };
     if (source) {
       // Sources on one command form one reference; `!S` starts another.
       if (references.length === 0 || source[1] === '!') references.push([]);
       references.at(-1)!.push(snak);
-    } else if (PROPERTY.test(rest[i])) {
+    } else if (isIdOfKind(PROPERTY, rest[i])) {
       qualifiers.push(snak);
     } else {
       invalid(`not a qualifier property or a source: ${rest[i]}`);
@@ -132,7 +131,7 @@ function v1Command(fields: string[]): QsCommand {
 
 function itemId(raw: string): string {
   const id = raw.toUpperCase();
-  return /^Q[1-9]\d{0,9}$/.test(id) ? id : invalid(`not an item id: ${raw}`);
+  return isIdOfKind(ITEM, id) ? id : invalid(`not an item id: ${raw}`);
 }
 
 /** A term or title: in double quotes in V1 (taken as given without them). */
@@ -161,7 +160,7 @@ export function parseValue(raw: string): QsValue {
   const at = COORDINATE.exec(v);
   if (at) return { kind: 'coordinate', latitude: Number(at[1]), longitude: Number(at[2]) };
   const quantity = QUANTITY.exec(v);
-  if (quantity) return { kind: 'quantity', amount: quantity[1], tolerance: quantity[2] ?? null, unit: quantity[3] ? `Q${quantity[3]}` : null };
+  if (quantity) return { kind: 'quantity', amount: quantity[1], tolerance: quantity[2] ?? null, unit: quantity[3] ? `${ITEM.prefix}${quantity[3]}` : null };
   return invalid(`not a value QuickStatements writes: ${raw}`);
 }
 
@@ -271,7 +270,7 @@ function csvRow(header: string[], row: string[], line: number): QsLine[] {
       }
       if (partOfStatement) {
         if (!statement) invalid(`column ${column} follows no statement column`);
-        const snak = { property: `P${column.replace(/^(qal|S|s)/, '')}`, value: parseValue(cell) };
+        const snak = { property: `${PROPERTY.prefix}${column.replace(/^(qal|S|s)/, '')}`, value: parseValue(cell) };
         if (column.startsWith('qal')) statement!.qualifiers.push(snak);
         else if (column[0] === 'S' || statement!.references.length === 0) statement!.references.push([snak]);
         else statement!.references.at(-1)!.push(snak);
@@ -286,7 +285,7 @@ function csvRow(header: string[], row: string[], line: number): QsLine[] {
       let command: QsCommand;
       if (term) command = { op: 'term', remove, entity, field: TERM_FIELDS[term[1] as 'L'], language: term[2], text: quoted(cell) };
       else if (sitelink) command = { op: 'sitelink', remove, entity, site: sitelink[1], title: quoted(cell) };
-      else if (PROPERTY.test(what)) command = statement = { op: 'statement', remove, entity, property: what, value: parseValue(cell), qualifiers: [], references: [] };
+      else if (isIdOfKind(PROPERTY, what)) command = statement = { op: 'statement', remove, entity, property: what, value: parseValue(cell), qualifiers: [], references: [] };
       else command = invalid(`not a column QuickStatements knows: ${column}`);
       out.push(last = { line, text, comment: null, command });
     } catch (e) {

@@ -1,6 +1,7 @@
 // The ids property constraints are written with (docs/api.md §10.18): Wikidata's by default, every one
 // replaceable, so that a knowledge base with its own property and item ids states constraints the same way.
 // The names are WikibaseQualityConstraints' (its extension.json settings), the ids Wikidata's.
+import { isIdOfKind, ITEM, PROPERTY } from '../kinds.js';
 
 export const CONSTRAINT_TYPES = [
   'single-value', 'single-best-value', 'multi-value', 'distinct-values', 'format', 'one-of', 'none-of',
@@ -72,11 +73,11 @@ export function constraintVocabulary(override: unknown): ConstraintVocabulary {
     if (!(group in out)) throw new Error(`unknown group "${group}" (properties, types, items, times)`);
     const target = out[group as keyof ConstraintVocabulary] as Record<string, string | string[]>;
     const properties = group === 'properties' || group === 'times';
-    const pattern = properties ? /^P[1-9]\d{0,9}$/ : /^Q[1-9]\d{0,9}$/;
+    const kind = properties ? PROPERTY : ITEM;
     for (const [key, id] of Object.entries(entries as Record<string, unknown>)) {
       if (!(key in target)) throw new Error(`unknown ${group} key "${key}"`);
       const ids = group === 'times' ? id : [id];
-      if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string' && pattern.test(x))) {
+      if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string' && isIdOfKind(kind, x))) {
         throw new Error(`${group}.${key} must be ${group === 'times' ? 'a list of property ids' : `an id such as ${properties ? 'P2302' : 'Q21502410'}`}`);
       }
       target[key] = group === 'times' ? ids as string[] : ids[0] as string;

@@ -3,13 +3,13 @@ import type { DataType } from './lookup.js';
 import { compareDecimals, parseDecimal } from './decimal.js';
 import { check, contentObject, requireFields } from './fields.js';
 import { WIKIDATA_CONCEPT_BASE } from './lookup.js';
+import { isIdOfKind, ITEM } from '../kinds.js';
 
 const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
-const ITEM_ID = /^Q[1-9]\d{0,9}$/;
 
 function isUnitUri(unit: string, bases: readonly string[]): boolean {
-  return bases.some((base) => unit.startsWith(base) && ITEM_ID.test(unit.slice(base.length)));
+  return bases.some((base) => unit.startsWith(base) && isIdOfKind(ITEM, unit.slice(base.length)));
 }
 
 export const QUANTITY_TYPES: Record<string, DataType> = {

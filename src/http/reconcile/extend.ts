@@ -1,6 +1,6 @@
 // Data extension and property proposals of the reconciliation service: cells from the stored statements.
 import type { Statement } from '../../domain/entity.js';
-import { kindOfDataType, numericPart, parseEntityId, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
+import { ITEM, kindOfDataType, numericPart, parseEntityId, parseIdOfKind, PROPERTY } from '../../domain/kinds.js';
 import type { Services } from '../services.js';
 import { RECONCILE_LIMITS, type Json, Reader, bestStatements } from './reader.js';
 import { badParameter } from './match.js';
@@ -75,7 +75,7 @@ export async function extend(reader: Reader, request: Json): Promise<Json> {
 export async function proposeProperties(reader: Reader, type: string | null, limit: number, config: Services['config']): Promise<Json> {
   const sample = type === null ? await reader.store.entityIds(null, RECONCILE_LIMITS.proposeSample)
     : (await reader.store.statementValues.find({ kind: 'item', conditions: [{ property: config.instanceOf, key: type }],
-      after: null, limit: RECONCILE_LIMITS.proposeSample })).map((n) => `Q${n}`);
+      after: null, limit: RECONCILE_LIMITS.proposeSample })).map((n) => `${ITEM.prefix}${n}`);
   const counts = new Map<string, number>();
   for (const id of sample) {
     const entity = await reader.entity(id);
