@@ -93,7 +93,7 @@ function snakEditor(noun, snaks) {
     try {
       property = idIn(picker.el.value);
     } catch { /* said below */ }
-    const dataType = /^P[1-9]\d*$/.test(property) ? await dataTypeOf(property) : null;
+    const dataType = property.startsWith(STATEMENT_PROPERTY.prefix) ? await dataTypeOf(property) : null;
     if (!dataType) return void (problem.textContent = words.pick);
     entries.push({ property, input: valueInput(dataType) });
     picker.el.value = '';
