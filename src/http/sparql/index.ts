@@ -72,6 +72,18 @@ async function parseRequest(req: FastifyRequest, vocabulary: RdfVocabulary, prep
   return { prepared, after, format: resultFormat(prepared.form, params.format, req.headers.accept) };
 }
 
+/** A query the embedded engine could not answer, as the error table's answer; anything else is thrown on. */
+function queryFailure(e: unknown, timeoutSeconds: number, reply: FastifyReply): never {
+  if (e instanceof QueryTimeout) return fail('query-timeout', { limit: timeoutSeconds });
+  if (e instanceof QueryTrapped) return fail('query-exhausted-engine');
+  if (e instanceof EngineRestarted) {
+    reply.header('retry-after', '5');
+    return fail('sparql-unavailable', { reason: e.message });
+  }
+  if (e instanceof EngineError) return fail('invalid-sparql-query', { reason: e.message.split('\n')[0].slice(0, 500) });
+  throw e;
+}
+
 /** The embedded engine (sparql/engine.ts) and its mirror, started when the server is ready and stopped with it. */
 function embeddedBackend(app: FastifyInstance, store: Store, services: Services, vocabulary: RdfVocabulary): SparqlBackend | null {
   const { config } = services;
@@ -119,14 +131,7 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
       try {
         result = await engine.query(query.text, format.engine, config.sparqlTimeoutSeconds * 1000);
       } catch (e) {
-        if (e instanceof QueryTimeout) return fail('query-timeout', { limit: config.sparqlTimeoutSeconds });
-        if (e instanceof QueryTrapped) return fail('query-exhausted-engine');
-        if (e instanceof EngineRestarted) {
-          reply.header('retry-after', '5');
-          return fail('sparql-unavailable', { reason: e.message });
-        }
-        if (e instanceof EngineError) return fail('invalid-sparql-query', { reason: e.message.split('\n')[0].slice(0, 500) });
-        throw e;
+        queryFailure(e, config.sparqlTimeoutSeconds, reply);
       }
       const body = Buffer.from(String(result), 'utf8');
       if (body.length > config.sparqlMaxResultBytes) return fail('query-result-too-large', { limit: config.sparqlMaxResultBytes });

@@ -127,117 +127,156 @@ function referenceEditor(references) {
 }
 
 /**
- * @param {HTMLElement} article @param {string} base @param {number} revision @param {(a: Answer) => void} saved
+ * Where the page's editors send their edits: the entity's API path, the revision the page shows (each edit is
+ * sent on top of it, If-Match) and what to do with a saved edit's answer.
+ * @typedef {{ base: string, revision: number, saved: (a: Answer) => void }} PageEdits
  */
-export function enhanceStatements(article, base, revision, saved) {
-  const rankSelect = (/** @type {string} */ rank) => {
-    const select = el('select', { name: 'rank' });
-    for (const r of ['preferred', 'normal', 'deprecated']) select.append(new Option(rankText(r), r, false, r === rank));
-    return select;
-  };
-  const describe = async (/** @type {string} */ sid) => {
-    const now = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
-    return now.ok ? `${valueText(now.body.value)} (${rankText(now.body.rank)})` : t('The statement has been removed.');
-  };
-  for (const li of article.querySelectorAll('li.statement')) {
-    const item = /** @type {HTMLElement} */ (li);
-    const sid = /** @type {string} */ (item.dataset.statementId);
-    const dataType = item.dataset.datatype ?? 'string';
-    // The page sends no empty action cell per statement (hundreds on a large item): made here, for editors only.
-    const actions = el('span', { className: 'actions' });
-    item.querySelector('.statement-main')?.append(actions);
-    actions.append(
-      button(t('Edit'), async () => {
-        const current = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
-        const value = valueInput(dataType, current.ok ? current.body.value : undefined);
-        const rank = rankSelect(item.dataset.rank ?? 'normal');
-        const qualifiers = snakEditor('qualifier', current.ok ? current.body.qualifiers ?? [] : []);
-        const references = referenceEditor(current.ok ? current.body.references ?? [] : []);
-        const holder = el('div');
-        holder.append(editor({
-          title: t('Change this statement'),
-          fields: [value.element, field(t('Rank'), rank),
-            el('fieldset', { className: 'qualifier-editor' }, [el('legend', { textContent: t('Qualifiers') }), qualifiers.element]),
-            references.element],
-          save: (comment, rev = revision) => {
-            const next = value.read();
-            const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
-            const nextQualifiers = qualifiers.read();
-            const nextReferences = references.read();
-            // `add` replaces a member that is there and adds one that is not (RFC 6902).
-            return call('PATCH', `${base}/statements/${encodeURIComponent(sid)}`, {
-              body: { patch: [{ op: 'replace', path: '/value', value: next }, { op: 'replace', path: '/rank', value: rank.value },
-                { op: 'add', path: '/qualifiers', value: nextQualifiers }, { op: 'add', path: '/references', value: nextReferences }],
-                comment: summary(comment, `Changed claim: ${property}: ${valueText(next)} (${rank.value} rank`
-                  + `${statementExtras(current.ok ? current.body : null, nextQualifiers, nextReferences)})`) },
-              revision: rev,
-            });
-          },
-          // The statement as this editor loaded it: other statements, terms and sitelinks may have changed.
-          unchanged: () => revisionIfUnchanged(`/v1/statements/${encodeURIComponent(sid)}`, (b) => b, current.ok ? current.body : undefined),
-          theirs: () => describe(sid),
-          done: saved,
-          close: () => holder.remove(),
-        }));
-        item.append(holder);
-      }, 'link'),
-      button(t('Remove'), async () => {
-        if (!confirm(t('Remove this statement?'))) return;
-        const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
-        const shown = item.querySelector('.statement-value')?.textContent?.trim() ?? '';
-        const answer = await sendOnTop((rev = revision) => call('DELETE', `${base}/statements/${encodeURIComponent(sid)}`,
-          { body: { comment: clipped(`Removed claim: ${property}: ${shown}`) }, revision: rev }),
-        async () => {
-          // The statement as the page showed it (its revision), against the statement now.
-          const then = await call('GET', `${base}/revisions/${revision}`);
-          const was = then.ok ? Object.values(then.body.statements ?? {}).flat().find((/** @type {any} */ s) => s.id === sid) : undefined;
-          return was ? revisionIfUnchanged(`/v1/statements/${encodeURIComponent(sid)}`, (b) => b, was) : null;
-        });
-        if (answer.ok) return saved(answer);
-        actions.after(await refusal(answer, async () => t('Someone else edited this entity after you opened the page; nothing was removed. Their version: {0}', await describe(sid))));
-      }, 'link danger'),
-    );
-  }
-  /** @param {string} property @param {string} dataType @param {HTMLElement} anchor */
-  const addTo = (property, dataType, anchor) => {
-    const value = valueInput(dataType);
-    const rank = rankSelect('normal');
-    const holder = el('div');
-    holder.append(editor({
-      title: t('Add a value for {0}', property),
-      fields: [value.element, field(t('Rank'), rank)],
-      save: (comment, rev = revision) => {
-        const next = value.read();
-        return call('POST', `${base}/statements`, {
-          body: { statement: { property: { id: property }, value: next, rank: rank.value },
-            comment: summary(comment, `Created claim: ${property}: ${valueText(next)}`) }, revision: rev,
-        });
-      },
-      // A new statement overlaps nothing: it goes on top of whatever others saved meanwhile.
-      unchanged: () => revisionIfUnchanged(`${base}?_fields=labels`, () => null, null),
-      theirs: async () => t('The entity has a newer revision; reload to see it.'),
-      done: saved,
-      close: () => holder.remove(),
-    }));
-    anchor.after(holder);
-  };
-  for (const group of article.querySelectorAll('.statement-group')) {
-    const g = /** @type {HTMLElement} */ (group);
-    const list = /** @type {HTMLElement} */ (g.querySelector('ol.statements'));
-    list.after(button(t('Add value'), () => addTo(/** @type {string} */ (g.dataset.property), g.dataset.datatype || 'string', list), 'link'));
-  }
-  const section = article.querySelector('.statements-section');
+
+/** @param {string} rank */
+function rankSelect(rank) {
+  const select = el('select', { name: 'rank' });
+  for (const r of ['preferred', 'normal', 'deprecated']) select.append(new Option(rankText(r), r, false, r === rank));
+  return select;
+}
+
+/** A statement as it is now, in words: what a conflict shows as "their version". @param {string} sid */
+async function describe(sid) {
+  const now = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
+  return now.ok ? `${valueText(now.body.value)} (${rankText(now.body.rank)})` : t('The statement has been removed.');
+}
+
+/**
+ * The editor of one statement shown on the page: its value, rank, qualifiers and references, sent as one PATCH.
+ * @param {HTMLElement} item the statement's list item @param {string} dataType @param {PageEdits} page
+ */
+async function statementEditor(item, dataType, page) {
+  const sid = /** @type {string} */ (item.dataset.statementId);
+  const current = await call('GET', `/v1/statements/${encodeURIComponent(sid)}`);
+  const value = valueInput(dataType, current.ok ? current.body.value : undefined);
+  const rank = rankSelect(item.dataset.rank ?? 'normal');
+  const qualifiers = snakEditor('qualifier', current.ok ? current.body.qualifiers ?? [] : []);
+  const references = referenceEditor(current.ok ? current.body.references ?? [] : []);
+  const holder = el('div');
+  holder.append(editor({
+    title: t('Change this statement'),
+    fields: [value.element, field(t('Rank'), rank),
+      el('fieldset', { className: 'qualifier-editor' }, [el('legend', { textContent: t('Qualifiers') }), qualifiers.element]),
+      references.element],
+    save: (comment, rev = page.revision) => {
+      const next = value.read();
+      const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
+      const nextQualifiers = qualifiers.read();
+      const nextReferences = references.read();
+      // `add` replaces a member that is there and adds one that is not (RFC 6902).
+      return call('PATCH', `${page.base}/statements/${encodeURIComponent(sid)}`, {
+        body: { patch: [{ op: 'replace', path: '/value', value: next }, { op: 'replace', path: '/rank', value: rank.value },
+          { op: 'add', path: '/qualifiers', value: nextQualifiers }, { op: 'add', path: '/references', value: nextReferences }],
+          comment: summary(comment, `Changed claim: ${property}: ${valueText(next)} (${rank.value} rank`
+            + `${statementExtras(current.ok ? current.body : null, nextQualifiers, nextReferences)})`) },
+        revision: rev,
+      });
+    },
+    // The statement as this editor loaded it: other statements, terms and sitelinks may have changed.
+    unchanged: () => revisionIfUnchanged(`/v1/statements/${encodeURIComponent(sid)}`, (b) => b, current.ok ? current.body : undefined),
+    theirs: () => describe(sid),
+    done: page.saved,
+    close: () => holder.remove(),
+  }));
+  item.append(holder);
+}
+
+/**
+ * Removes a statement shown on the page, unless it changed since the page showed it.
+ * @param {HTMLElement} item @param {HTMLElement} actions where a refusal is shown @param {PageEdits} page
+ */
+async function removeStatement(item, actions, page) {
+  if (!confirm(t('Remove this statement?'))) return;
+  const sid = /** @type {string} */ (item.dataset.statementId);
+  const property = item.closest('[data-property]')?.getAttribute('data-property') ?? '';
+  const shown = item.querySelector('.statement-value')?.textContent?.trim() ?? '';
+  const answer = await sendOnTop((rev = page.revision) => call('DELETE', `${page.base}/statements/${encodeURIComponent(sid)}`,
+    { body: { comment: clipped(`Removed claim: ${property}: ${shown}`) }, revision: rev }),
+  async () => {
+    // The statement as the page showed it (its revision), against the statement now.
+    const then = await call('GET', `${page.base}/revisions/${page.revision}`);
+    const was = then.ok ? Object.values(then.body.statements ?? {}).flat().find((/** @type {any} */ s) => s.id === sid) : undefined;
+    return was ? revisionIfUnchanged(`/v1/statements/${encodeURIComponent(sid)}`, (b) => b, was) : null;
+  });
+  if (answer.ok) return page.saved(answer);
+  actions.after(await refusal(answer, async () => t('Someone else edited this entity after you opened the page; nothing was removed. Their version: {0}', await describe(sid))));
+}
+
+/**
+ * The editor of a new statement of a property, placed after `anchor`.
+ * @param {string} property @param {string} dataType @param {HTMLElement} anchor @param {PageEdits} page
+ */
+function newStatementEditor(property, dataType, anchor, page) {
+  const value = valueInput(dataType);
+  const rank = rankSelect('normal');
+  const holder = el('div');
+  holder.append(editor({
+    title: t('Add a value for {0}', property),
+    fields: [value.element, field(t('Rank'), rank)],
+    save: (comment, rev = page.revision) => {
+      const next = value.read();
+      return call('POST', `${page.base}/statements`, {
+        body: { statement: { property: { id: property }, value: next, rank: rank.value },
+          comment: summary(comment, `Created claim: ${property}: ${valueText(next)}`) }, revision: rev,
+      });
+    },
+    // A new statement overlaps nothing: it goes on top of whatever others saved meanwhile.
+    unchanged: () => revisionIfUnchanged(`${page.base}?_fields=labels`, () => null, null),
+    theirs: async () => t('The entity has a newer revision; reload to see it.'),
+    done: page.saved,
+    close: () => holder.remove(),
+  }));
+  anchor.after(holder);
+}
+
+/**
+ * The form that starts a statement of a property the entity has none of yet: pick the property, then its value.
+ * @param {PageEdits} page @returns {HTMLElement[]}
+ */
+function addStatementForm(page) {
   const picker = entityPicker(STATEMENT_PROPERTY, '', 'property');
   const start = el('form', { className: 'row add-statement' }, [field(t('Add a statement with the property'), picker.wrap), el('button', { type: 'submit', textContent: t('Next') })]);
   const problem = el('p', { className: 'editor-error', role: 'alert' });
   start.addEventListener('submit', async (event) => {
     event.preventDefault();
     problem.textContent = '';
-    const property = (/^\s*(P[1-9]\d*)/i.exec(picker.el.value)?.[1] ?? '').toUpperCase();
-    if (!property) return void (problem.textContent = t('Pick a property from the suggestions, or type its id such as P31.'));
+    let property = '';
+    try {
+      property = idIn(picker.el.value);
+    } catch { /* said below */ }
+    if (!property.startsWith(STATEMENT_PROPERTY.prefix)) return void (problem.textContent = t('Pick a property from the suggestions, or type its id such as P31.'));
     const dataType = await dataTypeOf(property);
     if (!dataType) return void (problem.textContent = t('There is no property {0}.', property));
-    addTo(property, dataType, start);
+    newStatementEditor(property, dataType, start, page);
   });
-  section?.append(start, problem);
+  return [start, problem];
+}
+
+/**
+ * Gives each statement of the page its edit and remove buttons, each property's statements an "Add value", and
+ * the statements section the form that adds a statement of another property.
+ * @param {HTMLElement} article @param {string} base @param {number} revision @param {(a: Answer) => void} saved
+ */
+export function enhanceStatements(article, base, revision, saved) {
+  /** @type {PageEdits} */
+  const page = { base, revision, saved };
+  for (const li of article.querySelectorAll('li.statement')) {
+    const item = /** @type {HTMLElement} */ (li);
+    const dataType = item.dataset.datatype ?? 'string';
+    // The page sends no empty action cell per statement (hundreds on a large item): made here, for editors only.
+    const actions = el('span', { className: 'actions' });
+    item.querySelector('.statement-main')?.append(actions);
+    actions.append(button(t('Edit'), () => statementEditor(item, dataType, page), 'link'),
+      button(t('Remove'), () => removeStatement(item, actions, page), 'link danger'));
+  }
+  for (const group of article.querySelectorAll('.statement-group')) {
+    const g = /** @type {HTMLElement} */ (group);
+    const list = /** @type {HTMLElement} */ (g.querySelector('ol.statements'));
+    list.after(button(t('Add value'), () => newStatementEditor(/** @type {string} */ (g.dataset.property), g.dataset.datatype || 'string', list, page), 'link'));
+  }
+  article.querySelector('.statements-section')?.append(...addStatementForm(page));
 }

@@ -87,55 +87,63 @@ function enhanceMerge(article, id, base, revision, kind) {
 }
 
 /**
+ * The editor of an entity's terms in one language (its label, description and aliases, sent as one PATCH), placed
+ * after `anchor`; `row` is the terms table's row of that language, if the page shows one.
+ * @param {HTMLTableRowElement | null} row @param {string} language @param {HTMLElement} anchor
+ * @param {{ base: string, revision: number, saved: (a: Answer) => void }} page
+ */
+function termsEditor(row, language, anchor, { base, revision, saved }) {
+  const text = (/** @type {string} */ cls) => row?.querySelector(`.${cls}`)?.textContent ?? '';
+  const old = {
+    label: text('term-label'),
+    description: text('term-description'),
+    aliases: /** @type {string[]} */ (JSON.parse(row?.querySelector('.term-aliases')?.getAttribute('data-aliases') ?? '[]')),
+  };
+  const label = el('input', { type: 'text', name: 'label', value: old.label, lang: language });
+  const description = el('input', { type: 'text', name: 'description', value: old.description, lang: language });
+  const aliases = el('textarea', { name: 'aliases', rows: 3, value: old.aliases.join('\n'), lang: language });
+  const holder = el('div');
+  holder.append(editor({
+    title: t('Terms in {0}', language),
+    fields: [field(t('Label'), label), field(t('Description'), description), field(t('Aliases (one per line)'), aliases)],
+    save: (comment, rev = revision) => {
+      const now = { label: label.value.trim(), description: description.value.trim(),
+        aliases: aliases.value.split('\n').map((/** @type {string} */ a) => a.trim()).filter(Boolean) };
+      const patch = [
+        ...termOps(`/labels/${language}`, old.label, now.label),
+        ...termOps(`/descriptions/${language}`, old.description, now.description),
+        ...aliasOps(`/aliases/${language}`, old.aliases, now.aliases),
+      ];
+      if (patch.length === 0) throw new Error(t('Nothing was changed.'));
+      return call('PATCH', base, { body: { patch, comment: summary(comment, termsSummary(language, old, now)) }, revision: rev });
+    },
+    unchanged: () => revisionIfUnchanged(`${base}?_fields=labels,descriptions,aliases`, (b) => ({
+      label: b.labels?.[language] ?? '', description: b.descriptions?.[language] ?? '', aliases: b.aliases?.[language] ?? [] }), old),
+    theirs: async () => {
+      const now = await call('GET', `${base}?_fields=labels,descriptions,aliases`);
+      const b = now.body ?? {};
+      return `${t('Label')}: ${b.labels?.[language] ?? t('(none)')}\n${t('Description')}: ${b.descriptions?.[language] ?? t('(none)')}\n`
+        + `${t('Aliases')}: ${(b.aliases?.[language] ?? []).join(', ') || t('(none)')}`;
+    },
+    done: saved,
+    close: () => holder.remove(),
+  }));
+  anchor.after(holder);
+}
+
+/**
+ * Gives each language's row of the terms tables an "Edit", and the terms section the form that opens the editor
+ * of any language.
  * @param {HTMLElement} article @param {string} base @param {number} revision @param {(a: Answer) => void} saved
  */
 function enhanceTerms(article, base, revision, saved) {
-  /** @param {HTMLTableRowElement | null} row @param {string} language @param {HTMLElement} anchor */
-  const open = (row, language, anchor) => {
-    const text = (/** @type {string} */ cls) => row?.querySelector(`.${cls}`)?.textContent ?? '';
-    const old = {
-      label: text('term-label'),
-      description: text('term-description'),
-      aliases: /** @type {string[]} */ (JSON.parse(row?.querySelector('.term-aliases')?.getAttribute('data-aliases') ?? '[]')),
-    };
-    const label = el('input', { type: 'text', name: 'label', value: old.label, lang: language });
-    const description = el('input', { type: 'text', name: 'description', value: old.description, lang: language });
-    const aliases = el('textarea', { name: 'aliases', rows: 3, value: old.aliases.join('\n'), lang: language });
-    const holder = el('div');
-    const close = () => holder.remove();
-    holder.append(editor({
-      title: t('Terms in {0}', language),
-      fields: [field(t('Label'), label), field(t('Description'), description), field(t('Aliases (one per line)'), aliases)],
-      save: (comment, rev = revision) => {
-        const now = { label: label.value.trim(), description: description.value.trim(),
-          aliases: aliases.value.split('\n').map((/** @type {string} */ a) => a.trim()).filter(Boolean) };
-        const patch = [
-          ...termOps(`/labels/${language}`, old.label, now.label),
-          ...termOps(`/descriptions/${language}`, old.description, now.description),
-          ...aliasOps(`/aliases/${language}`, old.aliases, now.aliases),
-        ];
-        if (patch.length === 0) throw new Error(t('Nothing was changed.'));
-        return call('PATCH', base, { body: { patch, comment: summary(comment, termsSummary(language, old, now)) }, revision: rev });
-      },
-      unchanged: () => revisionIfUnchanged(`${base}?_fields=labels,descriptions,aliases`, (b) => ({
-        label: b.labels?.[language] ?? '', description: b.descriptions?.[language] ?? '', aliases: b.aliases?.[language] ?? [] }), old),
-      theirs: async () => {
-        const now = await call('GET', `${base}?_fields=labels,descriptions,aliases`);
-        const b = now.body ?? {};
-        return `${t('Label')}: ${b.labels?.[language] ?? t('(none)')}\n${t('Description')}: ${b.descriptions?.[language] ?? t('(none)')}\n`
-          + `${t('Aliases')}: ${(b.aliases?.[language] ?? []).join(', ') || t('(none)')}`;
-      },
-      done: saved,
-      close,
-    }));
-    anchor.after(holder);
-  };
+  const page = { base, revision, saved };
   const editButtons = (/** @type {ParentNode} */ root) => {
     for (const row of root.querySelectorAll('table.terms tbody tr')) {
       const language = /** @type {string} */ (/** @type {HTMLElement} */ (row).dataset.language);
       const cell = row.querySelector('td.actions');
       const table = /** @type {HTMLElement} */ (row.closest('table'));
-      cell?.append(button(t('Edit'), () => open(/** @type {HTMLTableRowElement} */ (row), language, table), 'link'));
+      cell?.append(button(t('Edit'), () => termsEditor(/** @type {HTMLTableRowElement} */ (row), language, table, page), 'link'));
     }
   };
   editButtons(article);
@@ -155,7 +163,7 @@ function enhanceTerms(article, base, revision, saved) {
       return;
     }
     const row = /** @type {HTMLTableRowElement | null} */ (article.querySelector(`table.terms tr[data-language="${CSS.escape(language)}"]`));
-    open(row, language, add);
+    termsEditor(row, language, add, page);
   });
   section?.append(add);
 }

@@ -75,6 +75,92 @@ export function idIn(text) {
 }
 
 /**
+ * A value's content inputs, added to `box`; returns how to read the content (throwing an Error whose message
+ * tells what to fix). One per data type that has inputs of its own; any other is a text input.
+ * @typedef {(box: HTMLElement, content: any, dataType: string) => () => any} ContentInputs
+ */
+
+/** @type {ContentInputs} */
+function timeInputs(box, content) {
+  const precisionNow = typeof content?.precision === 'number' ? content.precision : null;
+  const parts = content ? /^([+-])(\d+)-(\d\d)-(\d\d)/.exec(String(content.time)) : null;
+  // The date as far as its precision goes: Wikidata writes a year as its first of January.
+  const shown = parts ? [`${parts[1] === '-' ? '-' : ''}${parts[2].replace(/^0+(?=\d{4})/, '')}`,
+    ...((precisionNow ?? 11) >= 10 && parts[3] !== '00' ? [parts[3]] : []), ...((precisionNow ?? 11) >= 11 && parts[4] !== '00' ? [parts[4]] : [])].join('-') : '';
+  const el = input({ value: shown, name: 'value', placeholder: t('YYYY-MM-DD, YYYY-MM or YYYY') });
+  const precision = document.createElement('select');
+  precision.name = 'precision';
+  for (const [value, text] of [['', t('as written')], ['11', t('day')], ['10', t('month')], ['9', t('year')], ['8', t('decade')],
+    ['7', t('century')], ['6', t('millennium')]]) {
+    precision.append(new Option(text, value, false, String(precisionNow ?? '') === value));
+  }
+  const calendar = document.createElement('select');
+  calendar.name = 'calendar';
+  for (const [value, text] of [[GREGORIAN, t('Gregorian')], [JULIAN, t('Julian')]]) {
+    calendar.append(new Option(text, value, false, (content?.calendarmodel ?? GREGORIAN) === value));
+  }
+  box.append(labelled(t('Date'), el), labelled(t('Precision'), precision), labelled(t('Calendar'), calendar));
+  return () => {
+    const m = /^(-?)(\d{1,16})(?:-(\d\d)(?:-(\d\d))?)?$/.exec(el.value.trim());
+    if (!m) throw new Error(t('Write the date as 1831-07-21, 1831-07 or 1831.'));
+    const [, minus, year, month, day] = m;
+    const written = day ? 11 : month ? 10 : 9;
+    const chosen = precision.value === '' ? written : Number(precision.value);
+    if (chosen > written) throw new Error(t('A date at this precision needs its month and day written too.'));
+    // Parts finer than the precision are left out, as Wikibase stores them.
+    const time = `${minus || '+'}${year.padStart(4, '0')}-${chosen >= 10 ? month : '00'}-${chosen >= 11 ? day : '00'}T00:00:00Z`;
+    return { time, precision: chosen, calendarmodel: calendar.value };
+  };
+}
+
+/** @type {ContentInputs} */
+function quantityInputs(box, content) {
+  const amount = input({ value: content ? String(content.amount).replace(/^\+/, '') : '', name: 'amount', inputMode: 'decimal' });
+  const unitId = typeof content?.unit === 'string' && content.unit !== '1' ? content.unit.split('/').pop() : '';
+  const unit = entityPicker(UNIT, unitId, 'unit');
+  box.append(labelled(t('Amount'), amount), labelled(t('Unit (optional item)'), unit.wrap));
+  return () => {
+    const value = amount.value.trim();
+    if (!/^-?\d+(\.\d+)?$/.test(value)) throw new Error(t('The amount must be a number such as 42 or -0.5.'));
+    const u = unit.el.value.trim();
+    return { amount: value.startsWith('-') ? value : `+${value}`, unit: u ? ENTITY_URI + idIn(u) : '1' };
+  };
+}
+
+/** @type {ContentInputs} */
+function coordinateInputs(box, content) {
+  const lat = input({ value: content ? String(content.latitude) : '', name: 'latitude', inputMode: 'decimal' });
+  const lon = input({ value: content ? String(content.longitude) : '', name: 'longitude', inputMode: 'decimal' });
+  box.append(labelled(t('Latitude'), lat), labelled(t('Longitude'), lon));
+  return () => {
+    const [a, b] = [Number(lat.value), Number(lon.value)];
+    if (lat.value.trim() === '' || lon.value.trim() === '' || !(Math.abs(a) <= 90) || !(Math.abs(b) <= 360)) {
+      throw new Error(t('Latitude goes from -90 to 90 and longitude from -360 to 360.'));
+    }
+    const decimals = Math.max(...[lat.value, lon.value].map((v) => (v.split('.')[1] ?? '').length));
+    return { latitude: a, longitude: b, precision: 10 ** -Math.min(decimals, 9), globe: GLOBE };
+  };
+}
+
+/** @type {ContentInputs} */
+function monolingualInputs(box, content) {
+  const lang = input({ value: content?.language ?? document.body.dataset.language ?? 'en', name: 'language', size: 6 });
+  const text = input({ value: content?.text ?? '', name: 'text' });
+  box.append(labelled(t('Language'), lang), labelled(t('Text'), text));
+  return () => ({ language: lang.value.trim(), text: text.value });
+}
+
+/** @type {ContentInputs} */
+function textInput(box, content, dataType) {
+  const el = input({ value: typeof content === 'string' ? content : '', name: 'value', type: dataType === 'url' ? 'url' : 'text' });
+  box.append(labelled(t('Value'), el));
+  return () => el.value;
+}
+
+/** @type {Record<string, ContentInputs>} */
+const CONTENT_INPUTS = { time: timeInputs, quantity: quantityInputs, 'globe-coordinate': coordinateInputs, monolingualtext: monolingualInputs };
+
+/**
  * Builds the inputs; `read()` returns the API value or throws an Error whose message tells what to fix.
  * @param {string} dataType
  * @param {any} [current] the API value being edited
@@ -90,76 +176,17 @@ export function valueInput(dataType, current) {
     kindSelect.append(new Option(text, v, false, (current?.type ?? 'value') === v));
   }
   box.append(labelled(t('Kind'), kindSelect));
+
+  // An id of a kind (an item, a property) is picked from suggestions.
+  const idKind = kindOfDataType(dataType);
   /** @type {() => any} */
   let readContent;
-
-  const idKind = kindOfDataType(dataType);
   if (idKind) {
     const picker = entityPicker(idKind, typeof content === 'string' ? content : '', 'value');
     box.append(labelled(idKind.one, picker.wrap));
     readContent = () => idIn(picker.el.value);
-  } else if (dataType === 'time') {
-    const precisionNow = typeof content?.precision === 'number' ? content.precision : null;
-    const parts = content ? /^([+-])(\d+)-(\d\d)-(\d\d)/.exec(String(content.time)) : null;
-    // The date as far as its precision goes: Wikidata writes a year as its first of January.
-    const shown = parts ? [`${parts[1] === '-' ? '-' : ''}${parts[2].replace(/^0+(?=\d{4})/, '')}`,
-      ...((precisionNow ?? 11) >= 10 && parts[3] !== '00' ? [parts[3]] : []), ...((precisionNow ?? 11) >= 11 && parts[4] !== '00' ? [parts[4]] : [])].join('-') : '';
-    const el = input({ value: shown, name: 'value', placeholder: t('YYYY-MM-DD, YYYY-MM or YYYY') });
-    const precision = document.createElement('select');
-    precision.name = 'precision';
-    for (const [value, text] of [['', t('as written')], ['11', t('day')], ['10', t('month')], ['9', t('year')], ['8', t('decade')],
-      ['7', t('century')], ['6', t('millennium')]]) {
-      precision.append(new Option(text, value, false, String(precisionNow ?? '') === value));
-    }
-    const calendar = document.createElement('select');
-    calendar.name = 'calendar';
-    for (const [value, text] of [[GREGORIAN, t('Gregorian')], [JULIAN, t('Julian')]]) {
-      calendar.append(new Option(text, value, false, (content?.calendarmodel ?? GREGORIAN) === value));
-    }
-    box.append(labelled(t('Date'), el), labelled(t('Precision'), precision), labelled(t('Calendar'), calendar));
-    readContent = () => {
-      const m = /^(-?)(\d{1,16})(?:-(\d\d)(?:-(\d\d))?)?$/.exec(el.value.trim());
-      if (!m) throw new Error(t('Write the date as 1831-07-21, 1831-07 or 1831.'));
-      const [, minus, year, month, day] = m;
-      const written = day ? 11 : month ? 10 : 9;
-      const chosen = precision.value === '' ? written : Number(precision.value);
-      if (chosen > written) throw new Error(t('A date at this precision needs its month and day written too.'));
-      // Parts finer than the precision are left out, as Wikibase stores them.
-      const time = `${minus || '+'}${year.padStart(4, '0')}-${chosen >= 10 ? month : '00'}-${chosen >= 11 ? day : '00'}T00:00:00Z`;
-      return { time, precision: chosen, calendarmodel: calendar.value };
-    };
-  } else if (dataType === 'quantity') {
-    const amount = input({ value: content ? String(content.amount).replace(/^\+/, '') : '', name: 'amount', inputMode: 'decimal' });
-    const unitId = typeof content?.unit === 'string' && content.unit !== '1' ? content.unit.split('/').pop() : '';
-    const unit = entityPicker(UNIT, unitId, 'unit');
-    box.append(labelled(t('Amount'), amount), labelled(t('Unit (optional item)'), unit.wrap));
-    readContent = () => {
-      const value = amount.value.trim();
-      if (!/^-?\d+(\.\d+)?$/.test(value)) throw new Error(t('The amount must be a number such as 42 or -0.5.'));
-      const u = unit.el.value.trim();
-      return { amount: value.startsWith('-') ? value : `+${value}`, unit: u ? ENTITY_URI + idIn(u) : '1' };
-    };
-  } else if (dataType === 'globe-coordinate') {
-    const lat = input({ value: content ? String(content.latitude) : '', name: 'latitude', inputMode: 'decimal' });
-    const lon = input({ value: content ? String(content.longitude) : '', name: 'longitude', inputMode: 'decimal' });
-    box.append(labelled(t('Latitude'), lat), labelled(t('Longitude'), lon));
-    readContent = () => {
-      const [a, b] = [Number(lat.value), Number(lon.value)];
-      if (lat.value.trim() === '' || lon.value.trim() === '' || !(Math.abs(a) <= 90) || !(Math.abs(b) <= 360)) {
-        throw new Error(t('Latitude goes from -90 to 90 and longitude from -360 to 360.'));
-      }
-      const decimals = Math.max(...[lat.value, lon.value].map((v) => (v.split('.')[1] ?? '').length));
-      return { latitude: a, longitude: b, precision: 10 ** -Math.min(decimals, 9), globe: GLOBE };
-    };
-  } else if (dataType === 'monolingualtext') {
-    const lang = input({ value: content?.language ?? document.body.dataset.language ?? 'en', name: 'language', size: 6 });
-    const text = input({ value: content?.text ?? '', name: 'text' });
-    box.append(labelled(t('Language'), lang), labelled(t('Text'), text));
-    readContent = () => ({ language: lang.value.trim(), text: text.value });
   } else {
-    const el = input({ value: typeof content === 'string' ? content : '', name: 'value', type: dataType === 'url' ? 'url' : 'text' });
-    box.append(labelled(t('Value'), el));
-    readContent = () => el.value;
+    readContent = (Object.hasOwn(CONTENT_INPUTS, dataType) ? CONTENT_INPUTS[dataType] : textInput)(box, content, dataType);
   }
   return {
     element: box,
