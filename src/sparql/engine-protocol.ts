@@ -47,7 +47,9 @@ export interface PreparedEntity {
 
 /**
  * What changed of an entity the engine holds (the writer knows what it last wrote, rdf-diff.ts): its own quads
- * added and deleted (N-Quads in its graph), the shared nodes it starts using (their N-Triples) and stops using.
+ * added (N-Quads in its graph) and its own triples deleted (N-Triples lines of its graph, which the engine
+ * deletes with one SPARQL `DELETE DATA` per batch), the shared nodes it starts using (their N-Triples) and stops
+ * using.
  */
 export interface PatchedEntity {
   id: string;

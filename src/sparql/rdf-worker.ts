@@ -56,7 +56,7 @@ function patchOf(id: string, delta: RdfDelta): PatchedEntity {
   const linked = new Map<string, string>();
   for (const lines of delta.linked) linked.set(lines.slice(1, lines.indexOf('>')), `${lines}\n`);
   const unlinked = delta.unlinked.map((lines) => lines.slice(1, lines.indexOf('>')));
-  return { id, added: quads(id, delta.added), deleted: quads(id, delta.deleted), linked, unlinked };
+  return { id, added: quads(id, delta.added), deleted: delta.deleted.join('\n'), linked, unlinked };
 }
 
 /**

@@ -168,6 +168,22 @@ describe('the mirror after every kind of edit', () => {
     await s.store.redirectEntity(c, a, { user: 'test', comment: null, tags: [], bot: false });
     await assertMirrorInStep(s);
   });
+
+  it('removes what an edit replaced whatever its literals hold: quotes, backslashes, characters beyond ASCII', async () => {
+    // The engine deletes an edit's old triples with SPARQL (DELETE DATA), where a literal's escapes are read
+    // again: each of these must find the triple it names.
+    const text = (n: number) => `"quoted" back\\slash ${n} — ünïcødé 🦉 汉字`;
+    const strings = (await s.post('/v1/entities/properties', { property: { data_type: 'string', labels: { en: 'a string' } } })).body.id;
+    const item = (await s.post('/v1/entities/items', { item: { labels: { en: text(1), 'zh-hans': text(2) }, aliases: { de: [text(3)] },
+      statements: { [strings]: [{ property: { id: strings }, value: { type: 'value', content: text(4) } }] } } })).body;
+    await assertMirrorInStep(s);
+    await s.put(`/v1/entities/items/${item.id}/labels/en`, { label: text(5) });
+    await s.delete(`/v1/entities/items/${item.id}/labels/zh-hans`);
+    await s.put(`/v1/entities/items/${item.id}/aliases/de`, { aliases: [text(6)] });
+    const [statement] = item.statements[strings];
+    await s.put(`/v1/statements/${statement.id}`, { statement: { property: { id: strings }, value: { type: 'value', content: text(7) } } });
+    await assertMirrorInStep(s);
+  });
 });
 
 describe('the engine\'s bounds and lifetime', () => {
