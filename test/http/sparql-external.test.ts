@@ -184,8 +184,11 @@ describe('SPARQL on an external engine (Virtuoso)', { skip: skipVirtuoso }, () =
     assert.equal(last.code, 0, last.output);
     assert.match(last.output, /an earlier sync stopped without finishing; waiting until the engine has been still for 1 s/);
     await assertMirrorInStep(s, entiaTriples());
-    const cursors = await sparql(`SELECT ?c WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <urn:entia:cursor> ?c } }`);
-    assert.deepEqual(cursors.body.results.bindings.map((r: any) => r.c.value), [await s.store.changesHead()], await feedState(s));
+    const cursors = (await sparql(`SELECT ?c WHERE { GRAPH <${SYNC_GRAPH}> { <${SYNC_GRAPH}> <urn:entia:cursor> ?c } }`)).body.results.bindings
+      .map((r: any) => r.c.value);
+    const head = await s.store.changesHead();
+    // The feed's positions only when they disagree (ADR 0006's open question): reading them is requests of its own.
+    assert.deepEqual(cursors, [head], cursors.length === 1 && cursors[0] === head ? undefined : await feedState(s));
     const scratch = await sparql('SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER (STRSTARTS(STR(?g), "urn:entia:staging:")) } LIMIT 1');
     assert.deepEqual(scratch.body.results.bindings, [], 'no scratch graph is left behind');
   });
