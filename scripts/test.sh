@@ -19,39 +19,23 @@ run_tests() {
 
 npm run --silent typecheck || exit 1
 
-# Node's runner takes the files in name order whatever order they are given in, so the browser tests (test/ui,
-# one file of some 90 s) ran last, alone for the last minute and more of each run while the other slots idled.
-# They run beside the others instead, in a runner of their own started first; its output follows theirs.
-# `beside_ui STORE FILES...`: the run on that store, its exit status that of both runners.
-beside_ui() {
-  local store=$1 ui_out status ui_status
-  shift
-  ui_out=$(mktemp)
-  ENTIA_TEST_STORE=$store node --import tsx --test test/ui/*.test.ts > "$ui_out" 2>&1 &
-  local ui_pid=$!
-  ENTIA_TEST_STORE=$store run_tests "$@"
-  status=$?
-  wait "$ui_pid"
-  ui_status=$?
-  tee -a "$log" < "$ui_out"
-  rm -f "$ui_out"
-  [ "$status" -eq 0 ] && [ "$ui_status" -eq 0 ]
-}
+# The browser tests first: one file of some two minutes, which, run last (in name order), left the other slots
+# idle for most of that time.
+first_files=(test/ui/*.test.ts)
+for f in test/*/*.test.ts; do case "$f" in test/ui/*) ;; *) first_files+=("$f") ;; esac; done
 
-files=()
-for f in test/*/*.test.ts; do case "$f" in test/ui/*) ;; *) files+=("$f") ;; esac; done
 echo "# Entia tests, run 1: everything, HTTP suite on SQLite"
-beside_ui sqlite "${files[@]}"
+ENTIA_TEST_STORE=sqlite run_tests "${first_files[@]}"
 first=$?
 
 second=0
 if [ -n "${ENTIA_TEST_POSTGRES:-}" ]; then
   files=()
-  for f in test/http/*.test.ts test/store/*.test.ts; do
+  for f in test/ui/*.test.ts test/http/*.test.ts test/store/*.test.ts; do
     case "$(basename "$f")" in *sqlite*|*postgres*) ;; *) files+=("$f") ;; esac
   done
   echo "# Entia tests, run 2: test/http, test/store and test/ui on PostgreSQL (ENTIA_TEST_STORE=postgres)"
-  beside_ui postgres "${files[@]}"
+  ENTIA_TEST_STORE=postgres run_tests "${files[@]}"
   second=$?
 else
   echo "# ENTIA_TEST_POSTGRES is not set: no PostgreSQL run (README: Running on PostgreSQL)"
