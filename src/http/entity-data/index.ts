@@ -84,6 +84,9 @@ async function entityData(store: EntityStore, services: Services, req: FastifyRe
   const bare = BARE.exec(title);
   const bareId = bare && parseEntityId(bare[1]);
   if (bareId) {
+    // Checked before the redirect repeats them: a 16 KB revision made a Location header no HTTP client reads.
+    parseRevision(query.revision);
+    parseFlavor(query.flavor);
     return reply.code(303).header('vary', 'Accept')
       .header('location', services.config.publicUrl + negotiated(bareId.id, req.headers.accept, services.config.ui, kept(query))).send();
   }
