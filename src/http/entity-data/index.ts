@@ -70,10 +70,18 @@ function negotiated(id: string, accept: string | undefined, ui: boolean, query =
   return type === 'text/html' && ui ? `/${id}` : `/wiki/Special:EntityData/${id}.${CONCEPT_EXTENSIONS[type] ?? 'json'}${query}`;
 }
 
-/** The parameters of a document's URL that a redirect to it keeps. */
+/**
+ * The parameters of a document's URL that a redirect to it keeps, checked first: a redirect that repeated an
+ * unchecked 16 KB revision made a Location header no HTTP client reads.
+ */
 function kept(query: Record<string, unknown>): string {
   const params = new URLSearchParams();
-  for (const name of ['revision', 'flavor']) if (typeof query[name] === 'string') params.set(name, query[name] as string);
+  const revision = parseRevision(query.revision);
+  if (revision !== null) params.set('revision', String(revision));
+  if (query.flavor !== undefined) {
+    parseFlavor(query.flavor);
+    params.set('flavor', String(query.flavor));
+  }
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -84,9 +92,6 @@ async function entityData(store: EntityStore, services: Services, req: FastifyRe
   const bare = BARE.exec(title);
   const bareId = bare && parseEntityId(bare[1]);
   if (bareId) {
-    // Checked before the redirect repeats them: a 16 KB revision made a Location header no HTTP client reads.
-    parseRevision(query.revision);
-    parseFlavor(query.flavor);
     return reply.code(303).header('vary', 'Accept')
       .header('location', services.config.publicUrl + negotiated(bareId.id, req.headers.accept, services.config.ui, kept(query))).send();
   }
