@@ -4,6 +4,7 @@
 // its one response. Small bodies (errors, terms) go as they are: compressing them costs more than it saves.
 import negotiator from '@fastify/accept-negotiator';
 import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
@@ -56,4 +57,39 @@ export async function negotiatedBody(reply: FastifyReply, bytes: Buffer): Promis
 export async function sendBody(reply: FastifyReply, bytes: Buffer, contentType: string): Promise<FastifyReply> {
   reply.header('content-type', contentType);
   return reply.send(await negotiatedBody(reply, bytes));
+}
+
+/**
+ * A JSON body made piece by piece as it is sent, each piece JSON text already: a batch of 500 entities, 5 MB.
+ * Made whole before sending, its bytes lived until the last of them left, long enough to outlive V8's young
+ * generation and wait for a full collection: ten clients fetching 500 random items each held the server's memory
+ * outside the heap at 101 MB and its peak RSS at 274 MB (bench/batch-memory.mjs, 20,000-item store). Made as
+ * the connection takes them: 45 to 51 MB, peak RSS 220 to 234 MB.
+ */
+export class JsonStream {
+  constructor(private readonly source: () => Iterable<Buffer>) {}
+
+  /** The same stream with each piece rewritten (a piece is a whole value or the text between two). */
+  map(rewrite: (piece: Buffer) => Buffer): JsonStream {
+    const source = this.source;
+    return new JsonStream(function* rewritten() {
+      for (const piece of source()) yield rewrite(piece);
+    });
+  }
+
+  /** The whole body, for a client that asks for it compressed (compressing needs it whole, as for any body). */
+  join(): Buffer {
+    return Buffer.concat([...this.source()]);
+  }
+
+  readable(): Readable {
+    return Readable.from(this.source(), { objectMode: false });
+  }
+}
+
+/** Sends `body` as `contentType`: whole and compressed when the client accepts an encoding, else streamed. */
+export async function sendStream(reply: FastifyReply, body: JsonStream, contentType: string): Promise<FastifyReply> {
+  if (chooseEncoding(reply.request.headers['accept-encoding'], COMPRESS_MIN_BYTES)) return sendBody(reply, body.join(), contentType);
+  reply.header('vary', 'Accept-Encoding').header('content-type', contentType);
+  return reply.send(body.readable());
 }

@@ -32,7 +32,7 @@ export interface Ctx<S = Store> {
 
 export interface Result {
   status?: number;
-  /** Serialised as JSON (a Buffer: JSON already); absent for an empty body. */
+  /** Serialised as JSON (a Buffer or a JsonStream: JSON already); absent for an empty body. */
   body?: unknown;
   /** ETag and Last-Modified of the entity concerned (docs/api.md §2.3). */
   head?: Head;

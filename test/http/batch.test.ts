@@ -51,6 +51,30 @@ describe('GET and POST /v1/entities', () => {
       descriptions: { 'de-ch': 'first', fr: 'first' } });
   });
 
+  it('sends the answer as it makes it, or whole and compressed when asked: the same JSON either way', async () => {
+    const aliases = Array.from({ length: 30 }, (_, i) => `an alias long enough to make the answer worth compressing ${i}`);
+    const large = (await s.post('/v1/entities/items', { item: { aliases: { en: aliases } } })).body.id;
+    const ids = `${item},${property},${large},Q999999999`;
+    const expected = (await s.get(`/v1/entities?ids=${ids}`)).body;
+    const plain = await fetch(`${s.url}/v1/entities?ids=${ids}`, { headers: { 'accept-encoding': 'identity' } });
+    assert.equal(plain.headers.get('transfer-encoding'), 'chunked');
+    assert.equal(plain.headers.get('content-type'), 'application/json');
+    assert.equal(plain.headers.get('vary'), 'Accept-Encoding');
+    assert.deepEqual(await plain.json(), expected);
+    const gzipped = await fetch(`${s.url}/v1/entities?ids=${ids}`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gzipped.headers.get('content-encoding'), 'gzip');
+    assert.deepEqual(await gzipped.json(), expected);
+    const head = await fetch(`${s.url}/v1/entities?ids=${ids}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '');
+    // Upstream's dialect renames each statement's `data-type` in the pieces as they go.
+    await s.post(`/v1/entities/items/${other}/statements`, { statement: { property: { id: property }, value: { type: 'value', content: 'streamed' } } });
+    const upstream = await fetch(`${s.url}/w/rest.php/wikibase/v1/entities?ids=${other}`, { headers: { 'accept-encoding': 'identity' } });
+    const text = await upstream.text();
+    assert.doesNotMatch(text, /"data-type":/);
+    assert.equal(JSON.parse(text).entities[other].statements[property][0].property.data_type, 'string');
+  });
+
   it('refuses bad input with the parameter or path named', async () => {
     const cases: [string, string][] = [
       ['/v1/entities', 'ids'], ['/v1/entities?ids=', 'ids'], ['/v1/entities?ids=X1', 'ids'],

@@ -2,6 +2,7 @@
 // (`/w/rest.php/wikibase/v1/…`, the base path Wikibase clients are configured with). It is a rendering at the
 // edge: the same routes and handlers, with the differences below applied to what they answer.
 import type { EntiaError, ErrorCode } from '../../domain/errors.js';
+import { JsonStream } from '../compression.js';
 import type { Result } from '../context.js';
 import { errorBody, jsonBuffer } from '../reply-error.js';
 import { ITEM, KINDS, parseEntityId } from '../../domain/kinds.js';
@@ -69,7 +70,8 @@ export function wikibaseHeaders<H extends Record<string, string> | undefined>(he
 /** A handler's result as upstream Wikibase would answer it; a PUT that created its resource is a 201 (D11). */
 export function wikibaseResult(result: Result, publicUrl: string, prefix: string): Result {
   const body = result.body === undefined ? undefined
-    : wikibaseBody(Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body), result.dataType);
+    : result.body instanceof JsonStream ? result.body.map((piece) => wikibaseBody(piece))
+      : wikibaseBody(Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body), result.dataType);
   const status = result.created && (result.status ?? 200) === 200 ? 201 : result.status;
   return { ...result, status, body, headers: wikibaseHeaders(result.headers, publicUrl, prefix) };
 }

@@ -7,7 +7,7 @@ import { kindByName } from '../../domain/kinds.js';
 import type { Store } from '../../store/store.js';
 import { etag, httpDate } from '../conditional.js';
 import { EmptyReply, requestContext, type Result } from '../context.js';
-import { sendBody } from '../compression.js';
+import { JsonStream, sendBody, sendStream } from '../compression.js';
 import { jsonBuffer, type RouteConfig } from '../reply-error.js';
 import type { Services } from '../services.js';
 import { writeHandler } from '../write/rows.js';
@@ -68,5 +68,6 @@ async function send(reply: FastifyReply, result: Result): Promise<FastifyReply> 
   if (result.body === undefined) return reply.send();
   // Exactly `application/json`, without a charset (docs/api.md §2.1), so the body is serialised here (a Buffer
   // body is JSON already).
+  if (result.body instanceof JsonStream) return sendStream(reply, result.body, 'application/json');
   return sendBody(reply, Buffer.isBuffer(result.body) ? result.body : jsonBuffer(result.body), 'application/json');
 }

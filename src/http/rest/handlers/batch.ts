@@ -8,8 +8,9 @@ import { KINDS, parseEntityId } from '../../../domain/kinds.js';
 import { fallbackChain, isTermLanguage } from '../../../domain/languages.js';
 import { renderEntity } from '../../../domain/render.js';
 import { renderDocument } from './entities.js';
+import { JsonStream } from '../../compression.js';
 import type { Ctx, Result } from '../../context.js';
-import type { EntityStore } from '../../../store/store.js';
+import type { DocumentRead, EntityStore, ReadResult } from '../../../store/store.js';
 
 export const MAX_BATCH_IDS = 500;
 /** Any kind's members: a batch mixes kinds, and each entity answers the ones it has. */
@@ -60,46 +61,69 @@ function narrowed(entity: Entity, languages: string[], fallback: boolean): Entit
 export const getEntities = (ctx: Ctx<EntityStore>) => entities(ctx, false);
 export const postEntities = (ctx: Ctx<EntityStore>) => entities(ctx, true);
 
+type Read = DocumentRead | ReadResult;
+const MISSING: Read = { status: 'missing' };
+
 async function entities(ctx: Ctx<EntityStore>, isPost: boolean): Promise<Result> {
   const request = parseRequest(ctx, isPost);
+  const whole = request.fields === null && request.languages === null;
+  // Every read before the answer starts, so that a failing store still gets its error answer; what is left for
+  // later is only rendering, and reading a revision's document, which never changes.
+  const reads = whole ? await readDocuments(ctx.store, request.ids) : await readEntities(ctx.store, request.ids);
+  return { body: new JsonStream(() => pieces(ctx, request, reads)) };
+}
+
+/** Whole entities: every head in one store round trip, then the redirects' targets in a second. */
+async function readDocuments(store: EntityStore, ids: string[]): Promise<Map<string, Read>> {
+  const heads: Map<string, Read> = await store.readDocuments(ids);
+  const targets = [...heads.values()].flatMap((r) => (r.status === 'redirect' && !heads.has(r.target) ? [r.target] : []));
+  if (targets.length > 0) for (const [id, r] of await store.readDocuments(targets)) heads.set(id, r);
+  return heads;
+}
+
+/** Entities to narrow or pick from, parsed (the entity cache's frozen copy where it holds one). */
+async function readEntities(store: EntityStore, ids: string[]): Promise<Map<string, Read>> {
+  const reads = new Map<string, Read>();
+  for (const id of ids) {
+    const read = reads.get(id) ?? await store.readEntity(id);
+    reads.set(id, read);
+    if (read.status === 'redirect' && !reads.has(read.target)) reads.set(read.target, await store.readEntity(read.target));
+  }
+  return reads;
+}
+
+/**
+ * The answer's pieces, each made when the connection has taken the ones before (compression.ts, JsonStream). A
+ * cached document goes in as the bytes a single GET sends, never decoded into a string and encoded again (for
+ * 500 entities that was most of the request's time).
+ */
+function* pieces(ctx: Ctx<EntityStore>, request: BatchRequest, reads: Map<string, Read>): Generator<Buffer> {
   const { documents, sites } = ctx.services;
-  // The response is assembled from byte buffers: a cached document goes in as the bytes a single GET sends,
-  // never decoded into a string and encoded again (for 500 entities that was most of the request's time).
-  const chunks: Buffer[] = [Buffer.from('{"entities":{')];
   const missing: string[] = [];
   const redirects: Record<string, string> = {};
   const seen = new Set<string>();
-  const whole = request.fields === null && request.languages === null;
-  // Whole entities: every head in one store round trip, then the redirects' targets in a second.
-  const heads = whole ? await ctx.store.readDocuments(request.ids) : null;
-  if (heads) {
-    const targets = [...heads.values()].flatMap((r) => (r.status === 'redirect' && !heads.has(r.target) ? [r.target] : []));
-    if (targets.length > 0) for (const [id, r] of await ctx.store.readDocuments(targets)) heads.set(id, r);
-  }
-  const readOne = async (id: string) => (heads ? heads.get(id) ?? { status: 'missing' as const } : await ctx.store.readEntity(id));
+  yield Buffer.from('{"entities":{');
   for (const requested of request.ids) {
     let id = requested;
-    let read = await readOne(id);
+    let read = reads.get(id) ?? MISSING;
     if (read.status === 'redirect') {
       redirects[requested] = read.target;
       id = read.target;
-      read = await readOne(id);
+      read = reads.get(id) ?? MISSING;
     }
     if (read.status !== 'found') { missing.push(requested); continue; }
     if (seen.has(id)) continue;
-    let bytes: Buffer;
+    yield Buffer.from(`${seen.size === 0 ? '' : ','}${JSON.stringify(id)}:`);
+    seen.add(id);
     if ('json' in read) {
-      bytes = documents.get(id, read.head.revision) ?? renderDocument(id, read.head.revision, read.json(), documents, sites);
+      yield documents.get(id, read.head.revision) ?? renderDocument(id, read.head.revision, read.json(), documents, sites);
     } else {
       const entity = request.languages ? narrowed(read.entity, request.languages, request.fallback) : read.entity;
       const full = renderEntity(entity, sites, request.fields?.includes('data_type') ?? false);
       const picked: Record<string, unknown> = { id: full.id };
       for (const f of request.fields ?? Object.keys(full)) if (f in full) picked[f] = full[f];
-      bytes = Buffer.from(JSON.stringify(picked), 'utf8');
+      yield Buffer.from(JSON.stringify(picked), 'utf8');
     }
-    chunks.push(Buffer.from(`${seen.size === 0 ? '' : ','}${JSON.stringify(id)}:`), bytes);
-    seen.add(id);
   }
-  chunks.push(Buffer.from(`},"missing":${JSON.stringify(missing)},"redirects":${JSON.stringify(redirects)}}`));
-  return { body: Buffer.concat(chunks) };
+  yield Buffer.from(`},"missing":${JSON.stringify(missing)},"redirects":${JSON.stringify(redirects)}}`);
 }
