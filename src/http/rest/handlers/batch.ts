@@ -66,38 +66,32 @@ const MISSING: Read = { status: 'missing' };
 
 async function entities(ctx: Ctx<EntityStore>, isPost: boolean): Promise<Result> {
   const request = parseRequest(ctx, isPost);
-  const whole = request.fields === null && request.languages === null;
-  // Every read before the answer starts, so that a failing store still gets its error answer; what is left for
-  // later is only rendering, and reading a revision's document, which never changes.
-  const reads = whole ? await readDocuments(ctx.store, request.ids) : await readEntities(ctx.store, request.ids);
-  return { body: new JsonStream(() => pieces(ctx, request, reads)) };
+  if (request.fields !== null || request.languages !== null) {
+    // Narrowed answers are small: each entity is read and rendered in turn and the answer sent whole, so that a
+    // failing store still gets its error answer and no parsed entity is kept past its own turn.
+    const made: Buffer[] = [];
+    for await (const piece of pieces(ctx, request, (id) => ctx.store.readEntity(id))) made.push(piece);
+    return { body: Buffer.concat(made) };
+  }
+  // Whole entities: every head read before the answer starts (a failing store still gets its error answer), then
+  // each document rendered when the connection has taken the ones before; a revision's document never changes.
+  const heads = await readHeads(ctx.store, request.ids);
+  return { body: new JsonStream(() => pieces(ctx, request, (id) => heads.get(id) ?? MISSING)) };
 }
 
-/** Whole entities: every head in one store round trip, then the redirects' targets in a second. */
-async function readDocuments(store: EntityStore, ids: string[]): Promise<Map<string, Read>> {
-  const heads: Map<string, Read> = await store.readDocuments(ids);
+/** Every head in one store round trip, then the redirects' targets in a second. */
+async function readHeads(store: EntityStore, ids: string[]): Promise<Map<string, DocumentRead>> {
+  const heads = await store.readDocuments(ids);
   const targets = [...heads.values()].flatMap((r) => (r.status === 'redirect' && !heads.has(r.target) ? [r.target] : []));
   if (targets.length > 0) for (const [id, r] of await store.readDocuments(targets)) heads.set(id, r);
   return heads;
 }
 
-/** Entities to narrow or pick from, parsed (the entity cache's frozen copy where it holds one). */
-async function readEntities(store: EntityStore, ids: string[]): Promise<Map<string, Read>> {
-  const reads = new Map<string, Read>();
-  for (const id of ids) {
-    const read = reads.get(id) ?? await store.readEntity(id);
-    reads.set(id, read);
-    if (read.status === 'redirect' && !reads.has(read.target)) reads.set(read.target, await store.readEntity(read.target));
-  }
-  return reads;
-}
-
 /**
- * The answer's pieces, each made when the connection has taken the ones before (compression.ts, JsonStream). A
- * cached document goes in as the bytes a single GET sends, never decoded into a string and encoded again (for
- * 500 entities that was most of the request's time).
+ * The answer's pieces in order. A cached document goes in as the bytes a single GET sends, never decoded into a
+ * string and encoded again (for 500 entities that was most of the request's time).
  */
-function* pieces(ctx: Ctx<EntityStore>, request: BatchRequest, reads: Map<string, Read>): Generator<Buffer> {
+async function* pieces(ctx: Ctx<EntityStore>, request: BatchRequest, readOne: (id: string) => Read | Promise<Read>): AsyncGenerator<Buffer> {
   const { documents, sites } = ctx.services;
   const missing: string[] = [];
   const redirects: Record<string, string> = {};
@@ -105,11 +99,11 @@ function* pieces(ctx: Ctx<EntityStore>, request: BatchRequest, reads: Map<string
   yield Buffer.from('{"entities":{');
   for (const requested of request.ids) {
     let id = requested;
-    let read = reads.get(id) ?? MISSING;
+    let read = await readOne(id);
     if (read.status === 'redirect') {
       redirects[requested] = read.target;
       id = read.target;
-      read = reads.get(id) ?? MISSING;
+      read = await readOne(id);
     }
     if (read.status !== 'found') { missing.push(requested); continue; }
     if (seen.has(id)) continue;
