@@ -14,7 +14,8 @@ const { values } = parseArgs({ options: {
   // What the clients accept: none by default, as the bench's load generator (fetch would ask for gzip).
   'accept-encoding': { type: 'string', default: 'identity' },
 } });
-if (!values.db || !values.items) {
+const positive = (name) => Number.isInteger(Number(values[name])) && Number(values[name]) > 0;
+if (!values.db || !values.items || !['items', 'clients', 'seconds', 'port'].every(positive)) {
   console.error('usage: node bench/batch-memory.mjs --db STORE.db --items N [--clients 10] [--seconds 8] [--accept-encoding gzip]');
   process.exit(2);
 }

@@ -91,6 +91,8 @@ export class JsonStream {
 
 /** Sends `body` as `contentType`: whole and compressed when the client accepts an encoding, else streamed. */
 export async function sendStream(reply: FastifyReply, body: JsonStream, contentType: string): Promise<FastifyReply> {
+  // The size is not known before the pieces are made: asked as if at the threshold, sendBody then decides on the
+  // real size (a body under it goes uncompressed, as any other).
   if (chooseEncoding(reply.request.headers['accept-encoding'], COMPRESS_MIN_BYTES)) return sendBody(reply, await body.join(), contentType);
   reply.header('vary', 'Accept-Encoding').header('content-type', contentType);
   return reply.send(body.readable());
