@@ -43,7 +43,8 @@ export class SparqlEngine extends EventEmitter {
   /** When the threads failed lately (crashed). */
   private crashes: number[] = [];
 
-  constructor(private readonly setup: EngineSetup) {
+  /** `writerChars`: characters of triples the RDF writer holds to patch entities (rdf-worker.ts has the default). */
+  constructor(private readonly setup: EngineSetup, private readonly options: { writerChars?: number } = {}) {
     super();
     [this.worker, this.writer] = this.spawn();
   }
@@ -170,7 +171,8 @@ export class SparqlEngine extends EventEmitter {
   private spawn(): [Worker, Worker] {
     const channel = new MessageChannel();
     const engine = startThread(import.meta.url, 'engine-worker', { workerData: { setup: this.setup, writer: channel.port1 }, transferList: [channel.port1] });
-    const writer = startThread(import.meta.url, 'rdf-worker', { workerData: { setup: this.setup, engine: channel.port2 }, transferList: [channel.port2] });
+    const writer = startThread(import.meta.url, 'rdf-worker', { workerData: { setup: this.setup, engine: channel.port2, heldChars: this.options.writerChars },
+      transferList: [channel.port2] });
     const answer = (reply: EngineReply) => {
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;

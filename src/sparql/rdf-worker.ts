@@ -16,14 +16,15 @@ import { EntityRdf, type RdfDelta } from './rdf-diff.js';
 import { applyEntityChange } from './entity-change.js';
 import type { EngineReply, EngineRequest, EngineSetup, EntityChange, MirrorEntity, PatchedEntity, PreparedEntity, WriterRequest } from './engine-protocol.js';
 
-const { setup, engine } = workerData as { setup: EngineSetup; engine: MessagePort };
+const { setup, engine, heldChars } = workerData as { setup: EngineSetup; engine: MessagePort; heldChars?: number };
 const layout = mirrorLayout(setup.vocabulary);
 
 /**
  * Characters of triples held: a Wikidata-sized item is some 300 triples, about 45,000 characters, so some
- * 2,000 items; the embedded engine holds at most some 15,000 of them (ADR 0013).
+ * 2,000 items; the embedded engine holds at most some 15,000 of them (ADR 0013). Smaller when the engine's
+ * owner says (engine.ts, `writerChars`: the tests, to make the writer forget).
  */
-const HELD_CHARS = 96 * 2 ** 20;
+const HELD_CHARS = heldChars ?? 96 * 2 ** 20;
 let held = new RevisionCache<EntityRdf>(HELD_CHARS);
 
 /**
@@ -60,11 +61,10 @@ function patchOf(id: string, delta: RdfDelta): PatchedEntity {
 }
 
 /**
- * An entity written: a patch when the writer holds it, else whole; held from then on. `fresh` (a build): the
- * engine holds none of it yet.
+ * An entity written: a patch from `state`, what the writer held of it (taken out of `held`), else whole; held
+ * from then on.
  */
-function written(e: MirrorEntity, fresh: boolean): PreparedEntity | PatchedEntity {
-  const state = fresh ? undefined : held.take(e.id);
+function written(e: MirrorEntity, state: EntityRdf | undefined): PreparedEntity | PatchedEntity {
   const content = contentOf(e, state);
   const next = state ?? new EntityRdf(layout, setup, e.id);
   const delta = next.update(content);
@@ -88,8 +88,12 @@ parentPort!.on('message', (request: WriterRequest) => {
   }
   try {
     // A build's entities are held too, as far as the writer's memory goes: the first edit of each after a build
-    // is then a patch, not the whole entity dropped and loaded again.
-    const entities = request.entities.map((e) => written(e, request.fresh));
+    // is then a patch, not the whole entity dropped and loaded again. A build's (`fresh`) are not in the engine
+    // yet, so none is patched. What the writer holds of the batch is taken out before any is written: holding
+    // one entity's new revision may push another of the batch out of the writer's memory, and that one's
+    // change could then not be applied (which once made a writer under full load forget everything it held).
+    const states = request.entities.map((e) => (request.fresh ? undefined : held.take(e.id)));
+    const entities = request.entities.map((e, i) => written(e, states[i]));
     engine.postMessage({ id: request.id, op: 'put', entities, fresh: request.fresh } satisfies EngineRequest);
   } catch (e) {
     // A document the writer cannot read fails its own request; the engine never sees it. What the writer held

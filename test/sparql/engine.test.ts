@@ -8,6 +8,10 @@ import type { Worker } from 'node:worker_threads';
 import { describe, it } from 'node:test';
 import { buildSiteTable } from '../../src/domain/sites.js';
 import { EngineRestarted, SparqlEngine } from '../../src/sparql/engine.js';
+import type { Entity } from '../../src/domain/entity.js';
+import { entityChange } from '../../src/sparql/entity-change.js';
+import { mirrorLayout } from '../../src/sparql/mirror-triples.js';
+import { EntityRdf } from '../../src/sparql/rdf-diff.js';
 
 const setup = { vocabulary: { conceptBase: 'http://www.wikidata.org/entity/', dataBase: 'http://entia.test/wiki/Special:EntityData/' },
   sites: buildSiteTable(undefined), flavor: 'full' as const };
@@ -34,6 +38,40 @@ describe('the SPARQL engine\'s threads', () => {
       const [error] = await failed;
       assert.match((error as Error).message, /exited/);
       await assert.rejects(engine.query('ASK {}', 'json', 1000));
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('applies a batch of changes when holding one pushes another out of the writer\'s memory', async () => {
+    // Eight items, written as a build; then a batch changing the first two, the first made larger. The writer's
+    // memory is sized (by the same renderer it uses) to hold the eight exactly, so that holding the first's new
+    // revision pushes out the one it has used least since: the second, whose change comes next in the batch.
+    const item = (n: number, labels: Record<string, string>): Entity => ({ id: `Q${n}`, type: 'item', labels, descriptions: {}, aliases: {},
+      statements: {}, sitelinks: {} });
+    const items = Array.from({ length: 8 }, (_, i) => item(i + 1, { en: `item ${i + 1}` }));
+    const larger = item(1, { en: 'item 1, changed', de: 'Ding 1', fr: 'chose 1' });
+    const smaller = item(2, { en: 'two' });
+    const sizes = (from: Entity, to: Entity) => {
+      const state = new EntityRdf(mirrorLayout(setup.vocabulary), setup, from.id);
+      state.update({ kind: 'entity', entity: from, head: { revision: 1, modified: new Date(0) } });
+      const built = state.size;
+      state.update({ kind: 'entity', entity: to, head: { revision: 2, modified: new Date(0) } });
+      return [built, state.size];
+    };
+    const wd = setup.vocabulary.conceptBase;
+    const [built, grown] = sizes(items[0], larger);
+    assert.ok(grown > built && grown <= 2 * built, `${built} → ${grown}`);
+    const engine = new SparqlEngine(setup, { writerChars: 8 * built });
+    try {
+      const head = (revision: number) => ({ revision, modified: 0 });
+      await engine.put(items.map((e) => ({ id: e.id, json: JSON.stringify(e), head: head(1) })), true);
+      const change = (from: Entity, to: Entity) => ({ id: to.id, head: head(2), changed: { base: 1, json: JSON.stringify(entityChange(from, to)) } });
+      const done = await engine.put([change(items[0], larger), change(items[1], smaller)], false);
+      assert.equal(done.missing, undefined);
+      const labels = await engine.query(`SELECT ?l WHERE { VALUES ?e { <${wd}Q1> <${wd}Q2> } ?e <http://www.w3.org/2000/01/rdf-schema#label> ?l } ORDER BY ?l`, 'json', 10_000);
+      assert.deepEqual(JSON.parse(String(labels)).results.bindings.map((b: { l: { value: string } }) => b.l.value),
+        ['Ding 1', 'chose 1', 'item 1, changed', 'two']);
     } finally {
       await engine.close();
     }
