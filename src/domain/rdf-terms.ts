@@ -46,8 +46,15 @@ export const triple = (subject: string, predicate: string, object: string) => `$
  * (`…/.well-known/genid/`), instead of `_:` labels.
  */
 export class Graph {
-  /** Own lines, without line breaks; a line two statements both write (a truthy triple) is here twice. */
+  /** Own lines, without line breaks, that no other part of the entity states (their subject is this part's). */
   readonly own: string[] = [];
+  /**
+   * Own lines that another part of the same entity may state too: the truthy triples (two statements with one
+   * value each write theirs). A line two statements both write is here twice.
+   */
+  readonly common: string[] = [];
+  /** Writes into `common` (a sink for a truthy triple). */
+  readonly commonSink = { add: (subject: string, predicate: string, object: string) => { this.common.push(`${subject} ${predicate} ${object} .`); } };
   private nodes: Map<string, string> | null = null;
 
   constructor(private readonly skolemBase?: string) {}
@@ -81,6 +88,7 @@ export class Graph {
   /** Every line once: the own ones, then the shared nodes'. */
   lines(): string[] {
     const lines = new Set(this.own);
+    for (const line of this.common) lines.add(line);
     for (const text of this.shared.values()) {
       for (const line of text.split('\n')) if (line) lines.add(line);
     }

@@ -214,12 +214,17 @@ export function revisionTriples(entity: Entity, head: { revision: number; modifi
 /** The same triples in their groups (Graph): the entity's own lines, each once, and the shared nodes it uses. */
 export function revisionGroups(entity: Entity, head: { revision: number; modified: Date }, options: Omit<RdfOptions, 'revision'>): PartTriples {
   const graph = entityGraph(...revisionDump(entity, head, options));
-  return { own: [...new Set(graph.own)], shared: graph.shared };
+  return { own: [...new Set([...graph.own, ...graph.common])], shared: graph.shared };
 }
 
-/** One part's triples: its own lines, and the shared nodes it uses with their lines (Graph). */
+/**
+ * One part's triples: its own lines, and the shared nodes it uses with their lines (Graph). `common`: own lines
+ * that another part of the entity may state too (Graph.common), given apart by a part of an entity and left
+ * out when `own` holds them all.
+ */
 export interface PartTriples {
   own: readonly string[];
+  common?: readonly string[];
   shared: ReadonlyMap<string, string>;
 }
 
@@ -296,7 +301,7 @@ function addAlias(graph: Graph, entity: string, language: string, value: string)
 
 /** A claim's truthy triple (best rank only) and, in the full flavour, its statement node. */
 function addClaim(graph: Graph, ns: Namespaces, entity: string, id: string, claim: Json, best: boolean, flavor: RdfFlavor): void {
-  if (best) addSnak(graph, graph, ns, entity, id, claim.mainsnak, 'direct', null);
+  if (best) addSnak(graph, graph.commonSink, ns, entity, id, claim.mainsnak, 'direct', null);
   if (flavor === 'full') addStatement(graph, ns, entity, claim, best);
 }
 

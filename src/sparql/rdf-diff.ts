@@ -18,7 +18,10 @@ interface RenderedPart {
   tag: string;
   /** The last update that saw the part: one that did not has lost it. */
   generation: number;
+  /** Lines no other part states (Graph.own): added and removed with the part, never counted. */
   own: readonly string[];
+  /** Lines other parts may state too (Graph.common: truthy triples), counted across the parts. */
+  common: readonly string[];
   /** Shared nodes (values, references, sites' roots) the part uses, each with its N-Triples. */
   shared: ReadonlyMap<string, string>;
 }
@@ -134,16 +137,18 @@ interface RenderedSection {
 }
 
 /**
- * Counts of each own triple and each shared node over the parts held, and each part's rendering. An entity met
- * for the first time (a build, an import, a follower starting) is rendered and held without counting: most are
- * never edited while held, and counting was a third of a build's writing (ADR 0016). Its first edit counts what
- * is held, then compares.
+ * Each part's rendering, and counts of what parts may state together: the truthy triples (two statements with
+ * one value) and the shared nodes. The other lines have one part each, which adds and removes them without a
+ * count: counting every line (hashing each freshly made line into a map of all the entity's lines) was a third
+ * of moving to the next revision (ADR 0016). An entity met for the first time (a build, an import, a follower
+ * starting) is rendered and held without counting: most are never edited while held, and counting was a third
+ * of a build's writing (ADR 0016). Its first edit counts what is held, then compares.
  */
 export class EntityRdf {
   private readonly sections = new Map<string, RenderedSection>();
-  private readonly own = new Map<string, number>();
+  private readonly common = new Map<string, number>();
   private readonly shared = new Map<string, { lines: string; count: number }>();
-  /** Whether `own` and `shared` count the parts held (false after a first rendering, until the next update). */
+  /** Whether `common` and `shared` count the parts held (false after a first rendering, until the next update). */
   private counted = true;
   /** Characters held: what keeping this costs. */
   size = 0;
@@ -157,8 +162,7 @@ export class EntityRdf {
   update(content: RevisionContent | null): RdfDelta {
     if (this.sections.size === 0) return this.first(content);
     if (!this.counted) this.countHeld();
-    const ownWas = new Map<string, boolean>();
-    const sharedWas = new Map<string, string | undefined>();
+    const change = new Change();
     const generation = ++this.generation;
     this.entity = content?.kind === 'entity' ? content.entity : null;
     visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
@@ -177,20 +181,19 @@ export class EntityRdf {
           held.generation = generation;
           return;
         }
-        const { own, shared } = render(partKey, partFrom, partTag);
-        if (held) this.count(held, -1, ownWas, sharedWas);
-        const part = { from: partFrom, tag: partTag, own, shared, generation };
+        const part = renderedPart(render(partKey, partFrom, partTag), partFrom, partTag, generation);
         parts.set(partKey, part);
-        this.count(part, 1, ownWas, sharedWas);
+        if (held) this.replace(held, part, change);
+        else this.add(part, change);
       });
-      this.sweep(parts, generation, ownWas, sharedWas);
+      this.sweep(parts, generation, change);
     });
     for (const [key, section] of this.sections) {
       if (section.generation === generation) continue;
-      this.sweep(section.parts, generation, ownWas, sharedWas);
+      this.sweep(section.parts, generation, change);
       this.sections.delete(key);
     }
-    return this.delta(ownWas, sharedWas);
+    return this.delta(change);
   }
 
   /**
@@ -207,13 +210,15 @@ export class EntityRdf {
       const parts = new Map<string, RenderedPart>();
       this.sections.set(key, { from, tag, generation, parts });
       visitParts((partKey, partFrom, partTag, render) => {
-        const { own, shared } = render(partKey, partFrom, partTag);
-        parts.set(partKey, { from: partFrom, tag: partTag, own, shared, generation });
-        for (const line of own) {
-          added.push(line);
-          this.size += line.length;
+        const part = renderedPart(render(partKey, partFrom, partTag), partFrom, partTag, generation);
+        parts.set(partKey, part);
+        for (const lines of [part.own, part.common]) {
+          for (const line of lines) {
+            added.push(line);
+            this.size += line.length;
+          }
         }
-        for (const [node, lines] of shared) {
+        for (const [node, lines] of part.shared) {
           if (linked.has(node)) continue;
           linked.set(node, lines);
           this.size += lines.length;
@@ -226,36 +231,86 @@ export class EntityRdf {
 
   /** Counts the parts a first rendering held, before the first change to them is compared. */
   private countHeld(): void {
-    const ownWas = new Map<string, boolean>();
-    const sharedWas = new Map<string, string | undefined>();
+    const change = new Change();
     this.size = 0;
     for (const section of this.sections.values()) {
-      for (const part of section.parts.values()) this.count(part, 1, ownWas, sharedWas);
+      for (const part of section.parts.values()) this.add(part, change);
     }
     this.counted = true;
   }
 
   /** Removes the parts this update did not see (a section gone removes them all). */
-  private sweep(parts: Map<string, RenderedPart>, generation: number, ownWas: Map<string, boolean>, sharedWas: Map<string, string | undefined>): void {
+  private sweep(parts: Map<string, RenderedPart>, generation: number, change: Change): void {
     for (const [key, part] of parts) {
       if (part.generation === generation) continue;
-      this.count(part, -1, ownWas, sharedWas);
+      this.remove(part, change);
       parts.delete(key);
     }
   }
 
-  /** Adds (+1) or removes (-1) a part's triples and nodes, noting what each was before its first change. */
-  private count(part: RenderedPart, by: 1 | -1, ownWas: Map<string, boolean>, sharedWas: Map<string, string | undefined>): void {
+  /** A part new to the entity: its lines added, its common lines and nodes counted. */
+  private add(part: RenderedPart, change: Change): void {
     for (const line of part.own) {
-      const n = this.own.get(line) ?? 0;
-      if (!ownWas.has(line)) ownWas.set(line, n > 0);
-      if (n + by > 0) this.own.set(line, n + by);
-      else this.own.delete(line);
+      change.added.push(line);
+      this.size += line.length;
+    }
+    this.countLines(part.common, 1, change);
+    this.countNodes(part.shared, 1, change);
+  }
+
+  /** A part gone: its lines removed, its common lines and nodes counted down. */
+  private remove(part: RenderedPart, change: Change): void {
+    for (const line of part.own) {
+      change.deleted.push(line);
+      this.size -= line.length;
+    }
+    this.countLines(part.common, -1, change);
+    this.countNodes(part.shared, -1, change);
+  }
+
+  /**
+   * A part rendered again (what it is rendered from changed): only the lines that differ are added or removed,
+   * and only the common lines and nodes that differ are counted. An edit of a statement's value keeps most of
+   * its lines (its node's type, rank, link): in the same places, so they are passed over without a hash.
+   */
+  private replace(held: RenderedPart, part: RenderedPart, change: Change): void {
+    const [gone, come] = differing(held.own, part.own);
+    for (const line of gone) {
+      change.deleted.push(line);
+      this.size -= line.length;
+    }
+    for (const line of come) {
+      change.added.push(line);
+      this.size += line.length;
+    }
+    const [goneCommon, comeCommon] = differing(held.common, part.common);
+    this.countLines(goneCommon, -1, change);
+    this.countLines(comeCommon, 1, change);
+    if (held.shared.size === 0 && part.shared.size === 0) return;
+    const goneNodes = new Map<string, string>();
+    const comeNodes = new Map<string, string>();
+    for (const [node, lines] of held.shared) if (!part.shared.has(node)) goneNodes.set(node, lines);
+    for (const [node, lines] of part.shared) if (!held.shared.has(node)) comeNodes.set(node, lines);
+    this.countNodes(goneNodes, -1, change);
+    this.countNodes(comeNodes, 1, change);
+  }
+
+  /** Adds (+1) or removes (-1) common lines, noting what each was before its first change. */
+  private countLines(lines: readonly string[], by: 1 | -1, change: Change): void {
+    for (const line of lines) {
+      const n = this.common.get(line) ?? 0;
+      if (!change.commonWas.has(line)) change.commonWas.set(line, n > 0);
+      if (n + by > 0) this.common.set(line, n + by);
+      else this.common.delete(line);
       if (n === 0 || n + by === 0) this.size += by * line.length;
     }
-    for (const [node, lines] of part.shared) {
+  }
+
+  /** Adds (+1) or removes (-1) uses of shared nodes, noting what each was before its first change. */
+  private countNodes(nodes: ReadonlyMap<string, string>, by: 1 | -1, change: Change): void {
+    for (const [node, lines] of nodes) {
       const held = this.shared.get(node);
-      if (!sharedWas.has(node)) sharedWas.set(node, held?.lines);
+      if (!change.sharedWas.has(node)) change.sharedWas.set(node, held?.lines);
       const n = (held?.count ?? 0) + by;
       if (n > 0) this.shared.set(node, { lines: held?.lines ?? lines, count: n });
       else this.shared.delete(node);
@@ -263,18 +318,73 @@ export class EntityRdf {
     }
   }
 
-  private delta(ownWas: Map<string, boolean>, sharedWas: Map<string, string | undefined>): RdfDelta {
-    const delta: RdfDelta = { added: [], deleted: [], linked: [], unlinked: [] };
-    for (const [line, was] of ownWas) {
-      const is = this.own.has(line);
+  private delta(change: Change): RdfDelta {
+    let { added, deleted } = change;
+    if (added.length > 0 && deleted.length > 0) {
+      // A line one part removes and another adds (a statement moved between properties) stays; each once.
+      const gone = new Set(deleted);
+      const come = new Set(added);
+      deleted = [...gone].filter((line) => !come.has(line));
+      added = [...come].filter((line) => !gone.has(line));
+    } else if (deleted.length > 1) {
+      deleted = [...new Set(deleted)]; // a part may state a line twice (a qualifier given twice)
+    }
+    const delta: RdfDelta = { added, deleted, linked: [], unlinked: [] };
+    for (const [line, was] of change.commonWas) {
+      const is = this.common.has(line);
       if (is && !was) delta.added.push(line);
       else if (!is && was) delta.deleted.push(line);
     }
-    for (const [node, was] of sharedWas) {
+    for (const [node, was] of change.sharedWas) {
       const is = this.shared.get(node);
       if (is && was === undefined) delta.linked.push(is.lines.trimEnd());
       else if (!is && was !== undefined) delta.unlinked.push(was.trimEnd());
     }
     return delta;
   }
+}
+
+/** What one update has found so far: lines added and removed, and counted lines and nodes as they were before. */
+class Change {
+  readonly added: string[] = [];
+  readonly deleted: string[] = [];
+  readonly commonWas = new Map<string, boolean>();
+  readonly sharedWas = new Map<string, string | undefined>();
+}
+
+function renderedPart(triples: PartTriples, from: unknown, tag: string, generation: number): RenderedPart {
+  return { from, tag, generation, own: triples.own, common: triples.common ?? NO_LINES, shared: triples.shared };
+}
+
+const NO_LINES: readonly string[] = [];
+
+/**
+ * The lines only `before` holds and those only `after` holds. Lines in the same place in both are passed over
+ * (a part rendered again keeps its order); a part may hold a line twice, so the rest are checked against the
+ * whole of the other.
+ */
+function differing(before: readonly string[], after: readonly string[]): [readonly string[], readonly string[]] {
+  const gone: string[] = [];
+  const come: string[] = [];
+  for (let i = 0; i < before.length || i < after.length; i++) {
+    if (i < before.length && i < after.length && before[i] === after[i]) continue;
+    if (i < before.length) gone.push(before[i]);
+    if (i < after.length) come.push(after[i]);
+  }
+  return [without(gone, after), without(come, before)];
+}
+
+/** Above this many lines, a part's lines are looked up in a set rather than scanned. */
+const SCANNED = 32;
+
+/** The lines of `lines` that `other` does not hold, each once. */
+function without(lines: readonly string[], other: readonly string[]): readonly string[] {
+  if (lines.length === 0) return NO_LINES;
+  if (other.length > SCANNED) {
+    const held = new Set(other);
+    return [...new Set(lines.filter((line) => !held.has(line)))];
+  }
+  const out: string[] = [];
+  for (const line of lines) if (!other.includes(line) && !out.includes(line)) out.push(line);
+  return out;
 }
