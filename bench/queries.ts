@@ -53,6 +53,8 @@ function cpuPerEntity(cpuSeconds: number, f: HttpFigures, perRequest: number): F
 export async function queryRows(entia: ServerProcess, opts: QueryOptions,
   log: (message: string) => void): Promise<Row[]> {
   const rows: Row[] = [];
+  // Each row notes the server's peak RSS so far (VmHWM only rises): the row that raises it is the phase's peak.
+  const push = (r: Row) => rows.push({ ...r, note: [r.note, `server VmHWM after it: ${entia.memory().hwmMb.toFixed(0)} MB`].filter(Boolean).join('; ') });
   const load = { url: entia.url, duration: opts.duration, warmup: opts.warmup, connections: opts.connections };
   /** A measurement and the server's CPU seconds over it. */
   const timed = async (options: Parameters<typeof measure>[0]): Promise<[HttpFigures, number]> => {
@@ -71,20 +73,20 @@ export async function queryRows(entia: ServerProcess, opts: QueryOptions,
   const [pageBatch, pageBatchCpu] = await timed({ ...load, path: `/v1/entities?ids=${page.join(',')}` });
   const [pageSingles, pageSinglesCpu] = await timed({ ...load, request: { method: 'GET', setupRequest: (req) => ({ ...req,
     path: `/v1/entities/items/${page[turn++ % BATCH]}` }) } });
-  rows.push(row('read', `GET /v1/entities, the same ${BATCH} random items a request`, 'entities/s', fig(pageBatch, BATCH),
+  push(row('read', `GET /v1/entities, the same ${BATCH} random items a request`, 'entities/s', fig(pageBatch, BATCH),
     { name: `single GETs of those ${BATCH}`, ...fig(pageSingles) }, (_, ratio) => ({ text: '≥ 5× single GETs', met: (ratio ?? 0) >= 5 })));
   // The same by the server's CPU: the load generator shares the two cores and spends as much reading 5 MB
   // answers as the server making them (issue #38 asks for a client on its own core, or this).
-  rows.push(row('read', `server CPU: the same ${BATCH} random items a request`, 'entities/CPU-s', cpuPerEntity(pageBatchCpu, pageBatch, BATCH),
+  push(row('read', `server CPU: the same ${BATCH} random items a request`, 'entities/CPU-s', cpuPerEntity(pageBatchCpu, pageBatch, BATCH),
     { name: `single GETs of those ${BATCH}`, ...cpuPerEntity(pageSinglesCpu, pageSingles, 1) }, (_, ratio) => ({ text: '≥ 5× single GETs', met: (ratio ?? 0) >= 5 })));
   const singleIds = randomItems(opts.seed, opts.items, 8);
   const [batch, batchCpu] = await timed({ ...load, request: { method: 'GET', setupRequest: (req) => ({ ...req,
     path: `/v1/entities?ids=${Array.from({ length: BATCH }, pick).join(',')}` }) } });
   const [single, singleCpu] = await timed({ ...load, request: { method: 'GET', setupRequest: (req) => ({ ...req,
     path: `/v1/entities/items/${singleIds()}` }) } });
-  rows.push(row('read', `GET /v1/entities, ${BATCH} items a request, random over the store`, 'entities/s', fig(batch, BATCH),
+  push(row('read', `GET /v1/entities, ${BATCH} items a request, random over the store`, 'entities/s', fig(batch, BATCH),
     { name: 'single GETs of random items', ...fig(single) }));
-  rows.push(row('read', `server CPU: ${BATCH} items a request, random over the store`, 'entities/CPU-s', cpuPerEntity(batchCpu, batch, BATCH),
+  push(row('read', `server CPU: ${BATCH} items a request, random over the store`, 'entities/CPU-s', cpuPerEntity(batchCpu, batch, BATCH),
     { name: 'single GETs of random items', ...cpuPerEntity(singleCpu, single, 1) }));
 
   // Lookup by statement value.
@@ -92,12 +94,12 @@ export async function queryRows(entia: ServerProcess, opts: QueryOptions,
   const lookup = (p: number, v: string, extra = '') => `/v1/entities/items?statement=P${p}:${encodeURIComponent(v || '*')}${extra}`;
   log(`lookups: P${rare[0]}:${rare[1]} (${rare[2]} items), pages of P${common[0]}:* (${common[2]} items)`);
   const rareFigures = await measure({ ...load, path: lookup(rare[0], rare[1]) });
-  rows.push(row('read', `lookup by value, ${rare[2]} matches`, 'req/s', fig(rareFigures), null,
+  push(row('read', `lookup by value, ${rare[2]} matches`, 'req/s', fig(rareFigures), null,
     (f) => ({ text: 'p99 < 10 ms', met: (f.p99 ?? Infinity) < 10 })));
   const early = await measure({ ...load, path: lookup(common[0], common[1], '&limit=50') });
   const deepAfter = `Q${Math.max(1, Math.floor(opts.items * 0.95))}`;
   const deep = await measure({ ...load, path: lookup(common[0], common[1], `&limit=50&after=${deepAfter}`) });
-  rows.push(row('read', `lookup, a page of 50 at 95% of ${common[2].toLocaleString('en')} matches`, 'req/s', fig(deep),
+  push(row('read', `lookup, a page of 50 at 95% of ${common[2].toLocaleString('en')} matches`, 'req/s', fig(deep),
     { name: 'the first page', ...fig(early) }, (_, ratio) => ({ text: 'no slower than the first page (≥ 90%)', met: (ratio ?? 0) >= 0.9 })));
 
   // Reconciliation: batches of 10 queries, the labels of random items, as OpenRefine posts them.
@@ -114,7 +116,7 @@ export async function queryRows(entia: ServerProcess, opts: QueryOptions,
     return { ...req, path: '/v1/reconcile', headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ queries: JSON.stringify(queries) }).toString() };
   } } });
-  rows.push(row('read', 'reconcile, batches of 10 queries (labels of random items), 1 client', 'batches/s', fig(reconcile), null,
+  push(row('read', 'reconcile, batches of 10 queries (labels of random items), 1 client', 'batches/s', fig(reconcile), null,
     (f) => ({ text: 'p99 < 50 ms', met: (f.p99 ?? Infinity) < 50 })));
   for (const [name, f] of [['page batch', pageBatch], ['page singles', pageSingles], ['batch', batch], ['single', single], ['lookup', rareFigures], ['reconcile', reconcile]] as const) {
     if (f.non2xx > 0 || f.errors > 0) log(`warning: ${name}: ${f.non2xx} non-2xx (${JSON.stringify(f.statuses)}), ${f.errors} errors`);
