@@ -45,7 +45,7 @@ export function mirrorTriples(entity: MirrorEntity, setup: EngineSetup): PartTri
   if (entity.redirect) return { own: [redirectTriple(setup.vocabulary, entity.id, entity.redirect)], shared: new Map() };
   if (entity.json === undefined || !entity.head) return NOTHING;
   return revisionGroups(JSON.parse(entity.json) as Entity, { revision: entity.head.revision, modified: new Date(entity.head.modified) },
-    { ...setup, skolemBase: genidBase(setup.vocabulary) });
+    { vocabulary: setup.vocabulary, sites: setup.sites, flavor: setup.flavor, skolemBase: genidBase(setup.vocabulary) });
 }
 
 /** How many triples a grouping holds (a shared node's lines end with a line break each). */

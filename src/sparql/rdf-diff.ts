@@ -68,7 +68,8 @@ function visitSections(layout: MirrorLayout, setup: EngineSetup, id: string, con
   }
   const { entity, head } = content;
   const modified = head.modified.toISOString().replace('.000Z', 'Z');
-  const parts = entityRdfParts(id, { ...setup, skolemBase: layout.genidBase, revision: { id: head.revision, modified } });
+  const parts = entityRdfParts(id, { vocabulary: setup.vocabulary, sites: setup.sites, flavor: setup.flavor, skolemBase: layout.genidBase,
+    revision: { id: head.revision, modified } });
   const one = <T>(key: string, from: T, render: (key: string, from: T) => PartTriples) => section(key, from, '', (visit) => visit(key, from, '', render));
   /** A section of one part per key of a record (the labels by language, the sitelinks by site). */
   const each = <T>(key: string, record: Record<string, T>, render: (key: string, from: T) => PartTriples) => section(key, record, '', (visit) => {

@@ -176,7 +176,7 @@ class ChangeHub {
       const chunk = changes.slice(i, i + RDF_CHUNK);
       const events = await this.rdf(chunk, this.maxWrite - size);
       events.forEach((event, k) => {
-        rendered.push({ ...chunk[k], event });
+        rendered.push({ event, ...chunk[k] }); // the new member first (ADR 0021)
         size += rdfChangeSize(event);
       });
       i += events.length;

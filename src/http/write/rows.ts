@@ -124,7 +124,9 @@ async function runWrite(ctx: Ctx, w: AnyWrite): Promise<Result> {
   const { body, meta } = await collapsedOnCreation(ctx, w.subject === null, () => parseBody(ctx, w, { located, read, param }));
   const subject = w.subject ? w.subject.exists(ctx, located!, read!) : null;
   // A creation's row has no subject rule and its functions never read `subject`.
-  const before = { located, read, param, body, meta: w.action ? { ...meta, action: w.action } : meta, subject: subject as Subject };
+  // Every member named here, `target` too, so that the copy below replaces a member rather than adding one
+  // (adding one to a spread copy is slow in V8 11: ADR 0021).
+  const before = { located, read, param, body, meta: w.action ? { ...meta, action: w.action } : meta, subject: subject as Subject, target: undefined };
   const request = { ...before, target: w.target && subject ? await w.target(ctx, before) : undefined };
   await ctx.services.guard.authorize(ctx, subject?.entity.id ?? null);
   if (w.merge) return w.respond(await commitMerge(ctx, w.merge(request)), request, ctx);

@@ -150,11 +150,11 @@ export async function getStatement(ctx: Ctx<EntityStore>): Promise<Result> {
 const PATH_STATEMENT: SubjectRule<Target & { id: string }> = {
   locate: (ctx) => {
     const target = resolveTarget(ctx);
-    return { ...target, id: target.subjectId };
+    return { id: target.subjectId, ...target }; // the new member first (ADR 0021)
   },
   exists: (ctx, target, read) => {
     const { subject, statement } = requireStatement(ctx, { target, read });
-    return { ...subject, statement };
+    return { statement, ...subject }; // the new member first (ADR 0021)
   },
 };
 
