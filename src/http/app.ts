@@ -2,7 +2,6 @@
 // (REST, operations, the change stream, reconciliation, EntityData, the Action API, SPARQL, the web interface).
 import Fastify, { type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
-import cors from '@fastify/cors';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { EntiaError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
@@ -12,7 +11,7 @@ import { errorBody, jsonBuffer, sendError, toEntiaError, type RouteConfig } from
 import { withDecodablePath } from './url.js';
 import { negotiatedBody } from './compression.js';
 import { clientErrorHandler } from './client-error.js';
-import { corsOptions, SECURITY_HEADERS } from './headers.js';
+import { corsHook, SECURITY_HEADERS } from './headers.js';
 import type { Services } from './services.js';
 import { registerRest } from './rest/index.js';
 import { registerOperations } from './operations/index.js';
@@ -98,7 +97,8 @@ function kernelHooks(app: FastifyInstance, config: Services['config']): void {
     }
     done();
   });
-  app.register(cors, { delegator: corsOptions(config.corsOrigins) });
+  // CORS (headers.ts): the headers @fastify/cors would send, written out (ADR 0021); a preflight ends here.
+  app.addHook('onRequest', corsHook(config.corsOrigins));
   // Pages rendered to text (the web interface, reconciliation's previews) are compressed like JSON bodies; JSON
   // routes compress in send(), where a cached buffer keeps its compressed forms.
   app.addHook('onSend', async (_req, reply, payload) => {
