@@ -163,6 +163,27 @@ function crossProcessTests(url: string): void {
     }
   });
 
+  it('gives the newest change as the head when transaction ids cross a power of ten', async () => {
+    // Transaction ids are the feed's order (ADR 0006). A fresh cluster passes 10,000 early in a test run: the
+    // head was once ordered by the ids' text, so 9988 came after 10001 and the head stayed behind the feed.
+    const fresh = uniqueSchemaName();
+    const store = await openPostgresStore({ url, schema: fresh, poolSize: 2 });
+    try {
+      const older = await create(store, emptyEntity('', 'item'));
+      const newer = await create(store, emptyEntity('', 'item'));
+      await store.pool.query(`UPDATE "${fresh}".revisions SET xid = (CASE WHEN entity_id = $1 THEN '9988' ELSE '10001' END)::xid8`, [older.id]);
+      const [head, committed] = [await store.changesHead(), await store.changesCommitted()];
+      const newest = (await store.changes({ since: null, limit: 10 })).at(-1)!;
+      assert.equal(newest.entity, newer.id);
+      assert.match(newest.cursor, /^10001\./);
+      assert.equal(head, newest.cursor);
+      assert.equal(committed, newest.cursor);
+    } finally {
+      await store.close();
+      await dropSchema(fresh);
+    }
+  });
+
   it('makes a kind\'s id sequence at open when the schema lacks it (a kind added after the store was made)', async () => {
     const fresh = uniqueSchemaName();
     const first = await openPostgresStore({ url, schema: fresh, poolSize: 1 });

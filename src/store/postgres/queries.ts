@@ -343,12 +343,16 @@ export const changeQueries = {
   redirects: (db: Db, after: string, limit: number) => rows<{ id: string; target: string }>(db, `
     SELECT id, redirect_to AS target FROM entities WHERE id COLLATE "C" > $1 AND redirect_to IS NOT NULL
     ORDER BY id COLLATE "C" LIMIT $2`, [after, limit]),
-  /** The newest committed revision, whether or not an older transaction still runs (head waits for those). */
+  /**
+   * The newest committed revision, whether or not an older transaction still runs (head waits for those).
+   * Ordered by the column `r.xid`, not the output's `xid`, which is its text: ordered as text, 9988 came after
+   * 10001, and from a transaction id of 10,000 on the head stayed at the last revision below it (ADR 0006).
+   */
   committed: (db: Db) => first<{ xid: string; rev_id: string }>(db, `
-    SELECT xid::text AS xid, rev_id FROM revisions ORDER BY xid DESC, rev_id DESC LIMIT 1`),
+    SELECT r.xid::text AS xid, r.rev_id FROM revisions r ORDER BY r.xid DESC, r.rev_id DESC LIMIT 1`),
   head: (db: Db) => first<{ xid: string; rev_id: string }>(db, `
-    SELECT xid::text AS xid, rev_id FROM revisions WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
-    ORDER BY xid DESC, rev_id DESC LIMIT 1`),
+    SELECT r.xid::text AS xid, r.rev_id FROM revisions r WHERE r.xid < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY r.xid DESC, r.rev_id DESC LIMIT 1`),
   /** Changes after the position in commit order, or (newestFirst) before it, newest first. */
   page: (db: Db, newestFirst: boolean, xid: string, rev: number, limit: number, entities: string[] | null, prefixes: string[] | null,
     users: string[] | null, bot: boolean | null) =>
