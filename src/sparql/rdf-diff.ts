@@ -232,10 +232,14 @@ export class EntityRdf {
 
   /** Counts the parts a first rendering held, before the first change to them is compared. */
   private countHeld(): void {
-    const change = new Change();
     this.size = 0;
     for (const section of this.sections.values()) {
-      for (const part of section.parts.values()) this.add(part, change);
+      for (const part of section.parts.values()) {
+        // Counted only: nothing is added, and nothing was there before to compare with.
+        for (const line of part.own) this.size += line.length;
+        this.countLines(part.common, 1, null);
+        this.countNodes(part.shared, 1, null);
+      }
     }
     this.counted = true;
   }
@@ -296,22 +300,22 @@ export class EntityRdf {
     this.countNodes(comeNodes, 1, change);
   }
 
-  /** Adds (+1) or removes (-1) common lines, noting what each was before its first change. */
-  private countLines(lines: readonly string[], by: 1 | -1, change: Change): void {
+  /** Adds (+1) or removes (-1) common lines, noting in `change` what each was before its first change. */
+  private countLines(lines: readonly string[], by: 1 | -1, change: Change | null): void {
     for (const line of lines) {
       const n = this.common.get(line) ?? 0;
-      if (!change.commonWas.has(line)) change.commonWas.set(line, n > 0);
+      if (change && !change.commonWas.has(line)) change.commonWas.set(line, n > 0);
       if (n + by > 0) this.common.set(line, n + by);
       else this.common.delete(line);
       if (n === 0 || n + by === 0) this.size += by * line.length;
     }
   }
 
-  /** Adds (+1) or removes (-1) uses of shared nodes, noting what each was before its first change. */
-  private countNodes(nodes: ReadonlyMap<string, string>, by: 1 | -1, change: Change): void {
+  /** Adds (+1) or removes (-1) uses of shared nodes, noting in `change` what each was before its first change. */
+  private countNodes(nodes: ReadonlyMap<string, string>, by: 1 | -1, change: Change | null): void {
     for (const [node, lines] of nodes) {
       const held = this.shared.get(node);
-      if (!change.sharedWas.has(node)) change.sharedWas.set(node, held?.lines);
+      if (change && !change.sharedWas.has(node)) change.sharedWas.set(node, held?.lines);
       const n = (held?.count ?? 0) + by;
       if (n > 0) this.shared.set(node, { lines: held?.lines ?? lines, count: n });
       else this.shared.delete(node);
