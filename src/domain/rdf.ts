@@ -3,7 +3,7 @@
 // full value nodes, and the truthy (best-rank) triples. Works on the dump form (wikidata-export.ts), which carries
 // each snak's data type, hash and time details. Output is N-Triples lines; ids of value and reference nodes are
 // Wikibase's own hashes (wikibase-hash.ts, ADR 0012), so one value has one node whoever writes it. Pure.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { phpNumberText, referenceHash, snakHash, valueHash } from './wikibase-hash.js';
 import { standardDate } from './rdf-time.js';
 import {
@@ -111,7 +111,7 @@ function addSnak(graph: Graph, into: LineSink, ns: Namespaces, subject: string, 
   if (snak.snaktype === 'novalue') {
     into.add(subject, A, ns.propTerm('novalue', pid));
   } else if (snak.snaktype === 'somevalue') {
-    const label = createHash('md5').update([parent, simple, 'v', snakHash(snak)].join('-')).digest('hex');
+    const label = hash('md5', [parent, simple, 'v', snakHash(snak)].join('-'));
     into.add(subject, ns.propTerm(simple, pid), graph.blank(label));
   } else if (snak.datavalue) {
     const value = simpleValue(ns, String(snak.datatype), snak.datavalue);
@@ -164,7 +164,7 @@ function addComponents(graph: Graph, ns: Namespaces, pid: string, dataType: stri
     graph.add(predicate, A, kind === 'simple' ? simpleKind : iri(`${OWL}ObjectProperty`));
   }
   const novalue = ns.propTerm('novalue', pid);
-  const restriction = graph.blank(createHash('md5').update(['owl:complementOf', source, pid].join('-')).digest('hex'));
+  const restriction = graph.blank(hash('md5', ['owl:complementOf', source, pid].join('-')));
   graph.add(property, iri(`${WIKIBASE}novalue`), novalue);
   graph.add(novalue, A, iri(`${OWL}Class`));
   graph.add(novalue, iri(`${OWL}complementOf`), restriction);
@@ -337,13 +337,13 @@ function addStatement(graph: Graph, ns: Namespaces, entity: string, claim: Json,
   }
   for (const reference of (claim.references ?? []) as Json[]) {
     const snaks = Object.values(reference.snaks ?? {}).flat() as Json[];
-    const hash = referenceHash(snaks);
-    const node = iri(ns.reference(hash));
+    const referenceId = referenceHash(snaks);
+    const node = iri(ns.reference(referenceId));
     graph.add(statement, T.wasDerivedFrom, node);
     if (graph.hasNode(node)) continue;
     const lines = new NodeLines();
     lines.add(node, A, T.reference);
-    for (const snak of snaks) addSnak(graph, lines, ns, node, hash, snak, 'reference', 'reference/value');
+    for (const snak of snaks) addSnak(graph, lines, ns, node, referenceId, snak, 'reference', 'reference/value');
     graph.addNode(node, lines.text);
   }
 }

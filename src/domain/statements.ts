@@ -1,7 +1,7 @@
 // Statements as they arrive in request bodies, creation bodies and patch results (docs/api.md §4.4, §6.2,
 // §6.3, §10.1, §10.4). Every check reports a Problem at a JSON Pointer below the caller's base path; the
 // caller chooses the public code for its mode (problems.ts).
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { sameJson, type Rank, type Reference, type Snak, type Statement, type StatementMap, type Value } from './entity.js';
 import { PROPERTY, parseEntityId, parseIdOfKind } from './kinds.js';
 import { isPlainObject, pointer, problem } from './problems.js';
@@ -158,7 +158,7 @@ export function canonical(v: unknown): string {
 /** SHA-1 of the parts without their `data-type`, which is derived and may become null later. */
 export function referenceHash(parts: Snak[]): string {
   const content = parts.map((p) => ({ property: p.property.id, value: p.value }));
-  return createHash('sha1').update(canonical(content)).digest('hex');
+  return hash('sha1', canonical(content));
 }
 
 function parseReference(input: unknown, path: string, lookup: ReferenceLookup): Reference {

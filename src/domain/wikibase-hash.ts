@@ -3,12 +3,12 @@
 // wbremovereferences, Pywikibot, QuickStatements) find them. Wikibase hashes the pre-PHP-7.4 `serialize()`
 // form of its value objects: a snak's is the SHA-1 of `C:<len>:"<class>":<len>:{<data>}`, a reference's the
 // SHA-1 of its snaks' hashes, sorted and joined with `|`. Input is the dump format (Wikibase's JSON). Pure.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { entityIdValueId, ITEM, parseEntityId } from './kinds.js';
 
 type Json = Record<string, any>;
 
-const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
+const sha1 = (text: string) => hash('sha1', text);
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** PHP's legacy serialization of an object implementing Serializable. */
@@ -97,7 +97,7 @@ function dataValueForHash(datavalue: Json): string {
  * numbers in a string.
  */
 export function valueHash(datavalue: Json): string {
-  const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
+  const md5 = (text: string) => hash('md5', text);
   if (datavalue.type === 'globecoordinate') {
     const v = datavalue.value;
     const num = (n: number | null | undefined) => (n === null || n === undefined ? '' : phpNumberText(n));

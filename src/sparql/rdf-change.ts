@@ -4,7 +4,7 @@
 // the nodes entities share (values, references, sites' roots) are given apart, as the schema has them: `rdf_linked_shared_data` when this entity
 // starts using one, `rdf_unlinked_shared_data` when it stops. A consumer adds the first and removes an unlinked
 // node's triples when nothing else in its graph points at the node, as the Query Service's consumer does. Pure.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RdfDelta } from './rdf-diff.js';
 
 export const RDF_CHANGE_SCHEMA = '/mediawiki/wikibase/entity/rdf_change/2.0.0';
@@ -46,7 +46,7 @@ function turtle(lines: readonly string[]): RdfData | undefined {
 
 /** A UUID derived from the change (the same event read twice is the same event). */
 function eventId(cursor: string, entity: string): string {
-  const hex = createHash('sha1').update(`${cursor} ${entity}`).digest('hex');
+  const hex = hash('sha1', `${cursor} ${entity}`);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 

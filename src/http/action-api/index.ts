@@ -18,7 +18,7 @@ import { buildSessions, checkCsrf, type Sessions } from './session.js';
 import { WRITE_MODULES } from './writes.js';
 import { pages } from './pages.js';
 import { paraminfo, TOKEN_TYPES } from './paraminfo.js';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { wbcheckconstraints } from './constraints.js';
 
 const ACTION_API_PATH = '/w/api.php';
@@ -103,7 +103,7 @@ const GROUP_RIGHTS: Record<string, { groups: string[]; rights: string[] }> = {
 
 /** A stable positive number for an account (MediaWiki's user id; clients take 0 for "not logged in"). */
 function accountId(name: string): number {
-  return (createHash('sha1').update(name).digest().readUInt32BE(0) % 2_000_000_000) + 1;
+  return (hash('sha1', name, 'buffer').readUInt32BE(0) % 2_000_000_000) + 1;
 }
 
 /** meta=userinfo: who the request is, with `id`, `groups` and `rights` from Entia's permissions. */

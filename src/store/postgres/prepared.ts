@@ -9,7 +9,7 @@
 // on another. ENTIA_PG_PREPARED=off turns naming off; without it, the first such error turns it off for the
 // process, and the query is run again unnamed when it was not inside a transaction (inside one, the
 // transaction has failed: the edit is re-run, see transaction.ts isRetryable).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import pg from 'pg';
 
 /** Distinct statements named per process at most: each takes server memory on every connection. */
@@ -43,7 +43,7 @@ function nameOf(state: PreparedStatements, text: string): string | null {
   const known = state.names.get(text);
   if (known) return known;
   if (text.length > MAX_NAMED_LENGTH || state.names.size >= MAX_NAMED) return null;
-  const name = `entia_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  const name = `entia_${hash('sha1', text).slice(0, 16)}`;
   state.names.set(text, name);
   return name;
 }
