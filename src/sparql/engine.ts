@@ -32,6 +32,18 @@ export class EngineError extends Error {}
 /** The engine trapped while running this query (out of memory, or a fault); it is restarting. */
 export class QueryTrapped extends Error {}
 
+/**
+ * Characters of triples the RDF writer holds, for an engine allowed `memoryLimit` bytes: a sixteenth of it (192 M
+ * characters at the default 3 GB), and never fewer than 96 M. An entity the writer does not hold is rendered and
+ * written whole at its next edit (about 2 ms of the writer's and the engine's CPU for a Wikidata-sized item, against
+ * some 0.1 ms for a patch): at 96 M the writer held some 1,900 of the 2,000-item bench store's items, and the
+ * whole renderings of the rest were most of the writer's CPU under random edits (ADR 0016, "Holding what the
+ * engine may hold"). Holding every triple would cost some 30% of the engine's own memory more.
+ */
+export function writerChars(memoryLimit: number): number {
+  return Math.max(96 * 2 ** 20, Math.floor(memoryLimit / 16));
+}
+
 export class SparqlEngine extends EventEmitter {
   private worker: Worker;
   private writer: Worker;

@@ -20,9 +20,9 @@ const { setup, engine, heldChars } = workerData as { setup: EngineSetup; engine:
 const layout = mirrorLayout(setup.vocabulary);
 
 /**
- * Characters of triples held: a Wikidata-sized item is some 300 triples, about 45,000 characters, so some
- * 2,000 items; the embedded engine holds at most some 15,000 of them (ADR 0013). Smaller when the engine's
- * owner says (engine.ts, `writerChars`: the tests, to make the writer forget).
+ * Characters of triples held: a Wikidata-sized item is some 300 triples, about 45,000 characters. The server
+ * sizes it by the engine's memory (engine.ts, `writerChars`: 192 M characters by default, some 4,000 such items;
+ * the embedded engine holds at most some 15,000 of them, ADR 0013); tests make it small, to make the writer forget.
  */
 const HELD_CHARS = heldChars ?? 96 * 2 ** 20;
 let held = new RevisionCache<EntityRdf>(HELD_CHARS);

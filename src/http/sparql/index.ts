@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EntiaError, fail } from '../../domain/errors.js';
 import { conceptVocabulary } from '../vocabulary.js';
-import { SparqlEngine, EngineRestarted, EngineError, QueryTimeout, QueryTrapped } from '../../sparql/engine.js';
+import { SparqlEngine, writerChars, EngineRestarted, EngineError, QueryTimeout, QueryTrapped } from '../../sparql/engine.js';
 import { SparqlMirror } from '../../sparql/mirror.js';
 import { QueryRefused, type PreparedQuery } from '../../sparql/query.js';
 import { QueryPreparer } from '../../sparql/preparer.js';
@@ -89,7 +89,7 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
   const { config } = services;
   if (config.sparql === 'off') return null;
   const setup = { vocabulary, sites: services.sites, flavor: config.sparql };
-  const engine = new SparqlEngine(setup);
+  const engine = new SparqlEngine(setup, { writerChars: writerChars(config.sparqlMemoryBytes) });
   const mirror = new SparqlMirror(store, engine, setup, {
     snapshotPath: sparqlSnapshotPath(config),
     memoryLimit: config.sparqlMemoryBytes,
