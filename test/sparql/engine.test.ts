@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { describe, it } from 'node:test';
 import { buildSiteTable } from '../../src/domain/sites.js';
-import { EngineRestarted, SparqlEngine } from '../../src/sparql/engine.js';
+import { EngineRestarted, SparqlEngine, writerChars } from '../../src/sparql/engine.js';
 import type { Entity } from '../../src/domain/entity.js';
 import { entityChange } from '../../src/sparql/entity-change.js';
 import { mirrorLayout } from '../../src/sparql/mirror-triples.js';
@@ -19,6 +19,14 @@ const setup = { vocabulary: { conceptBase: 'http://www.wikidata.org/entity/', da
 const thread = (engine: SparqlEngine) => (engine as unknown as { worker: Worker }).worker;
 
 describe('the SPARQL engine\'s threads', () => {
+  it('lets the RDF writer hold a sixteenth of the engine\'s memory allowance, and never less than 96 M characters', () => {
+    // The server's default allowance (3 GB) holds every entity of a store of some 4,000 Wikidata-sized items.
+    assert.equal(writerChars(3 * 2 ** 30), 192 * 2 ** 20);
+    assert.equal(writerChars(3584 * 2 ** 20), 224 * 2 ** 20);
+    // A small machine's allowance keeps the budget the writer had before it grew with the allowance.
+    assert.equal(writerChars(512 * 2 ** 20), 96 * 2 ** 20);
+  });
+
   it('starts again after a thread dies, and stops after three deaths in a row', async () => {
     const engine = new SparqlEngine(setup);
     try {
