@@ -24,15 +24,15 @@ const ROUNDS = 6;
 
 async function startServer(port) {
   const dir = mkdtempSync('/tmp/rdfcpu-');
-  const process_ = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, ENTIA_DB: `${dir}/e.db`, PORT: String(port), ENTIA_SPARQL: 'off', ENTIA_LOG: '0' }, stdio: 'ignore' });
-  process.on('exit', () => process_.kill()); // also when the bench fails half-way
+  const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, ENTIA_DB: `${dir}/e.db`, PORT: String(port), ENTIA_SPARQL: 'off', ENTIA_LOG: '0' }, stdio: 'ignore' });
+  process.on('exit', () => child.kill()); // also when the bench fails half-way
   const base = `http://127.0.0.1:${port}`;
   for (;;) { try { if ((await fetch(`${base}/health`)).ok) break; } catch {} await new Promise((r) => setTimeout(r, 200)); }
-  const stat = () => readFileSync(`/proc/${process_.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const stat = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
   /** The server's CPU time in ms: user and system (utime, stime), in ticks of 10 ms. */
   const cpu = () => { const f = stat(); return (Number(f[11]) + Number(f[12])) * 10; };
   const send = (method) => async (path, body) => (await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
-  const server = { base, cpu, put: send('PUT'), post: send('POST'), stop: () => process_.kill(), edited: 0 };
+  const server = { base, cpu, put: send('PUT'), post: send('POST'), stop: () => child.kill(), edited: 0 };
   const quantity = (amount) => ({ type: 'value', content: { amount: `+${amount}`, unit: '1' } });
   server.prop = (await server.post('/v1/entities/properties', { property: { data_type: 'quantity', labels: { en: 'n' } } })).id;
   server.statementIds = [];
