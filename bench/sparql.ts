@@ -114,7 +114,10 @@ export async function sparqlRows(o: SparqlBenchOptions, log: (m: string) => void
     // Right after a build the engine writes its snapshot (queries run between its graphs), a few seconds once.
     log('sparql: single-entity queries right after the build, while its snapshot is written');
     const afterBuild = await latencies(1000, singleQuery);
-    for (let waited = 0; !existsSync(snapshot) && waited < 120_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    for (let waited = 0; !existsSync(snapshot); waited += 100) {
+      if (waited >= 120_000) throw new Error(`the build's snapshot ${snapshot} was not written within 120 s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     log('sparql: queries, one client at a time');
     const get = await latencies(1000, async () => { await (await fetch(`${server.url}/v1/entities/items/${randomItem(o.items)}`)).arrayBuffer(); });
     const single = await latencies(1000, singleQuery);

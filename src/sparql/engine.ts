@@ -41,8 +41,11 @@ export class QueryTrapped extends Error {}
  * engine may hold"). Holding every triple would cost some 30% of the engine's own memory more.
  */
 export function writerChars(memoryLimit: number): number {
-  return Math.max(96 * 2 ** 20, Math.floor(memoryLimit / 16));
+  return Math.max(LEAST_WRITER_CHARS, Math.floor(memoryLimit / 16));
 }
+
+/** The writer's budget when its owner gives none (a small allowance's): some 2,000 Wikidata-sized items. */
+const LEAST_WRITER_CHARS = 96 * 2 ** 20;
 
 export class SparqlEngine extends EventEmitter {
   private worker: Worker;
@@ -55,7 +58,7 @@ export class SparqlEngine extends EventEmitter {
   /** When the threads failed lately (crashed). */
   private crashes: number[] = [];
 
-  /** `writerChars`: characters of triples the RDF writer holds to patch entities (rdf-worker.ts has the default). */
+  /** `writerChars`: characters of triples the RDF writer holds to patch entities (writerChars; tests make it small). */
   constructor(private readonly setup: EngineSetup, private readonly options: { writerChars?: number } = {}) {
     super();
     [this.worker, this.writer] = this.spawn();
@@ -183,7 +186,7 @@ export class SparqlEngine extends EventEmitter {
   private spawn(): [Worker, Worker] {
     const channel = new MessageChannel();
     const engine = startThread(import.meta.url, 'engine-worker', { workerData: { setup: this.setup, writer: channel.port1 }, transferList: [channel.port1] });
-    const writer = startThread(import.meta.url, 'rdf-worker', { workerData: { setup: this.setup, engine: channel.port2, heldChars: this.options.writerChars },
+    const writer = startThread(import.meta.url, 'rdf-worker', { workerData: { setup: this.setup, engine: channel.port2, heldChars: this.options.writerChars ?? LEAST_WRITER_CHARS },
       transferList: [channel.port2] });
     const answer = (reply: EngineReply) => {
       const waiter = this.pending.get(reply.id);

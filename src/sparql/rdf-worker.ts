@@ -16,16 +16,13 @@ import { EntityRdf, type RdfDelta } from './rdf-diff.js';
 import { applyEntityChange } from './entity-change.js';
 import type { EngineReply, EngineRequest, EngineSetup, EntityChange, MirrorEntity, PatchedEntity, PreparedEntity, WriterRequest } from './engine-protocol.js';
 
-const { setup, engine, heldChars } = workerData as { setup: EngineSetup; engine: MessagePort; heldChars?: number };
-const layout = mirrorLayout(setup.vocabulary);
-
 /**
- * Characters of triples held: a Wikidata-sized item is some 300 triples, about 45,000 characters. The server
- * sizes it by the engine's memory (engine.ts, `writerChars`: 192 M characters by default, some 4,000 such items;
- * the embedded engine holds at most some 15,000 of them, ADR 0013); tests make it small, to make the writer forget.
+ * `heldChars`: characters of triples held (a Wikidata-sized item is some 300 triples, about 45,000 characters), as
+ * the engine's owner sizes it (engine.ts, `writerChars`).
  */
-const HELD_CHARS = heldChars ?? 96 * 2 ** 20;
-let held = new RevisionCache<EntityRdf>(HELD_CHARS);
+const { setup, engine, heldChars } = workerData as { setup: EngineSetup; engine: MessagePort; heldChars: number };
+const layout = mirrorLayout(setup.vocabulary);
+let held = new RevisionCache<EntityRdf>(heldChars);
 
 /**
  * A document as the revision it is (a redirect's revision number is not needed to write it); a change, as the
@@ -76,7 +73,7 @@ function written(e: MirrorEntity, state: EntityRdf | undefined): PreparedEntity 
 
 parentPort!.on('message', (request: WriterRequest) => {
   if ('reset' in request) {
-    held = new RevisionCache<EntityRdf>(HELD_CHARS);
+    held = new RevisionCache<EntityRdf>(heldChars);
     return;
   }
   // A change applies to the revision it was made from: if the writer holds another (or none), it writes nothing
@@ -98,7 +95,7 @@ parentPort!.on('message', (request: WriterRequest) => {
   } catch (e) {
     // A document the writer cannot read fails its own request; the engine never sees it. What the writer held
     // of the batch may have moved on without the engine: it forgets everything, and writes whole from now on.
-    held = new RevisionCache<EntityRdf>(HELD_CHARS);
+    held = new RevisionCache<EntityRdf>(heldChars);
     parentPort!.postMessage({ id: request.id, ok: false, error: (e as Error).message } satisfies EngineReply);
   }
 });
