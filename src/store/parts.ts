@@ -6,7 +6,7 @@ import type { EntityFilter } from '../search/rank.js';
 import { searchFilter } from './search-filter.js';
 import { RecentWrites } from './recent-writes.js';
 import type {
-  BuildStep, BulkImport, Change, ChangeFeed, ChangeQuery, CounterHit, Counters, EditMeta, ImportExtras, ImportState, LocalIdStart,
+  BuildStep, BulkImport, Change, ChangeFeed, ChangeQuery, CounterHit, Counters, EditMeta, ImportExtras, ImportState, LocalIdStart, PackedImports,
   SearchHit, SearchQuery, StatementValueIndex, WrittenRevision,
 } from './store.js';
 
@@ -54,4 +54,5 @@ export abstract class StoreParts {
   localIdStart(proposed: LocalIdStart): Promise<LocalIdStart> { return this.imports.localIdStart(proposed); }
   importCheckpoint(key: string): Promise<string | null> { return this.imports.importCheckpoint(key); }
   clearImportCheckpoint(key: string): Promise<void> { return this.imports.clearImportCheckpoint(key); }
+  get packedImports(): PackedImports | undefined { return this.imports.packedImports; }
 }

@@ -334,6 +334,23 @@ export interface BulkImport {
   /** The checkpoint an importEntities call saved under `key`, or null. */
   importCheckpoint(key: string): Promise<string | null>;
   clearImportCheckpoint(key: string): Promise<void>;
+  /** Present where batches can be prepared on other threads (`entia import --threads`: SQLite). */
+  readonly packedImports?: PackedImports;
+}
+
+/**
+ * Batches prepared on other threads: each slice of entities packed there by packImportSlice
+ * (src/store/sqlite/prepared-import.ts), which compresses the documents and derives every row as well, so
+ * that the importing thread only passes bytes on (ADR 0022).
+ */
+export interface PackedImports {
+  /** Pack slices for a deferred index build (ADR 0008): packImportSlice's second argument. */
+  readonly deferIndexes: boolean;
+  /**
+   * importEntities for packed slices: the slices, in the order given, then `entities` (prepared here), all as
+   * one transaction. A slice that fails to arrive rolls the whole batch back.
+   */
+  importPacked(slices: readonly Promise<Uint8Array>[], entities: readonly Entity[], meta: EditMeta, extras?: ImportExtras): Promise<void>;
 }
 
 /** Health, read routing and closing. */

@@ -5,27 +5,43 @@
 import type Database from 'better-sqlite3';
 import { emptyEntity, type Entity } from '../../domain/entity.js';
 import { popularity } from '../index-rows.js';
-import { LOCAL_ID_START_KEY, type BuildStep, type BulkImport, type EditMeta, type ImportExtras, type ImportState, type LocalIdStart, type ReadResult } from '../store.js';
+import { LOCAL_ID_START_KEY, type BuildStep, type BulkImport, type EditMeta, type ImportExtras, type ImportState, type LocalIdStart, type PackedImports, type ReadResult } from '../store.js';
 import type { DeferredIndex } from './deferred-index.js';
 import { decodeDocument, encodeDocument } from './documents.js';
 import type { ImportThread } from './import-thread.js';
 import type { SqliteIndexWriter } from './index-writer.js';
-import { prepareImport, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
+import { prepareImport, preparedJson, unpackSlice, preparedSlices, type ImportRevision, type PreparedEntity, type PreparedImport } from './prepared-import.js';
 import type { Queries } from './queries.js';
 import { numericPart, perKind } from '../../domain/kinds.js';
 
-export class SqliteBulkImport implements BulkImport {
+export class SqliteBulkImport implements BulkImport, PackedImports {
   constructor(private readonly db: Database.Database, private readonly q: Queries, private readonly rows: SqliteIndexWriter,
     private readonly deferred: DeferredIndex, private readonly read: (id: string) => ReadResult,
-    private readonly thread: ImportThread | null, private readonly deferIndexes: boolean) {}
+    private readonly thread: ImportThread | null, readonly deferIndexes: boolean) {}
 
   async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
-    const revision: ImportRevision = { user: meta.user, comment: meta.comment, tags: JSON.stringify(meta.tags),
-      bot: meta.bot, timestamp: Math.floor(Date.now() / 1000) };
+    const revision = importRevision(meta);
     const slices = preparedSlices(entities, this.deferIndexes);
     if (this.thread) return this.thread.write(revision, slices, extras);
     this.db.transaction(() => {
       for (const prepared of slices) this.writePrepared(prepared, revision);
+      this.writeImportExtras(extras);
+    }).immediate();
+  }
+
+  /** This store writes slices packed on other threads (`entia import --threads`). */
+  get packedImports(): PackedImports {
+    return this;
+  }
+
+  /** Slices packed on other threads (packImportSlice), then `entities`, as one transaction. */
+  async importPacked(packed: readonly Promise<Uint8Array>[], entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
+    const revision = importRevision(meta);
+    const slices: Promise<Uint8Array | PreparedImport>[] = [...packed, ...[...preparedSlices(entities, this.deferIndexes)].map((p) => Promise.resolve(p))];
+    if (this.thread) return this.thread.writeAwaited(revision, slices, extras);
+    const ready = await Promise.all(slices);
+    this.db.transaction(() => {
+      for (const slice of ready) this.writePrepared(unpackSlice(slice), revision);
       this.writeImportExtras(extras);
     }).immediate();
   }
@@ -114,9 +130,9 @@ export class SqliteBulkImport implements BulkImport {
     return replaced;
   }
 
-  private insertImportRevision({ id, type, json }: PreparedEntity, revision: ImportRevision): number {
+  private insertImportRevision({ id, type, json, content }: PreparedEntity, revision: ImportRevision): number {
     return this.q.insertRevision.get(id, revision.timestamp, revision.user, revision.comment, revision.tags,
-      revision.bot ? 1 : 0, encodeDocument(json, type), null)!.rev_id;
+      revision.bot ? 1 : 0, content ?? encodeDocument(json!, type), null)!.rev_id;
   }
 
   /**
@@ -152,7 +168,7 @@ export class SqliteBulkImport implements BulkImport {
     };
     for (const prepared of entities) {
       const { id } = prepared;
-      const entity = JSON.parse(prepared.json) as Entity;
+      const entity = JSON.parse(preparedJson(prepared)) as Entity;
       if (!replaced.has(id)) {
         run.push(entity);
         continue;
@@ -167,4 +183,8 @@ export class SqliteBulkImport implements BulkImport {
     }
     insertRun();
   }
+}
+
+function importRevision(meta: EditMeta): ImportRevision {
+  return { user: meta.user, comment: meta.comment, tags: JSON.stringify(meta.tags), bot: meta.bot, timestamp: Math.floor(Date.now() / 1000) };
 }

@@ -12,7 +12,8 @@ import type { BuildStep } from '../store.js';
 
 export type ImportMessage =
   | { type: 'begin'; batch: number; revision: ImportRevision }
-  | { type: 'slice'; batch: number; prepared: PreparedImport }
+  /** `prepared`: a slice prepared on this thread, or packed on another (packImportSlice). */
+  | { type: 'slice'; batch: number; prepared: PreparedImport | Uint8Array }
   /** `abort`: preparing failed on this side; roll back whatever was written. */
   | { type: 'commit'; batch: number; extras: ImportExtras }
   | { type: 'abort'; batch: number }
@@ -71,6 +72,31 @@ export class ImportThread {
     return written;
   }
 
+  /**
+   * write() for slices that arrive later (packed on `entia import --threads`' reading threads): each is passed
+   * on as soon as it and those before it are here, its bytes moved, not copied. Resolves once committed; a
+   * slice that fails rolls the batch back and rejects with its error.
+   */
+  async writeAwaited(revision: ImportRevision, slices: readonly Promise<PreparedImport | Uint8Array>[], extras: ImportExtras = {}): Promise<void> {
+    if (this.broken) throw this.broken;
+    const batch = ++this.batches;
+    const written = new Promise<void>((resolve, reject) => this.waiting.set(batch, { resolve, reject }));
+    this.worker.ref();
+    this.post({ type: 'begin', batch, revision });
+    try {
+      for (const slice of slices) {
+        const prepared = await slice;
+        this.worker.postMessage({ type: 'slice', batch, prepared } satisfies ImportMessage, movable(prepared));
+      }
+    } catch (e) {
+      this.post({ type: 'abort', batch });
+      written.catch(() => {});
+      throw e;
+    }
+    this.post({ type: 'commit', batch, extras });
+    return written;
+  }
+
   /** Builds the deferred indexes on the import thread's connection, which holds the staged rows. */
   build(onStep?: (step: BuildStep) => void): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
@@ -115,4 +141,11 @@ export class ImportThread {
 /** The worker is import-worker beside this file (src/threads.ts). */
 function startWorker(options: SqliteOptions): Worker {
   return startThread(import.meta.url, 'import-worker', { workerData: options });
+}
+
+/** The buffer of a packed slice, to move rather than copy, when it holds nothing else. */
+export function movable(slice: object): ArrayBuffer[] {
+  if (!(slice instanceof Uint8Array)) return [];
+  const { buffer, byteOffset, byteLength } = slice;
+  return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : [];
 }

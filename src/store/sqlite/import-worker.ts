@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { describeError, type ImportMessage, type ImportReply } from './import-thread.js';
 import { openSqliteStore, type SqliteOptions } from './index.js';
-import type { ImportRevision } from './prepared-import.js';
+import { unpackSlice, type ImportRevision } from './prepared-import.js';
 import type { ImportExtras } from '../store.js';
 
 const port = parentPort!;
@@ -41,7 +41,7 @@ port.on('message', (message: ImportMessage) => {
       attempt(() => store.q.begin.run());
       return;
     case 'slice':
-      attempt(() => store.imports.writePrepared(message.prepared, current!.revision));
+      attempt(() => store.imports.writePrepared(unpackSlice(message.prepared), current!.revision));
       return;
     case 'commit':
       finish(true, message.extras);

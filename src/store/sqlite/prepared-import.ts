@@ -2,18 +2,23 @@
 // each entity derived as if it were new, as plain data that can cross to the import thread (import-thread.ts).
 // Preparing is the JavaScript half of an import, about as costly as parsing the documents; writing them is
 // SQLite's half (SqliteBulkImport.writePrepared), which uses the rows only when none of the entities exists yet.
+import { deserialize, serialize } from 'node:v8';
 import type { Entity, KindName } from '../../domain/entity.js';
 import { indexRows, popularity, SEARCH_TABLES, STAGED_SEARCH_TABLES, valueRows, visitSearchRows, type SearchTable } from '../index-rows.js';
+import { decodeDocument, encodeDocument } from './documents.js';
 import { RowGroups } from './write-order.js';
 
 export interface PreparedEntity {
   id: string;
   type: KindName;
   /**
-   * The revision's document as JSON text. The writing side compresses it (documents.ts): on the import thread,
-   * which waits for this one most of the time, instead of here (issue #15's profile).
+   * The revision's document as JSON text, which the writing side compresses (documents.ts): on the import
+   * thread, which waits for this one most of the time, instead of here (issue #15's profile). A slice
+   * packed on a reading thread (packImportSlice) brings `content` instead, compressed there: one of them is set.
    */
-  json: string;
+  json?: string;
+  /** The document as `revisions.content` stores it (encodeDocument). */
+  content?: string | Uint8Array;
   sitelinks: number;
   statements: number;
 }
@@ -50,7 +55,7 @@ export interface ImportRevision {
  * `deferred`: the rows will be staged for the build (ADR 0008), which makes the prefix rows itself
  * (prefix-languages.ts), so none are derived here.
  */
-export function prepareImport(entities: readonly Entity[], deferred = false): PreparedImport {
+export function prepareImport(entities: readonly Entity[], deferred = false, encode = false): PreparedImport {
   const tables = deferred ? STAGED_SEARCH_TABLES : SEARCH_TABLES;
   const search = { terms: new RowGroups(), prefixes: new RowGroups(), tokens: new RowGroups() };
   const terms = new RowGroups();
@@ -59,7 +64,8 @@ export function prepareImport(entities: readonly Entity[], deferred = false): Pr
   const prepared: PreparedEntity[] = [];
   for (const entity of entities) {
     const { id, type } = entity;
-    prepared.push({ id, type, json: JSON.stringify(entity), ...popularity(entity) });
+    const json = JSON.stringify(entity);
+    prepared.push({ id, type, ...(encode ? { content: encodeDocument(json, type) } : { json }), ...popularity(entity) });
     visitSearchRows(entity, (table, kind, lang, key, termType, rank, number) => {
       search[table].of(lang).push(kind, lang, key, termType, rank, number);
     }, undefined, tables);
@@ -91,3 +97,18 @@ const SLICE = 500;
 export function* preparedSlices(entities: readonly Entity[], deferred: boolean): Generator<PreparedImport> {
   for (let i = 0; i < entities.length; i += SLICE) yield prepareImport(entities.slice(i, i + SLICE), deferred);
 }
+
+/**
+ * A slice prepared on one of `entia import --threads`' reading threads, documents compressed there too, packed
+ * into one buffer that crosses to the import thread without a copy (the main thread only passes it on).
+ */
+export function packImportSlice(entities: readonly Entity[], deferred: boolean): Uint8Array {
+  return serialize(prepareImport(entities, deferred, true));
+}
+
+/** The JSON text of a prepared entity, whichever form it came in. */
+export const preparedJson = (e: PreparedEntity): string => e.json ?? decodeDocument(e.content!);
+
+/** A slice as packImportSlice packed it, or one prepared on this thread. */
+export const unpackSlice = (slice: PreparedImport | Uint8Array): PreparedImport =>
+  (slice instanceof Uint8Array ? deserialize(slice) as PreparedImport : slice);
