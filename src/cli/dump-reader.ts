@@ -33,6 +33,41 @@ export interface DumpInput {
 
 /** Opens the input; missing, unreadable and empty-named files fail here, before anything is imported. */
 export async function openDump(path: string, skipLines = 0): Promise<DumpInput> {
+  const { source, progress } = await openSource(path);
+  return { lines: entities(source, path, skipLines), progress };
+}
+
+/**
+ * The input's lines as text, in batches, for readers that parse them elsewhere (`entia import --threads`):
+ * a file of one entity per line (see holdsEntityLines).
+ */
+export async function openDumpText(path: string): Promise<{ batches: AsyncGenerator<string[]>; progress: DumpInput['progress'] }> {
+  const { source, progress } = await openSource(path);
+  return { batches: lineBatches(source), progress };
+}
+
+/**
+ * Whether a file holds one entity per line (the stream, or the array layout of latest-all.json), judged as
+ * openDump judges it, by its first entity line; false for a whole document and for an empty file.
+ */
+export async function holdsEntityLines(path: string): Promise<boolean> {
+  const { source } = await openSource(path);
+  try {
+    for await (const batch of lineBatches(source)) {
+      for (const raw of batch) {
+        const text = entityText(raw);
+        if (text === null) continue;
+        const parsed = parseEntityLine(text);
+        return typeof parsed !== 'string' && !isEntitiesDocument(parsed);
+      }
+    }
+    return false;
+  } finally {
+    source.destroy();
+  }
+}
+
+async function openSource(path: string): Promise<{ source: Readable; progress: DumpInput['progress'] }> {
   let read = 0;
   let total: number | null = null;
   let source: Readable;
@@ -44,7 +79,7 @@ export async function openDump(path: string, skipLines = 0): Promise<DumpInput> 
     file.on('data', (chunk) => { read += chunk.length; });
     source = decompressed(path, file);
   }
-  return { lines: entities(source, path, skipLines), progress: () => ({ read, total }) };
+  return { source, progress: () => ({ read, total }) };
 }
 
 /** The file's size; a CliError naming the file when it is missing, not a file, or not readable. */
@@ -67,6 +102,7 @@ function decompressed(path: string, file: Readable): Readable {
     const out = new PassThrough();
     gunzip.on('error', (e) => out.destroy(new CliError(`${path}: not a valid gzip file (${e.message})`)));
     file.pipe(gunzip).pipe(out);
+    out.once('close', () => file.destroy()); // a reader that stops early (holdsEntityLines) lets go of the file
     return out;
   }
   if (!path.endsWith('.bz2')) return file;
@@ -79,6 +115,10 @@ function decompressed(path: string, file: Readable): Readable {
     ? `${path}: reading .bz2 needs bzcat (install bzip2)` : `${path}: ${e.message}`)));
   child.on('close', (code) => {
     if (code !== 0) out.destroy(new CliError(`${path}: ${bzcatDiagnosis(stderr, code)}`));
+  });
+  out.once('close', () => { // a reader that stops early (holdsEntityLines) ends bzcat and lets go of the file
+    if (child.exitCode === null) child.kill();
+    file.destroy();
   });
   file.pipe(child.stdin);
   child.stdin.on('error', () => {}); // bzcat gave up early; its exit status says why
@@ -100,17 +140,30 @@ export function bzcatDiagnosis(stderr: string, code: number | null): string {
 }
 
 /** A line of the array layout or the stream: one entity, with the array's `[`, `]` and trailing `,` around it. */
-function entityText(raw: string): string | null {
+export function entityText(raw: string): string | null {
   const line = raw.trim();
   if (line === '' || line === '[' || line === ']') return null;
   return line.endsWith(',') ? line.slice(0, -1) : line;
 }
 
+/** One entity line's object, or why it is not one. */
+export function parseEntityLine(text: string): Record<string, unknown> | string {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : 'not a JSON object';
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Where a line is, as every message about it says. */
+export const lineAt = (path: string, n: number): string => `${path === '-' ? 'standard input' : path}:${n}`;
+
 async function* entities(input: Readable, path: string, skipLines: number): AsyncGenerator<DumpLine> {
   let lineNo = 0;
   let whole: string[] | null = null; // a multi-line document, read whole
   let mode: 'lines' | 'document' | null = null;
-  const where = (n: number) => `${path === '-' ? 'standard input' : path}:${n}`;
+  const where = (n: number) => lineAt(path, n);
   /** A malformed line is held until the next line: the input's last line, malformed, means it was cut off. */
   let held: DumpLine | null = null;
   for await (const batch of lineBatches(input)) for (const raw of batch) {
@@ -120,26 +173,20 @@ async function* entities(input: Readable, path: string, skipLines: number): Asyn
     if (lineNo <= skipLines) continue;
     const text = entityText(raw);
     if (text === null) continue;
+    const parsed = parseEntityLine(text);
     if (mode === null) {
       // The first entity line decides: a line that is a whole JSON object is the line layout.
-      let parsed: unknown;
-      try { parsed = JSON.parse(text); } catch { parsed = undefined; }
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      if (typeof parsed !== 'string') {
         mode = 'lines';
-        yield* documentEntities(parsed as Record<string, unknown>, lineNo);
+        yield* documentEntities(parsed, lineNo);
         continue;
       }
       mode = 'document';
       whole = [raw];
       continue;
     }
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
-      yield { line: lineNo, entity: parsed as Record<string, unknown>, resumable: true };
-    } catch (e) {
-      held = { line: lineNo, malformed: `${where(lineNo)}: ${(e as Error).message}`, resumable: true };
-    }
+    if (typeof parsed === 'string') held = { line: lineNo, malformed: `${where(lineNo)}: ${parsed}`, resumable: true };
+    else yield { line: lineNo, entity: parsed, resumable: true };
   }
   if (held) yield { ...held, endsEarly: true };
   if (mode !== 'document') return;
@@ -156,9 +203,12 @@ async function* entities(input: Readable, path: string, skipLines: number): Asyn
   }
 }
 
+const isEntitiesDocument = (doc: Record<string, unknown>): boolean =>
+  Boolean(doc.entities) && typeof doc.entities === 'object' && !('type' in doc);
+
 /** A Special:EntityData document holds its entities under `entities`; anything else is one entity. */
 function* documentEntities(doc: Record<string, unknown>, line: number): Generator<DumpLine> {
-  if (doc.entities && typeof doc.entities === 'object' && !('type' in doc)) {
+  if (isEntitiesDocument(doc)) {
     for (const e of Object.values(doc.entities as Record<string, Record<string, unknown>>)) yield { line, entity: e, resumable: false };
   } else {
     yield { line, entity: doc, resumable: true };

@@ -4,7 +4,7 @@ import { createWriteStream, openSync, readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import cliProgress from 'cli-progress';
 import type { DumpFilter } from '../domain/wikidata.js';
-import { count, IMPORT_BATCH, IMPORT_MODES, IMPORT_TUNING, importComment, importDump, type ImportMode, type ImportOptions, type ImportSummary, type SkipReason } from './import.js';
+import { count, defaultImportThreads, IMPORT_BATCH, MAX_IMPORT_THREADS, IMPORT_MODES, IMPORT_TUNING, importComment, importDump, type ImportMode, type ImportOptions, type ImportSummary, type SkipReason } from './import.js';
 import { describeStore, loadSites, openStore } from './open-store.js';
 import { CliError } from './errors.js';
 import { kindNamed } from '../domain/kinds.js';
@@ -94,8 +94,12 @@ function importOptions(values: Record<string, unknown>): Omit<ImportOptions, 'on
   }
   const batchSize = values['batch-size'] === undefined ? IMPORT_BATCH : Number(values['batch-size']);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new CliError('--batch-size must be a positive integer', 2);
+  const threads = values.threads === undefined ? defaultImportThreads() : Number(values.threads);
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_IMPORT_THREADS) {
+    throw new CliError(`--threads must be a whole number from 1 to ${MAX_IMPORT_THREADS}`, 2);
+  }
   return {
-    mode, strict: values.strict === true, restart: values.restart === true, batchSize,
+    mode, strict: values.strict === true, restart: values.restart === true, batchSize, threads,
     filter: { types, ids, has: hasOption(values.has), languages: listOption(values, 'languages'),
       sites: values['no-sitelinks'] ? 'none' : listOption(values, 'sites') },
   };

@@ -4,12 +4,15 @@
 // statements use, and writes batches, each with a checkpoint in the same transaction: an import stopped at any
 // point (kill -9 included) goes on from its last committed batch when the same command runs again.
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { emptyEntity, type Entity } from '../domain/entity.js';
 import type { SiteTable } from '../domain/sites.js';
-import { fromWikidata, newReport, passesFilter, type DumpFilter } from '../domain/wikidata.js';
-import type { EditMeta, ImportExtras, ImportState, BulkImport, EntityStore, LocalIdStart } from '../store/store.js';
-import { checkReadable, openDump, type DumpLine } from './dump-reader.js';
+import { newReport, type DumpFilter } from '../domain/wikidata.js';
+import type { EditMeta, ImportExtras, ImportState, BulkImport, EntityStore, LocalIdStart, PackedImports } from '../store/store.js';
+import { checkReadable, holdsEntityLines, openDump, openDumpText, type DumpInput, type DumpLine } from './dump-reader.js';
+import { ReadingPool } from './import-pool.js';
+import { readEntity, type Candidate, type Reading, type ReadingSetup } from './import-reading.js';
 import { CliError } from './errors.js';
 import { DEFAULTS } from '../config.js';
 
@@ -37,6 +40,14 @@ export const IMPORT_BATCH = 5000;
  */
 export const IMPORT_TUNING = { pageCacheMb: 1024, checkpointMb: 1024, importThread: true, deferIndexes: true } as const;
 
+/** `--threads`' bound: past the cores of large machines, more threads only hold more entities in memory. */
+export const MAX_IMPORT_THREADS = 64;
+
+/** `--threads` by default: every core but the one the store writes on (ADR 0022). */
+export function defaultImportThreads(): number {
+  return Math.min(MAX_IMPORT_THREADS, Math.max(1, availableParallelism() - 1));
+}
+
 /** What a re-import does with an entity the store holds already. */
 export const IMPORT_MODES = ['newer', 'skip-existing', 'overwrite'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
@@ -57,6 +68,13 @@ export interface ImportOptions {
   localIdStart?: LocalIdStart;
   /** Called once for every entity or line of the input that was not imported whole, with the reason (--report). */
   onReport?: (entry: ReportEntry) => void;
+  /**
+   * Threads that parse, convert and prepare the entities (`--threads`, ADR 0022); 1, or a store or input that
+   * cannot use more (PostgreSQL, standard input, a whole document), reads on this thread.
+   */
+  threads?: number;
+  /** Lines per request to a reading thread (import-pool.ts); tests make it small to spread a batch over threads. */
+  chunkLines?: number;
 }
 
 /** Why an entity of the input was not written, or was written without part of it. */
@@ -128,14 +146,6 @@ export class BatchWriter<B = Entity[]> {
   }
 }
 
-interface Candidate {
-  entity: Entity;
-  /** The input line it came from. */
-  line: number;
-  /** The dump's `lastrevid`; 0 when it has none. */
-  sourceRevision: number;
-}
-
 interface Checkpoint {
   /** The input file's size and modification time: a checkpoint of another file is not used. */
   file: { size: number; mtimeMs: number };
@@ -177,23 +187,27 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   if (path !== '-') await checkReadable(path); // fails here, with the file's name, if it cannot be read
   const file = path === '-' ? null : fileIdentity(path);
   const summary = key && file && !options.restart ? await resumedSummary(store, key, file, path, options) : emptySummary();
-  const localStart = await store.localIdStart(options.localIdStart ?? DEFAULTS.localIdsFrom);
-  const input = await openDump(path, summary.resumedAfterLine);
+  const setup: ReadingSetup = { sites, filter: options.filter, localStart: await store.localIdStart(options.localIdStart ?? DEFAULTS.localIdsFrom) };
   const report = newReport();
   const placeholdersMade = new Set<string>();
   /** Sitelinks of the batch handed over last, which may still be being written. */
   let inFlight = new Map<string, string>();
-  const writer = new BatchWriter<{ entities: Entity[]; extras: ImportExtras }>(
-    ({ entities, extras }) => store.importEntities(entities, meta, extras));
+  const packed = (options.threads ?? 1) > 1 ? await packingStore(store, path, options) : null;
+  const pool = packed ? new ReadingPool(options.threads!, { ...setup, path, deferIndexes: packed.deferIndexes }, options.chunkLines) : null;
+  /** A batch's slices: packed on the reading threads, or its entities, prepared by the store. */
+  type Handover = { packs: Promise<Uint8Array>[] | null; entities: Entity[]; extras: ImportExtras };
+  const writer = new BatchWriter<Handover>(({ packs, entities, extras }) =>
+    (packs ? packed!.importPacked(packs, entities, meta, extras) : store.importEntities(entities, meta, extras)));
 
   let batch: Candidate[] = [];
   let line = summary.resumedAfterLine;
   /** False once the input yields entities that share a line (a whole document): no checkpoint can name a place in it. */
   let resumable = true;
+  let progress: DumpInput['progress'] = () => ({ read: 0, total: null });
   const flush = async () => {
-    const { entities, sources } = await settleBatch(store, batch, options, summary, inFlight);
-    const placeholders = await placeholdersFor(store, entities, placeholdersMade);
-    summary.imported += entities.length;
+    const { kept, leftOut } = await settleBatch(store, batch, options, summary, inFlight);
+    const placeholders = await placeholdersFor(store, kept, placeholdersMade);
+    summary.imported += kept.length;
     summary.placeholders += placeholders.length;
     Object.assign(summary, { droppedTerms: summary.droppedTerms + report.droppedTerms,
       droppedSitelinks: summary.droppedSitelinks + report.droppedSitelinks,
@@ -201,24 +215,42 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
     Object.assign(report, { droppedTerms: 0, droppedSitelinks: 0, droppedStatements: 0 });
     summary.seconds = (Date.now() - started) / 1000;
     const checkpoint = key && file && resumable ? { key, value: JSON.stringify({ file, line, summary } satisfies Checkpoint) } : undefined;
-    await writer.add({ entities: [...entities, ...placeholders],
-      extras: { sourceRevisions: [...sources, ...placeholders.map((p) => [p.id, 0] as const)], checkpoint } });
-    inFlight = new Map(entities.flatMap((e) => Object.entries(e.sitelinks ?? {}).map(([site, l]) => [linkKey(site, l.title), e.id])));
+    const extras = { sourceRevisions: [...kept.map((c) => [c.id, c.sourceRevision] as const), ...placeholders.map((p) => [p.id, 0] as const)], checkpoint };
+    // Packing starts at once, on the reading threads, while the batch before may still be being written.
+    const packs = pool ? pool.pack(kept, leftOut, line) : null;
+    if (!pool) for (const [c, sites] of leftOut) for (const site of sites) delete c.entity!.sitelinks![site];
+    await writer.add({ packs, entities: [...(pool ? [] : kept.map((c) => c.entity!)), ...placeholders], extras });
+    inFlight = new Map(kept.flatMap((c) => c.sitelinks.map(([site, title]) => [linkKey(site, title), c.id])));
     batch = [];
-    options.onProgress?.(summary, input.progress());
+    options.onProgress?.(summary, progress());
   };
-
-  for await (const item of input.lines) {
-    line = item.line;
-    resumable &&= item.resumable;
-    const candidate = candidateOf(item, sites, report, summary, localStart, options);
-    if (!candidate) continue;
+  const take = async (reading: Reading, lastLine: number | null) => {
+    line = reading.line;
+    const candidate = admit(reading, report, summary, options, lastLine);
+    if (!candidate) return;
     batch.push(candidate);
     if (batch.length >= options.batchSize) await flush();
-    else if (summary.read % 2000 === 0) options.onProgress?.(summary, input.progress());
+    else if (summary.read % 2000 === 0) options.onProgress?.(summary, progress());
+  };
+
+  try {
+    if (pool) {
+      const input = await openDumpText(path);
+      progress = input.progress;
+      await pool.readAll(input.batches, summary.resumedAfterLine, take);
+    } else {
+      const input = await openDump(path, summary.resumedAfterLine);
+      progress = input.progress;
+      for await (const item of input.lines) {
+        resumable &&= item.resumable;
+        await take(readLine(item, setup), item.endsEarly ? item.line : null);
+      }
+    }
+    await flush();
+    await writer.finish();
+  } finally {
+    await pool?.close();
   }
-  await flush();
-  await writer.finish();
   // The indexes this run (or an earlier, stopped one) left to the end; the checkpoint stays until they are
   // built, so a run stopped during the build goes straight back to it.
   const building = Date.now();
@@ -229,6 +261,18 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   if (key) await store.clearImportCheckpoint(key);
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+/**
+ * The store's packed imports when `--threads` can use them: a store that takes them (SQLite) and a file of one
+ * entity per line; otherwise null, with a note saying why the input is read on one thread.
+ */
+async function packingStore(store: BulkImport, path: string, options: ImportOptions): Promise<PackedImports | null> {
+  const why = !store.packedImports ? 'this store (PostgreSQL) imports on one thread'
+    : path === '-' ? 'standard input is read on one thread'
+      : !(await holdsEntityLines(path)) ? 'a whole JSON document is read on one thread' : null;
+  if (why) options.onNote?.(`--threads ${options.threads}: ${why}`);
+  return why ? null : store.packedImports!;
 }
 
 /** The summary an earlier, unfinished import of the same file left, to go on from; an empty one otherwise. */
@@ -243,44 +287,52 @@ async function resumedSummary(store: BulkImport, key: string, file: Checkpoint['
   return emptySummary();
 }
 
-/** One line of the input as an entity to write, or null when it is not written (counted in the summary, reported). */
-function candidateOf(item: DumpLine, sites: SiteTable, report: ReturnType<typeof newReport>, summary: ImportSummary,
-  localStart: LocalIdStart, options: ImportOptions): Candidate | null {
-  if (item.malformed) {
-    if (item.endsEarly) {
+/**
+ * Counts and reports what reading a line decided, in input order; returns the candidate to batch, if any.
+ * `lastLine`: the input's last line when it is known (a malformed last line means the input was cut off).
+ */
+function admit(reading: Reading, report: ReturnType<typeof newReport>, summary: ImportSummary, options: ImportOptions,
+  lastLine: number | null): Candidate | null {
+  if (reading.outcome === 'malformed') {
+    if (reading.line === lastLine) {
       // The input stops in the middle of its last line: what came before is imported, and the run fails.
-      summary.endsEarlyAt = item.line;
+      summary.endsEarlyAt = reading.line;
       return null;
     }
-    if (options.strict) throw new CliError(`${item.malformed} (the import stops here: --strict)`);
+    if (options.strict) throw new CliError(`${reading.message} (the import stops here: --strict)`);
     summary.malformedLines++;
-    options.onReport?.({ reason: 'malformed', line: item.line, message: item.malformed });
-    if (summary.malformedLines <= 10) options.onNote?.(`skipped malformed ${item.malformed}`);
+    options.onReport?.({ reason: 'malformed', line: reading.line, message: reading.message });
+    if (summary.malformedLines <= 10) options.onNote?.(`skipped malformed ${reading.message}`);
     return null;
   }
   summary.read++;
-  const raw = item.entity!;
-  if (!passesFilter(raw, options.filter)) { summary.skipped.filteredOut++; return null; }
-  const dropped = [report.droppedTerms, report.droppedSitelinks, report.droppedStatements];
-  const entity = fromWikidata(raw, sites, report, options.filter);
-  const id = typeof raw.id === 'string' ? raw.id : '?';
-  if (!entity) {
+  if (reading.outcome === 'filteredOut') { summary.skipped.filteredOut++; return null; }
+  if (reading.outcome === 'notStorable') {
     summary.skipped.notStorable++;
-    name(summary, 'notStorable', id);
-    options.onReport?.({ reason: 'notStorable', id, line: item.line });
+    name(summary, 'notStorable', reading.id);
+    options.onReport?.({ reason: 'notStorable', id: reading.id, line: reading.line });
     return null;
   }
-  if (report.droppedTerms + report.droppedSitelinks + report.droppedStatements > dropped[0] + dropped[1] + dropped[2]) {
-    options.onReport?.({ reason: 'dropped', id: entity.id, line: item.line, terms: report.droppedTerms - dropped[0],
-      sitelinks: report.droppedSitelinks - dropped[1], statements: report.droppedStatements - dropped[2] });
+  const id = reading.outcome === 'candidate' ? reading.candidate.id : reading.id;
+  if (reading.dropped) {
+    report.droppedTerms += reading.dropped.terms;
+    report.droppedSitelinks += reading.dropped.sitelinks;
+    report.droppedStatements += reading.dropped.statements;
+    options.onReport?.({ reason: 'dropped', id, line: reading.line, ...reading.dropped });
   }
-  if (Number(entity.id.slice(1)) >= localStart[entity.type]) {
+  if (reading.outcome === 'inLocalRange') {
     summary.skipped.inLocalRange++;
-    name(summary, 'inLocalRange', entity.id);
-    options.onReport?.({ reason: 'inLocalRange', id: entity.id, line: item.line });
+    name(summary, 'inLocalRange', id);
+    options.onReport?.({ reason: 'inLocalRange', id, line: reading.line });
     return null;
   }
-  return { entity, line: item.line, sourceRevision: Number.isSafeInteger(raw.lastrevid) ? Number(raw.lastrevid) : 0 };
+  return reading.candidate;
+}
+
+/** A line as openDump gives it, read on this thread. */
+function readLine(item: DumpLine, setup: ReadingSetup): Reading {
+  if (item.malformed) return { line: item.line, outcome: 'malformed', message: item.malformed };
+  return readEntity(item.entity!, item.line, setup);
 }
 
 function fileIdentity(path: string): Checkpoint['file'] {
@@ -290,34 +342,35 @@ function fileIdentity(path: string): Checkpoint['file'] {
 
 /**
  * The batch as it will be written: what the update mode lets through (the last of an id the batch holds twice),
- * with sitelinks that another item holds, or that a newer revision in the same batch claims, left out.
+ * with sitelinks that another item holds, or that a newer revision in the same batch claims, taken out of the
+ * candidates (`leftOut` names them by candidate, for whoever holds the entity).
  */
 async function settleBatch(store: BulkImport, batch: Candidate[], options: Pick<ImportOptions, 'mode' | 'onReport'>,
-  summary: ImportSummary, inFlight: Map<string, string>): Promise<{ entities: Entity[]; sources: [string, number][] }> {
+  summary: ImportSummary, inFlight: Map<string, string>): Promise<{ kept: Candidate[]; leftOut: Map<Candidate, string[]> }> {
   const latest = new Map<string, Candidate>();
   for (const c of batch) {
-    const earlier = latest.get(c.entity.id);
+    const earlier = latest.get(c.id);
     if (earlier) {
       summary.superseded++;
-      options.onReport?.({ reason: 'superseded', id: c.entity.id, line: earlier.line, by_line: c.line });
+      options.onReport?.({ reason: 'superseded', id: c.id, line: earlier.line, by_line: c.line });
     }
-    latest.set(c.entity.id, c);
+    latest.set(c.id, c);
   }
   const states = await store.importStates([...latest.keys()]);
   const kept: Candidate[] = [];
   for (const c of latest.values()) {
-    const decision = decide(options.mode, states.get(c.entity.id), c.sourceRevision);
+    const decision = decide(options.mode, states.get(c.id), c.sourceRevision);
     if (decision === 'write') { kept.push(c); continue; }
     summary.skipped[decision]++;
-    name(summary, decision, c.entity.id);
-    options.onReport?.({ reason: decision, id: c.entity.id, line: c.line });
+    name(summary, decision, c.id);
+    options.onReport?.({ reason: decision, id: c.id, line: c.line });
   }
   // Claims in this batch: the newest revision of the source keeps a page two items link (a dump is written
   // over hours, and a sitelink that moved meanwhile appears on both).
   const claims = new Map<string, Candidate>();
   for (const c of kept) {
-    for (const [site, link] of Object.entries(c.entity.sitelinks ?? {})) {
-      const key = linkKey(site, link.title);
+    for (const [site, title] of c.sitelinks) {
+      const key = linkKey(site, title);
       const other = claims.get(key);
       if (!other || c.sourceRevision > other.sourceRevision) claims.set(key, c);
     }
@@ -325,25 +378,23 @@ async function settleBatch(store: BulkImport, batch: Candidate[], options: Pick<
   const links = [...claims.keys()].map((k) => k.split('\u0000') as [string, string]);
   const owners = await store.sitelinkOwners(links);
   for (const [k, id] of inFlight) if (claims.has(k)) owners.set(k, id);
-  const rewritten = new Set(kept.map((c) => c.entity.id));
+  const rewritten = new Set(kept.map((c) => c.id));
+  const leftOut = new Map<Candidate, string[]>();
   for (const c of kept) {
-    const sitelinks = c.entity.sitelinks;
-    if (!sitelinks) continue;
-    for (const [site, link] of Object.entries(sitelinks)) {
-      const key = linkKey(site, link.title);
+    c.sitelinks = c.sitelinks.filter(([site, title]) => {
+      const key = linkKey(site, title);
       const owner = owners.get(key);
       // Taken by an item this batch does not rewrite (a rewritten one lets go of it unless it claims it again).
-      const heldElsewhere = owner !== undefined && owner !== c.entity.id && !rewritten.has(owner);
-      if (claims.get(key) !== c || heldElsewhere) {
-        delete sitelinks[site];
-        summary.sitelinkConflicts++;
-        name(summary, 'sitelinkConflict', c.entity.id);
-        options.onReport?.({ reason: 'sitelinkConflict', id: c.entity.id, site, title: link.title,
-          held_by: heldElsewhere ? owner! : claims.get(key)!.entity.id });
-      }
-    }
+      const heldElsewhere = owner !== undefined && owner !== c.id && !rewritten.has(owner);
+      if (claims.get(key) === c && !heldElsewhere) return true;
+      summary.sitelinkConflicts++;
+      name(summary, 'sitelinkConflict', c.id);
+      options.onReport?.({ reason: 'sitelinkConflict', id: c.id, site, title, held_by: heldElsewhere ? owner! : claims.get(key)!.id });
+      leftOut.set(c, [...(leftOut.get(c) ?? []), site]);
+      return false;
+    });
   }
-  return { entities: kept.map((c) => c.entity), sources: kept.map((c) => [c.entity.id, c.sourceRevision]) };
+  return { kept, leftOut };
 }
 
 /**
@@ -351,16 +402,11 @@ async function settleBatch(store: BulkImport, batch: Candidate[], options: Pick<
  * data type the snaks declare, so that later edits of those statements validate. A property the dump defines
  * later replaces its placeholder (a placeholder counts as source revision 0).
  */
-async function placeholdersFor(store: EntityStore, entities: Entity[], made: Set<string>): Promise<Entity[]> {
+async function placeholdersFor(store: EntityStore, kept: Candidate[], made: Set<string>): Promise<Entity[]> {
   const used = new Map<string, string>();
-  const inBatch = new Set(entities.map((e) => e.id));
-  for (const e of entities) {
-    for (const statement of Object.values(e.statements).flat()) {
-      for (const snak of [statement, ...statement.qualifiers, ...statement.references.flatMap((r) => r.parts)]) {
-        const { id, 'data-type': type } = snak.property;
-        if (type && !inBatch.has(id) && !made.has(id)) used.set(id, type);
-      }
-    }
+  const inBatch = new Set(kept.map((c) => c.id));
+  for (const c of kept) {
+    for (const [id, type] of c.uses) if (!inBatch.has(id) && !made.has(id)) used.set(id, type);
   }
   if (used.size === 0) return [];
   const existing = await store.lookupEntities([...used.keys()]);

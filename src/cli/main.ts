@@ -8,7 +8,7 @@ import { conceptVocabulary } from '../http/vocabulary.js';
 import { RedirectRefused } from '../store/store.js';
 import { parseEntityId } from '../domain/kinds.js';
 import { checkRedirect, checkRedirectIds, RedirectRefusal } from '../domain/redirect.js';
-import { count, IMPORT_BATCH } from './import.js';
+import { count, defaultImportThreads, IMPORT_BATCH, MAX_IMPORT_THREADS } from './import.js';
 import { describeStore, loadSites, openStore } from './open-store.js';
 import { protectCommand } from './protect.js';
 import { backupCommand, restoreCommand } from './backup.js';
@@ -105,7 +105,7 @@ const COMMANDS: Record<string, Command> = {
     options: {
       mode: { type: 'string' }, languages: { type: 'string' }, sites: { type: 'string' }, 'no-sitelinks': { type: 'boolean' },
       types: { type: 'string' }, has: { type: 'string', multiple: true }, ids: { type: 'string' }, strict: { type: 'boolean' },
-      restart: { type: 'boolean' }, 'batch-size': { type: 'string' }, report: { type: 'string' },
+      restart: { type: 'boolean' }, 'batch-size': { type: 'string' }, report: { type: 'string' }, threads: { type: 'string' },
     },
     help: `Reads latest-all.json's layout (one entity per line in an array), the one-entity-per-line stream, or one
 Special:EntityData document. Run again after an interruption (Ctrl-C, kill, a crash), the same command goes on
@@ -124,6 +124,9 @@ after the last batch it wrote.
   --strict            stop at the first malformed line instead of skipping and counting it
   --restart           ignore what an earlier, unfinished run of the same input did and start from the beginning
   --batch-size N      entities per transaction (default ${IMPORT_BATCH})
+  --threads N         threads that parse, convert and prepare entities (default ${defaultImportThreads()}, the
+                      cores but one, at most ${MAX_IMPORT_THREADS}); SQLite writes on one more. 1: all on one thread.
+                      PostgreSQL, standard input and a whole document are read on one thread
   --report FILE       write one JSON line for every entity or line not imported whole, with the reason:
                       skipped (existing, editedLocally, notNewer, notStorable, localEntity, inLocalRange),
                       superseded, malformed, sitelinkConflict, dropped (entities filtered out are not listed)`,

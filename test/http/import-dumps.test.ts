@@ -105,6 +105,9 @@ describe('entia import: update modes', () => {
     assert.match(overwrite.stdout, /imported 2 entities/);
     assert.equal(await label(db, 'Q502'), 'v2');
     assert.equal((await entia(db, ['import', v2, '--mode', 'sometimes'])).code, 2);
+    const threads = await entia(db, ['import', v2, '--threads', '0']);
+    assert.equal(threads.code, 2);
+    assert.match(threads.stderr, /--threads must be a whole number from 1 to 64/);
   });
 });
 
@@ -335,10 +338,11 @@ describe('entia import: interrupted and resumed', () => {
     const path = dumpFile('big.jsonl', entities);
     const ids = entities.map((e) => e.id);
     const reference = await freshDb();
-    assert.equal((await entia(reference, ['import', path, '--batch-size', '100'])).code, 0);
+    assert.equal((await entia(reference, ['import', path, '--batch-size', '100', '--threads', '1'])).code, 0);
 
     const db = await freshDb();
-    const child = spawn(process.execPath, [...ENTIA, 'import', path, '--batch-size', '100'], { env: { ...process.env, ENTIA_DB: db } });
+    // Killed while reading on three threads (SQLite's; PostgreSQL reads on one), finished on one.
+    const child = spawn(process.execPath, [...ENTIA, 'import', path, '--batch-size', '100', '--threads', '3'], { env: { ...process.env, ENTIA_DB: db } });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     const key = `import:${resolve(path)}`;
     const watcher = await openTestStore(db);
@@ -359,7 +363,7 @@ describe('entia import: interrupted and resumed', () => {
     await exited;
     assert.ok(killedAt, 'the import was killed after a few batches');
     assert.ok(JSON.parse(killedAt!).line < 3000, 'and before its end');
-    const resumed = await entia(db, ['import', path, '--batch-size', '100']);
+    const resumed = await entia(db, ['import', path, '--batch-size', '100', '--threads', '1']);
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /resuming .*big\.jsonl after line \d+/);
     assert.match(resumed.stdout, /imported 3000 entities .*resumed after line/);
