@@ -2,11 +2,14 @@
 // one-thread loop that only reads and JSON.parses the same lines, in the same run. The input is real samples
 // (CC0, one entity per line; by default short_stream.json.bz2, 635 items of many kinds) replicated under fresh
 // ids up to --items, in the dump's own format; prints entities/s, the ratio, and the store's size against the
-// input's. `--files a.json.bz2,b.json.bz2` picks other sample files of the same folder.
+// input's. `--files a.json.bz2,b.json.bz2` picks other sample files of the same folder. `--threads 1,2` runs
+// the import with each of these `--threads` in turn, `--rounds` times (median reported), with the CPU time
+// of each of its threads.
 //
-//   node --import tsx bench/import-real.ts [--items 20000] [--samples DIR] [--files …] [--db FILE|postgres://…] [--keep]
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
+//   node --import tsx bench/import-real.ts [--items 20000] [--samples DIR] [--files …] [--db FILE|postgres://…]
+//                                          [--threads 1,2] [--rounds 3] [--keep]
+import { execFileSync, spawn } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { flagReader } from './args.js';
@@ -66,23 +69,79 @@ function storeBytes(): number {
   return ['', '-wal'].reduce((sum, suffix) => sum + (existsSync(db + suffix) ? statSync(db + suffix).size : 0), 0);
 }
 
+/** CPU seconds of each thread of a process (Linux /proc), by thread id; empty where /proc is not there. */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
+    }
+  } catch { /* the process or a thread has ended: keep the last reading of it */ }
+  return out;
+}
+const CLOCK_TICKS = 100;
+
+interface ImportRun {
+  threads: number;
+  perSecond: number;
+  seconds: number;
+  summary: string;
+  /**
+   * CPU seconds by thread over the whole import (build included): the main thread, then the busiest others
+   * (the reading threads and SQLite's writer), then the rest added up (V8's GC helpers, libuv).
+   */
+  cpu: { main: number; busiest: number[]; others: number };
+}
+
+/** `entia import` in a child process with `--threads N`, its threads' CPU read every 200 ms. */
+async function importRun(threads: number): Promise<ImportRun> {
+  if (!db.startsWith('postgres')) for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/cli/main.ts'), 'import', data,
+    '--threads', String(threads)], { env: { ...process.env, ENTIA_DB: db }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => { stdout += c; });
+  child.stderr.on('data', (c) => { stderr += c; });
+  const cpu = new Map<number, number>();
+  const sample = setInterval(() => { for (const [tid, s] of threadCpu(child.pid!)) cpu.set(tid, s); }, 200);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(sample);
+  if (code !== 0) throw new Error(`entia import failed: ${stderr}`);
+  const seconds = (performance.now() - started) / 1000;
+  const rest = [...cpu].filter(([tid]) => tid !== child.pid).map(([, s]) => s).sort((x, y) => y - x);
+  const busiest = rest.slice(0, threads > 1 ? threads + 1 : 1);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { threads, perSecond: Math.round(items / seconds), seconds: round(seconds), summary: stdout.trim(),
+    cpu: { main: round(cpu.get(child.pid!) ?? 0), busiest: busiest.map(round), others: round(rest.slice(busiest.length).reduce((a, b) => a + b, 0)) } };
+}
+
 await writeData();
 const inputBytes = statSync(data).size;
 log(`${items} real entities, ${(inputBytes / 1e6).toFixed(0)} MB of dump lines: ${data}`);
 const parse = await parseOnly();
-if (!db.startsWith('postgres')) for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-const started = performance.now();
-const run = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/cli/main.ts'), 'import', data],
-  { env: { ...process.env, ENTIA_DB: db }, encoding: 'utf8', maxBuffer: 1 << 26 });
-if (run.status !== 0) throw new Error(`entia import failed: ${run.stderr}`);
-const seconds = (performance.now() - started) / 1000;
-const rate = items / seconds;
+// --threads 1,2: each count in turn, --rounds times, so that a slow minute of the machine falls on both.
+const counts = (value('threads') ?? '1').split(',').map(Number);
+const runs: ImportRun[] = [];
+for (let round = 0; round < num('rounds', 1); round++) {
+  for (const threads of counts) {
+    const run = await importRun(threads);
+    log(`--threads ${threads}: ${run.perSecond} entities/s (${(100 * run.perSecond / parse).toFixed(0)}% of the parse-only loop); `
+      + `CPU s: main ${run.cpu.main}, busiest ${run.cpu.busiest.join(' ')}, others ${run.cpu.others}`);
+    runs.push(run);
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const byThreads = Object.fromEntries(counts.map((t) => [t, median(runs.filter((r) => r.threads === t).map((r) => r.perSecond))]));
+const rate = byThreads[counts[0]];
 const result = {
-  items, inputBytes, parseOnlyPerSecond: Math.round(parse), importPerSecond: Math.round(rate),
+  items, inputBytes, parseOnlyPerSecond: Math.round(parse), importPerSecond: rate, byThreads, runs,
   ratio: Number((rate / parse).toFixed(3)), storeBytes: storeBytes(), storeToInput: Number((storeBytes() / inputBytes).toFixed(3)),
-  summary: run.stdout.trim(),
+  summary: runs.at(-1)!.summary,
 };
-log(`entia import: ${result.importPerSecond} entities/s (${(100 * result.ratio).toFixed(0)}% of the parse-only loop, ${result.parseOnlyPerSecond}/s); `
-  + `store ${(result.storeBytes / 1e6).toFixed(0)} MB = ${result.storeToInput}× the input`);
+log(`entia import: ${counts.map((t) => `--threads ${t}: ${byThreads[t]}/s (${(100 * byThreads[t] / parse).toFixed(0)}%)`).join(', ')} `
+  + `of the parse-only loop's ${result.parseOnlyPerSecond}/s (median of ${num('rounds', 1)}); store ${(result.storeBytes / 1e6).toFixed(0)} MB = ${result.storeToInput}× the input`);
 if (!process.argv.includes('--keep') && !db.startsWith('postgres')) for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
 console.log(JSON.stringify(result));
