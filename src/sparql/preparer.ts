@@ -1,15 +1,16 @@
 // The server's side of the thread that reads queries (prepare-worker.ts). WebAssembly aside, reading a query is
 // the one part of SPARQL that would run on the server's event loop; a query whose reading outlasts its time
 // limit ends the thread (a synchronous parse cannot be interrupted), and the queries waiting behind it are sent
-// again to a new one.
+// again to a new one. Only short, shallow queries, which read in a few milliseconds at worst, are read on the
+// event loop (readsAtOnce).
 import type { Worker } from 'node:worker_threads';
 import type { RdfVocabulary } from '../domain/rdf-vocabulary.js';
 import { startThread } from '../threads.js';
 import { QueryTimeout } from './engine.js';
-import { QueryRefused, type PreparedQuery } from './query.js';
+import { QueryRefused, readQuery, readsAtOnce, type PreparedQuery, type QueryReading } from './query.js';
 
 export interface PrepareRequest { id: number; text: string; vocabulary: RdfVocabulary; language: string }
-export type PrepareReply = { id: number; prepared: PreparedQuery } | { id: number; refused: { message: string; update: boolean } }
+export type PrepareReply = ({ id: number } & QueryReading)
   /** The thread has loaded its module and takes queries. */
   | { ready: true };
 
@@ -26,8 +27,16 @@ export class QueryPreparer {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiting>();
 
-  /** Reads a query; rejects with QueryRefused (not SPARQL, an update), or QueryTimeout past `timeoutMs`. */
+  /**
+   * Reads a query; rejects with QueryRefused (not SPARQL, an update), or QueryTimeout past `timeoutMs`. A short,
+   * shallow one is read here at once (readsAtOnce): going to the thread would cost more than reading it.
+   */
   prepare(text: string, vocabulary: RdfVocabulary, language: string, timeoutMs: number): Promise<PreparedQuery> {
+    if (readsAtOnce(text)) {
+      const reading = readQuery(text, vocabulary, language);
+      return 'prepared' in reading ? Promise.resolve(reading.prepared)
+        : Promise.reject(new QueryRefused(reading.refused.message, reading.refused.update));
+    }
     const request = { id: this.nextId++, text, vocabulary, language };
     return new Promise<PreparedQuery>((resolve, reject) => {
       const waiting: Waiting = { request, resolve, reject };

@@ -45,6 +45,36 @@ const SUFFIXES: [string, string][] = [['AltLabel', ALT_LABEL], ['Label', RDFS_LA
 
 type Node = Record<string, any>;
 
+/** A query read, or why it was refused, as plain data (it may cross from the reading thread). */
+export type QueryReading = { prepared: PreparedQuery } | { refused: { message: string; update: boolean } };
+
+/** prepareQuery, its failures as a refusal: a parser that overflows its stack is a query nested too deeply. */
+export function readQuery(text: string, vocabulary: RdfVocabulary, language: string): QueryReading {
+  try {
+    return { prepared: prepareQuery(text, vocabulary, language) };
+  } catch (e) {
+    const refused = e instanceof QueryRefused ? e
+      : new QueryRefused(e instanceof RangeError ? NESTED_TOO_DEEPLY : `the query could not be read: ${(e as Error).message}`);
+    return { refused: { message: refused.message, update: refused.update } };
+  }
+}
+
+/**
+ * Whether a query is short and shallow enough to read on the event loop instead of the reading thread: at
+ * most 256 characters with at most 8 brackets. Reading such a text took 2 ms at worst (adversarial texts of
+ * that size: nested brackets, 40-step property paths, 70-term sums, 40 VALUES; 2026-11-29), while sending a
+ * single-entity query to the thread and back cost 0.44 ms (median) and 2.7 ms (p99) against 0.14 ms to read it.
+ */
+export function readsAtOnce(text: string): boolean {
+  if (text.length > 256) return false;
+  let brackets = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x28 || c === 0x7b || c === 0x5b) && ++brackets > 8) return false; // ( { [
+  }
+  return true;
+}
+
 /**
  * Prepares a query. `language`: what `[AUTO_LANGUAGE]` stands for (the request's `uselang`, or English).
  * Throws QueryRefused for text that is not a SPARQL query.
