@@ -7,10 +7,21 @@ import type { Worker } from 'node:worker_threads';
 import { startThread } from '../threads.js';
 import type { Candidate, Reading, ReadingSetup } from './import-reading.js';
 
-/** Lines per request to a reading thread: large enough that messages cost little, small enough to spread. */
+/** Lines per request to a reading thread at most: large enough that messages cost little, small enough to spread. */
 const CHUNK_LINES = 500;
+/** Nor fewer than this: past it, messages cost more than the spread gains. */
+const LEAST_CHUNK_LINES = 50;
 /** Chunks read ahead per thread: each thread has the next one queued while this thread takes in the last. */
 const AHEAD = 2;
+
+/**
+ * Lines per request for `threads` threads and batches of `batchSize`: with many threads, smaller chunks, so that
+ * the entities read ahead (AHEAD chunks per thread, held until their batch is packed) stay about one batch, not
+ * 64,000 entities on 64 threads.
+ */
+export function chunkLinesFor(threads: number, batchSize: number): number {
+  return Math.max(LEAST_CHUNK_LINES, Math.min(CHUNK_LINES, Math.floor(batchSize / (AHEAD * threads))));
+}
 
 export interface ReaderSetup extends ReadingSetup {
   /** The input as messages about its lines name it. */
@@ -38,7 +49,7 @@ export class ReadingPool {
   private turn = 0;
   private broken: Error | null = null;
 
-  constructor(threads: number, setup: ReaderSetup, private readonly chunkLines = CHUNK_LINES) {
+  constructor(threads: number, setup: ReaderSetup, private readonly chunkLines: number) {
     this.workers = Array.from({ length: threads }, () => {
       const worker = startThread(import.meta.url, 'import-reader', { workerData: setup });
       worker.on('message', (reply: ReaderReply) => this.settle(reply));

@@ -11,7 +11,7 @@ import type { SiteTable } from '../domain/sites.js';
 import { newReport, type DumpFilter } from '../domain/wikidata.js';
 import type { EditMeta, ImportExtras, ImportState, BulkImport, EntityStore, LocalIdStart, PackedImports } from '../store/store.js';
 import { checkReadable, holdsEntityLines, openDump, openDumpText, type DumpInput, type DumpLine } from './dump-reader.js';
-import { ReadingPool } from './import-pool.js';
+import { chunkLinesFor, ReadingPool } from './import-pool.js';
 import { readEntity, type Candidate, type Reading, type ReadingSetup } from './import-reading.js';
 import { CliError } from './errors.js';
 import { DEFAULTS } from '../config.js';
@@ -77,7 +77,7 @@ export interface ImportOptions {
    * cannot use more (PostgreSQL, standard input, a whole document), reads on this thread.
    */
   threads?: number;
-  /** Lines per request to a reading thread (import-pool.ts); tests make it small to spread a batch over threads. */
+  /** Lines per request to a reading thread (default chunkLinesFor); tests make it small to spread a batch over threads. */
   chunkLines?: number;
 }
 
@@ -197,7 +197,8 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   /** Sitelinks of the batch handed over last, which may still be being written. */
   let inFlight = new Map<string, string>();
   const packed = (options.threads ?? 1) > 1 ? await packingStore(store, path, options) : null;
-  const pool = packed ? new ReadingPool(options.threads!, { ...setup, path, deferIndexes: packed.deferIndexes }, options.chunkLines) : null;
+  const pool = packed ? new ReadingPool(options.threads!, { ...setup, path, deferIndexes: packed.deferIndexes },
+    options.chunkLines ?? chunkLinesFor(options.threads!, options.batchSize)) : null;
   /** A batch's slices: packed on the reading threads, or its entities, prepared by the store. */
   type Handover = { packs: Promise<Uint8Array>[] | null; entities: Entity[]; extras: ImportExtras };
   const writer = new BatchWriter<Handover>(({ packs, entities, extras }) =>

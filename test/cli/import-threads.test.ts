@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { importDump, IMPORT_TUNING, type ImportOptions, type ImportSummary, type ReportEntry } from '../../src/cli/import.js';
+import { chunkLinesFor } from '../../src/cli/import-pool.js';
+import { IMPORT_BATCH, importDump, IMPORT_TUNING, type ImportOptions, type ImportSummary, type ReportEntry } from '../../src/cli/import.js';
 import { openStore } from '../../src/cli/open-store.js';
 import { DEFAULTS } from '../../src/config.js';
 import { buildSiteTable } from '../../src/domain/sites.js';
@@ -105,6 +106,16 @@ describe('entia import --threads', () => {
     assert.equal(three.store, one.store);
     // Reading did go to the threads: where it cannot, the import says so in a note (below).
     assert.deepEqual(three.notes, one.notes);
+  });
+
+  it('holds about a batch read ahead, whatever the number of threads', () => {
+    for (const threads of [2, 3, 8, 16, 64]) {
+      const chunk = chunkLinesFor(threads, IMPORT_BATCH);
+      // Two chunks under way per thread, their entities held until their batch is packed.
+      assert.ok(2 * threads * chunk <= Math.max(IMPORT_BATCH, 2 * threads * 50), `${threads} threads: ${chunk} lines a chunk`);
+      assert.ok(chunk >= 50 && chunk <= 500);
+    }
+    assert.equal(chunkLinesFor(2, IMPORT_BATCH), 500);
   });
 
   it('says so and reads on one thread where it must: a whole document', async () => {
