@@ -4,7 +4,7 @@ import { createWriteStream, openSync, readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import cliProgress from 'cli-progress';
 import type { DumpFilter } from '../domain/wikidata.js';
-import { count, defaultImportThreads, IMPORT_BATCH, MAX_IMPORT_THREADS, IMPORT_MODES, IMPORT_TUNING, importComment, importDump, type ImportMode, type ImportOptions, type ImportSummary, type SkipReason } from './import.js';
+import { count, IMPORT_BATCH, MAX_IMPORT_THREADS, IMPORT_MODES, IMPORT_TUNING, importComment, importDump, type ImportMode, type ImportOptions, type ImportSummary, type SkipReason } from './import.js';
 import { describeStore, loadSites, openStore } from './open-store.js';
 import { CliError } from './errors.js';
 import { kindNamed } from '../domain/kinds.js';
@@ -94,8 +94,8 @@ function importOptions(values: Record<string, unknown>): Omit<ImportOptions, 'on
   }
   const batchSize = values['batch-size'] === undefined ? IMPORT_BATCH : Number(values['batch-size']);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new CliError('--batch-size must be a positive integer', 2);
-  const threads = values.threads === undefined ? defaultImportThreads() : Number(values.threads);
-  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_IMPORT_THREADS) {
+  const threads = values.threads === undefined ? undefined : Number(values.threads); // undefined: the default
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > MAX_IMPORT_THREADS)) {
     throw new CliError(`--threads must be a whole number from 1 to ${MAX_IMPORT_THREADS}`, 2);
   }
   return {

@@ -73,8 +73,9 @@ export interface ImportOptions {
   /** Called once for every entity or line of the input that was not imported whole, with the reason (--report). */
   onReport?: (entry: ReportEntry) => void;
   /**
-   * Threads that parse, convert and prepare the entities (`--threads`, ADR 0022); 1, or a store or input that
-   * cannot use more (PostgreSQL, standard input, a whole document), reads on this thread.
+   * Threads that parse, convert and prepare the entities (`--threads`, ADR 0022; default defaultImportThreads);
+   * 1, or a store or input that cannot use more (PostgreSQL, standard input, a whole document), reads on this
+   * thread, with a note when more were asked for.
    */
   threads?: number;
   /** Lines per request to a reading thread (default chunkLinesFor); tests make it small to spread a batch over threads. */
@@ -196,9 +197,10 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   const placeholdersMade = new Set<string>();
   /** Sitelinks of the batch handed over last, which may still be being written. */
   let inFlight = new Map<string, string>();
-  const packed = (options.threads ?? 1) > 1 ? await packingStore(store, path, options) : null;
-  const pool = packed ? new ReadingPool(options.threads!, { ...setup, path, deferIndexes: packed.deferIndexes },
-    options.chunkLines ?? chunkLinesFor(options.threads!, options.batchSize)) : null;
+  const threads = options.threads ?? defaultImportThreads();
+  const packed = threads > 1 ? await packingStore(store, path, threads, options) : null;
+  const pool = packed ? new ReadingPool(threads, { ...setup, path, deferIndexes: packed.deferIndexes },
+    options.chunkLines ?? chunkLinesFor(threads, options.batchSize)) : null;
   /** A batch's slices: packed on the reading threads, or its entities, prepared by the store. */
   type Handover = { packs: Promise<Uint8Array>[] | null; entities: Entity[]; extras: ImportExtras };
   const writer = new BatchWriter<Handover>(({ packs, entities, extras }) =>
@@ -269,14 +271,14 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
 }
 
 /**
- * The store's packed imports when `--threads` can use them: a store that takes them (SQLite) and a file of one
- * entity per line; otherwise null, with a note saying why the input is read on one thread.
+ * The store's packed imports when reading threads can be used: a store that takes them (SQLite) and a file of
+ * one entity per line; otherwise null, with a note saying why when `--threads` asked for them.
  */
-async function packingStore(store: BulkImport, path: string, options: ImportOptions): Promise<PackedImports | null> {
+async function packingStore(store: BulkImport, path: string, threads: number, options: ImportOptions): Promise<PackedImports | null> {
   const why = !store.packedImports ? 'this store (PostgreSQL) imports on one thread'
     : path === '-' ? 'standard input is read on one thread'
       : !(await holdsEntityLines(path)) ? 'a whole JSON document is read on one thread' : null;
-  if (why) options.onNote?.(`--threads ${options.threads}: ${why}`);
+  if (why && options.threads !== undefined) options.onNote?.(`--threads ${threads}: ${why}`);
   return why ? null : store.packedImports!;
 }
 

@@ -55,7 +55,7 @@ function input(): string[] {
 
 interface Outcome { summary: Omit<ImportSummary, 'seconds' | 'indexSeconds'>; reports: ReportEntry[]; notes: string[]; store: string }
 
-async function importWith(threads: number, path: string): Promise<Outcome> {
+async function importWith(threads: number | undefined, path: string): Promise<Outcome> {
   const db = await createTestDb();
   dbs.push(db);
   const store = await openStore({ ...DEFAULTS, db: db.location, pgPoolSize: 4, pgSchema: null }, IMPORT_TUNING, 'create');
@@ -118,12 +118,15 @@ describe('entia import --threads', () => {
     assert.equal(chunkLinesFor(2, IMPORT_BATCH), 500);
   });
 
-  it('says so and reads on one thread where it must: a whole document', async () => {
+  it('reads on one thread where it must (a whole document), and says so when more were asked for', async () => {
     const path = join(dir, 'document.json');
     writeFileSync(path, JSON.stringify({ entities: { Q201: item(201, 1), Q202: item(202, 1) } }, null, 2));
     const three = await importWith(3, path);
     assert.equal(three.summary.imported, 2);
     assert.ok(three.notes.includes('--threads 3: a whole JSON document is read on one thread'), three.notes.join('\n'));
+    // Not asked for: the default number of threads, where it cannot be used, says nothing.
+    const unasked = await importWith(undefined, path);
+    assert.deepEqual([unasked.summary.imported, unasked.notes], [2, []]);
   });
 
   it('says that an input cut off in its last line ends early, as one thread does', async () => {
