@@ -12,6 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import pg from 'pg';
 import { flagReader } from './args.js';
 import { RESULTS_DIR } from './dataset.js';
 
@@ -96,11 +97,32 @@ interface ImportRun {
 }
 
 /** `entia import` in a child process with `--threads N`, its threads' CPU read every 200 ms. */
+/** PostgreSQL: each run into a schema of its own, dropped after it (SQLite: a fresh file). */
+let schemas = 0;
+async function withFreshStore<T>(run: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  if (!db.startsWith('postgres')) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+    return run({ ENTIA_DB: db });
+  }
+  const schema = `import_real_${process.pid}_${++schemas}`;
+  try {
+    return await run({ ENTIA_DB: db, ENTIA_PG_SCHEMA: schema });
+  } finally {
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  }
+}
+
 async function importRun(threads: number): Promise<ImportRun> {
-  if (!db.startsWith('postgres')) for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  return withFreshStore((env) => importInto(threads, env));
+}
+
+async function importInto(threads: number, env: Record<string, string>): Promise<ImportRun> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/cli/main.ts'), 'import', data,
-    '--threads', String(threads)], { env: { ...process.env, ENTIA_DB: db }, stdio: ['ignore', 'pipe', 'pipe'] });
+    '--threads', String(threads)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => { stdout += c; });
