@@ -26,7 +26,8 @@ export function chunkLinesFor(threads: number, batchSize: number): number {
 export interface ReaderSetup extends ReadingSetup {
   /** The input as messages about its lines name it. */
   path: string;
-  /** packImportSlice's `deferred`. */
+  /** The store's packer, and whether it packs for a deferred index build (PackedImports). */
+  packer: 'sqlite' | 'postgres';
   deferIndexes: boolean;
 }
 

@@ -3,6 +3,7 @@
 // goes before reading: the store's writer waits for packs, while the main thread has read ahead.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Entity } from '../domain/entity.js';
+import { packPostgresSlice } from '../store/postgres/packed-import.js';
 import { packImportSlice } from '../store/sqlite/prepared-import.js';
 import { movable } from '../store/sqlite/import-thread.js';
 import { entityText, lineAt, parseEntityLine } from './dump-reader.js';
@@ -11,6 +12,8 @@ import type { ReaderReply, ReaderRequest, ReaderSetup } from './import-pool.js';
 
 const port = parentPort!;
 const setup = workerData as ReaderSetup;
+/** The store's packer (PackedImports.packer). */
+const pack = setup.packer === 'postgres' ? packPostgresSlice : (entities: Entity[]) => packImportSlice(entities, setup.deferIndexes);
 /** Entities read, by input line, until a batch packs them or passes them by. */
 const held = new Map<number, Entity>();
 const urgent: ReaderRequest[] = [];
@@ -58,7 +61,7 @@ function handle(request: ReaderRequest): void {
         for (const site of leftOut.get(line) ?? []) delete entity.sitelinks![site];
         return entity;
       });
-      const packed = packImportSlice(entities, setup.deferIndexes);
+      const packed = pack(entities);
       reply({ id: request.id, packed }, movable(packed));
       return;
     }

@@ -44,12 +44,14 @@ export const IMPORT_TUNING = { pageCacheMb: 1024, checkpointMb: 1024, importThre
 export const MAX_IMPORT_THREADS = 64;
 
 /**
- * `--threads` by default: every core but the one the store writes on, and two on two cores, where two reading
- * threads still beat one at 100,000 real entities (2,214–2,278 against 1,880–2,072 entities/s; ADR 0022).
+ * `--threads` by default: every core but one. On SQLite two on two cores, where two reading threads still beat
+ * one at 100,000 real entities (2,214–2,278 against 1,880–2,072 entities/s); on PostgreSQL, whose server needs
+ * a core too, two were slower there (1,002–1,117 against 1,219–1,331/s at 20,000), so one (ADR 0022).
  */
-export function defaultImportThreads(): number {
+export function defaultImportThreads(packer: PackedImports['packer'] | undefined = 'sqlite'): number {
   const cores = availableParallelism();
-  return cores < 2 ? 1 : Math.min(MAX_IMPORT_THREADS, Math.max(2, cores - 1));
+  const atLeast = packer === 'sqlite' && cores >= 2 ? 2 : 1;
+  return Math.min(MAX_IMPORT_THREADS, Math.max(atLeast, cores - 1));
 }
 
 /** What a re-import does with an entity the store holds already. */
@@ -74,8 +76,8 @@ export interface ImportOptions {
   onReport?: (entry: ReportEntry) => void;
   /**
    * Threads that parse, convert and prepare the entities (`--threads`, ADR 0022; default defaultImportThreads);
-   * 1, or a store or input that cannot use more (PostgreSQL, standard input, a whole document), reads on this
-   * thread, with a note when more were asked for.
+   * 1, or an input that cannot use more (standard input, a whole document), reads on this thread, with a note
+   * when more were asked for.
    */
   threads?: number;
   /** Lines per request to a reading thread (default chunkLinesFor); tests make it small to spread a batch over threads. */
@@ -197,9 +199,9 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   const placeholdersMade = new Set<string>();
   /** Sitelinks of the batch handed over last, which may still be being written. */
   let inFlight = new Map<string, string>();
-  const threads = options.threads ?? defaultImportThreads();
+  const threads = options.threads ?? defaultImportThreads(store.packedImports?.packer);
   const packed = threads > 1 ? await packingStore(store, path, threads, options) : null;
-  const pool = packed ? new ReadingPool(threads, { ...setup, path, deferIndexes: packed.deferIndexes },
+  const pool = packed ? new ReadingPool(threads, { ...setup, path, packer: packed.packer, deferIndexes: packed.deferIndexes },
     options.chunkLines ?? chunkLinesFor(threads, options.batchSize)) : null;
   /** A batch's slices: packed on the reading threads, or its entities, prepared by the store. */
   type Handover = { packs: Promise<Uint8Array>[] | null; entities: Entity[]; extras: ImportExtras };
@@ -271,11 +273,11 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
 }
 
 /**
- * The store's packed imports when reading threads can be used: a store that takes them (SQLite) and a file of
- * one entity per line; otherwise null, with a note saying why when `--threads` asked for them.
+ * The store's packed imports when reading threads can be used: a store that takes them and a file of one
+ * entity per line; otherwise null, with a note saying why when `--threads` asked for them.
  */
 async function packingStore(store: BulkImport, path: string, threads: number, options: ImportOptions): Promise<PackedImports | null> {
-  const why = !store.packedImports ? 'this store (PostgreSQL) imports on one thread'
+  const why = !store.packedImports ? 'this store imports on one thread'
     : path === '-' ? 'standard input is read on one thread'
       : !(await holdsEntityLines(path)) ? 'a whole JSON document is read on one thread' : null;
   if (why && options.threads !== undefined) options.onNote?.(`--threads ${threads}: ${why}`);

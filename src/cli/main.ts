@@ -124,9 +124,10 @@ after the last batch it wrote.
   --strict            stop at the first malformed line instead of skipping and counting it
   --restart           ignore what an earlier, unfinished run of the same input did and start from the beginning
   --batch-size N      entities per transaction (default ${IMPORT_BATCH})
-  --threads N         threads that parse, convert and prepare entities (here ${defaultImportThreads()}: the cores but
-                      one, two on two cores, at most ${MAX_IMPORT_THREADS}); SQLite writes on one more. 1: all on
-                      one thread. PostgreSQL, standard input and a whole document are read on one thread
+  --threads N         threads that parse, convert and prepare entities (here ${defaultImportThreads('sqlite')} into SQLite, ${defaultImportThreads('postgres')} into
+                      PostgreSQL: the cores but one, at least two into SQLite on two cores; at most ${MAX_IMPORT_THREADS});
+                      1: all on the import's own thread. Standard input and a whole document are read on
+                      one thread
   --report FILE       write one JSON line for every entity or line not imported whole, with the reason:
                       skipped (existing, editedLocally, notNewer, notStorable, localEntity, inLocalRange),
                       superseded, malformed, sitelinkConflict, dropped (entities filtered out are not listed)`,

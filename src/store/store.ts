@@ -334,16 +334,18 @@ export interface BulkImport {
   /** The checkpoint an importEntities call saved under `key`, or null. */
   importCheckpoint(key: string): Promise<string | null>;
   clearImportCheckpoint(key: string): Promise<void>;
-  /** Present where batches can be prepared on other threads (`entia import --threads`: SQLite). */
+  /** Present where batches can be prepared on other threads (`entia import --threads`). */
   readonly packedImports?: PackedImports;
 }
 
 /**
- * Batches prepared on other threads: each slice of entities packed there by packImportSlice
- * (src/store/sqlite/prepared-import.ts), which compresses the documents and derives every row as well, so
- * that the importing thread only passes bytes on (ADR 0022).
+ * Batches prepared on other threads: each slice of entities packed there by the store's packer
+ * (src/store/sqlite/prepared-import.ts, src/store/postgres/packed-import.ts), which serialises the documents
+ * and derives their rows, so that the importing thread only passes bytes on (ADR 0022).
  */
 export interface PackedImports {
+  /** Which packer the reading threads run for this store: SQLite's packImportSlice or PostgreSQL's packPostgresSlice. */
+  readonly packer: 'sqlite' | 'postgres';
   /** Pack slices for a deferred index build (ADR 0008): packImportSlice's second argument. */
   readonly deferIndexes: boolean;
   /**

@@ -341,7 +341,7 @@ describe('entia import: interrupted and resumed', () => {
     assert.equal((await entia(reference, ['import', path, '--batch-size', '100', '--threads', '1'])).code, 0);
 
     const db = await freshDb();
-    // Killed while reading on three threads (SQLite's; PostgreSQL reads on one), finished on one.
+    // Killed while reading on three threads, finished on one.
     const child = spawn(process.execPath, [...ENTIA, 'import', path, '--batch-size', '100', '--threads', '3'], { env: { ...process.env, ENTIA_DB: db } });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     const key = `import:${resolve(path)}`;

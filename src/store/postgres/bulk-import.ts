@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { emptyEntity, type Entity, type KindName } from '../../domain/entity.js';
 import { appendDeferredRows, diffIndexRows, diffSearchRows, emptyDeferredRows, indexRows, popularity, type SitelinkRow } from '../index-rows.js';
 import { DEFAULT_PREFIX_LANGUAGE_MIN } from '../prefix-languages.js';
-import { LOCAL_ID_START_KEY, type BuildStep, type BulkImport, type EditMeta, type ImportExtras, type ImportState, type LocalIdStart } from '../store.js';
+import { LOCAL_ID_START_KEY, type BuildStep, type BulkImport, type EditMeta, type ImportExtras, type ImportState, type LocalIdStart, type PackedImports } from '../store.js';
+import { unpackPostgresSlice, type PostgresSlice } from './packed-import.js';
 import type { PostgresDeferredIndex } from './deferred-index.js';
 import { appendTerms, emptyTermColumns, type PostgresIndexWriter } from './index-writer.js';
 import { accountQueries, importQueries, queries as q, type Db } from './queries.js';
@@ -15,7 +16,7 @@ import { appendValues, deleteValues, emptyValueColumns, insertValues } from './s
 import { inTransaction } from './transaction.js';
 import { KINDS, numericPart, perKind } from '../../domain/kinds.js';
 
-export class PostgresBulkImport implements BulkImport {
+export class PostgresBulkImport implements BulkImport, PackedImports {
   /** Set by `entia import` (openPostgresStore's deferIndexes): new entities' rows wait for finishImport. */
   deferIndexes = false;
   /** Folded terms a language needs for the build to make its prefix rows (openPostgresStore's prefixLanguageMin). */
@@ -29,13 +30,54 @@ export class PostgresBulkImport implements BulkImport {
     await inTransaction(this.pool, async (client) => {
       if (this.deferIndexes) await this.deferred.holdOffBuild(client);
       for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(client, batch, meta);
-      const highest = perKind(() => 0);
-      for (const e of entities) highest[e.type] = Math.max(highest[e.type], numericPart(e.id));
-      for (const kind of KINDS) if (highest[kind.name] > 0) await q.raiseId(client, kind.name, highest[kind.name]);
-      const sources = extras.sourceRevisions ?? [];
-      if (sources.length) await importQueries.recordSources(client, sources.map(([id]) => id), sources.map(([, rev]) => rev));
-      if (extras.checkpoint) await importQueries.setMeta(client, extras.checkpoint.key, extras.checkpoint.value);
+      await this.finishBatch(client, entities.map((e) => [e.id, e.type]), extras);
     });
+  }
+
+  /** This store writes slices packed on other threads (`entia import --threads`, packed-import.ts). */
+  get packedImports(): PackedImports {
+    return this;
+  }
+
+  readonly packer = 'postgres';
+
+  /**
+   * Slices packed on other threads (packPostgresSlice), then `entities`, as one transaction. A slice whose
+   * entities are all new goes in with the rows it brings; one that replaces any is imported as importEntities
+   * imports it (its ids are distinct: the import settles each batch's duplicates).
+   */
+  async importPacked(packed: readonly Promise<Uint8Array>[], entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
+    const slices = (await Promise.all(packed)).map(unpackPostgresSlice);
+    await inTransaction(this.pool, async (client) => {
+      if (this.deferIndexes) await this.deferred.holdOffBuild(client);
+      for (const slice of slices) {
+        const fresh = this.deferIndexes && (await searchQueries.contents(client, slice.ids)).length === 0;
+        if (fresh) await this.insertNew(client, slice, meta);
+        else await this.importBatch(client, slice.documents.map((d) => JSON.parse(d) as Entity), meta);
+      }
+      for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(client, batch, meta);
+      await this.finishBatch(client, [...slices.flatMap((s) => s.ids.map((id, i) => [id, s.types[i]] as const)),
+        ...entities.map((e) => [e.id, e.type] as const)], extras);
+    });
+  }
+
+  /** New entities of a packed slice: importBatch's writes for entities none of which exists, with rows derived already. */
+  private async insertNew(client: pg.PoolClient, slice: PostgresSlice, meta: EditMeta): Promise<void> {
+    const revIds = await q.nextRevisionIds(client, slice.ids.length);
+    await q.insertRevisions(client, revIds, slice.ids, slice.documents, meta);
+    await q.upsertEntities(client, slice.ids, slice.types, revIds, slice.sitelinkCounts, slice.statementCounts);
+    await this.deferred.stage(client, slice.ids.map((id, i) => ({ id, revision: revIds[i] })), slice.staged);
+    await this.rows.insertSitelinks(client, slice.sitelinks);
+  }
+
+  /** A batch's end, in its transaction: the id counters past its ids, the source revisions, the checkpoint. */
+  private async finishBatch(client: pg.PoolClient, written: readonly (readonly [string, KindName])[], extras: ImportExtras): Promise<void> {
+    const highest = perKind(() => 0);
+    for (const [id, type] of written) highest[type] = Math.max(highest[type], numericPart(id));
+    for (const kind of KINDS) if (highest[kind.name] > 0) await q.raiseId(client, kind.name, highest[kind.name]);
+    const sources = extras.sourceRevisions ?? [];
+    if (sources.length) await importQueries.recordSources(client, sources.map(([id]) => id), sources.map(([, rev]) => rev));
+    if (extras.checkpoint) await importQueries.setMeta(client, extras.checkpoint.key, extras.checkpoint.value);
   }
 
   async localIdStart(proposed: LocalIdStart): Promise<LocalIdStart> {

@@ -34,6 +34,8 @@ export class SqliteBulkImport implements BulkImport, PackedImports {
     return this;
   }
 
+  readonly packer = 'sqlite';
+
   /** Slices packed on other threads (packImportSlice), then `entities`, as one transaction. */
   async importPacked(packed: readonly Promise<Uint8Array>[], entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     const revision = importRevision(meta);
