@@ -48,7 +48,7 @@ export const MAX_IMPORT_THREADS = 64;
  * one at 100,000 real entities (2,214–2,278 against 1,880–2,072 entities/s); on PostgreSQL, whose server needs
  * a core too, two were slower there (1,002–1,117 against 1,219–1,331/s at 20,000), so one (ADR 0022).
  */
-export function defaultImportThreads(packer: PackedImports['packer'] | undefined = 'sqlite'): number {
+export function defaultImportThreads(packer: PackedImports['packer']): number {
   const cores = availableParallelism();
   const atLeast = packer === 'sqlite' && cores >= 2 ? 2 : 1;
   return Math.min(MAX_IMPORT_THREADS, Math.max(atLeast, cores - 1));
@@ -199,7 +199,7 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
   const placeholdersMade = new Set<string>();
   /** Sitelinks of the batch handed over last, which may still be being written. */
   let inFlight = new Map<string, string>();
-  const threads = options.threads ?? defaultImportThreads(store.packedImports?.packer);
+  const threads = options.threads ?? defaultImportThreads(store.packedImports.packer);
   const packed = threads > 1 ? await packingStore(store, path, threads, options) : null;
   const pool = packed ? new ReadingPool(threads, { ...setup, path, packer: packed.packer, deferIndexes: packed.deferIndexes },
     options.chunkLines ?? chunkLinesFor(threads, options.batchSize)) : null;
@@ -273,15 +273,14 @@ export async function importDump(store: BulkImport & EntityStore, path: string, 
 }
 
 /**
- * The store's packed imports when reading threads can be used: a store that takes them and a file of one
- * entity per line; otherwise null, with a note saying why when `--threads` asked for them.
+ * The store's packed imports when reading threads can be used, on a file of one entity per line; otherwise
+ * null, with a note saying why when `--threads` asked for them.
  */
 async function packingStore(store: BulkImport, path: string, threads: number, options: ImportOptions): Promise<PackedImports | null> {
-  const why = !store.packedImports ? 'this store imports on one thread'
-    : path === '-' ? 'standard input is read on one thread'
-      : !(await holdsEntityLines(path)) ? 'a whole JSON document is read on one thread' : null;
+  const why = path === '-' ? 'standard input is read on one thread'
+    : !(await holdsEntityLines(path)) ? 'a whole JSON document is read on one thread' : null;
   if (why && options.threads !== undefined) options.onNote?.(`--threads ${threads}: ${why}`);
-  return why ? null : store.packedImports!;
+  return why ? null : store.packedImports;
 }
 
 /** The summary an earlier, unfinished import of the same file left, to go on from; an empty one otherwise. */

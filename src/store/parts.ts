@@ -54,5 +54,5 @@ export abstract class StoreParts {
   localIdStart(proposed: LocalIdStart): Promise<LocalIdStart> { return this.imports.localIdStart(proposed); }
   importCheckpoint(key: string): Promise<string | null> { return this.imports.importCheckpoint(key); }
   clearImportCheckpoint(key: string): Promise<void> { return this.imports.clearImportCheckpoint(key); }
-  get packedImports(): PackedImports | undefined { return this.imports.packedImports; }
+  get packedImports(): PackedImports { return this.imports.packedImports; }
 }

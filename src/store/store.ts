@@ -334,8 +334,8 @@ export interface BulkImport {
   /** The checkpoint an importEntities call saved under `key`, or null. */
   importCheckpoint(key: string): Promise<string | null>;
   clearImportCheckpoint(key: string): Promise<void>;
-  /** Present where batches can be prepared on other threads (`entia import --threads`). */
-  readonly packedImports?: PackedImports;
+  /** Batches prepared on other threads (`entia import --threads`). */
+  readonly packedImports: PackedImports;
 }
 
 /**
