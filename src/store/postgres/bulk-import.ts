@@ -27,11 +27,7 @@ export class PostgresBulkImport implements BulkImport, PackedImports {
 
   async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     if (entities.length === 0 && !extras.checkpoint) return;
-    await inTransaction(this.pool, async (client) => {
-      if (this.deferIndexes) await this.deferred.holdOffBuild(client);
-      for (const batch of distinctIdBatches(entities)) if (batch.length) await this.importBatch(client, batch, meta);
-      await this.finishBatch(client, entities.map((e) => [e.id, e.type]), extras);
-    });
+    await this.importPacked([], entities, meta, extras);
   }
 
   /** This store writes slices packed on other threads (`entia import --threads`, packed-import.ts). */
@@ -42,9 +38,9 @@ export class PostgresBulkImport implements BulkImport, PackedImports {
   readonly packer = 'postgres';
 
   /**
-   * Slices packed on other threads (packPostgresSlice), then `entities`, as one transaction. A slice whose
-   * entities are all new goes in with the rows it brings; one that replaces any is imported as importEntities
-   * imports it (its ids are distinct: the import settles each batch's duplicates).
+   * Slices packed on other threads (packPostgresSlice), then `entities`, as one transaction (importEntities is
+   * this with no slices). A slice whose entities are all new goes in with the rows it brings; one that replaces
+   * any is read back and imported as `entities` are (its ids are distinct: the import settles duplicates).
    */
   async importPacked(packed: readonly Promise<Uint8Array>[], entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     const slices = (await Promise.all(packed)).map(unpackPostgresSlice);
@@ -61,15 +57,6 @@ export class PostgresBulkImport implements BulkImport, PackedImports {
     });
   }
 
-  /** New entities of a packed slice: importBatch's writes for entities none of which exists, with rows derived already. */
-  private async insertNew(client: pg.PoolClient, slice: PostgresSlice, meta: EditMeta): Promise<void> {
-    const revIds = await q.nextRevisionIds(client, slice.ids.length);
-    await q.insertRevisions(client, revIds, slice.ids, slice.documents, meta);
-    await q.upsertEntities(client, slice.ids, slice.types, revIds, slice.sitelinkCounts, slice.statementCounts);
-    await this.deferred.stage(client, slice.ids.map((id, i) => ({ id, revision: revIds[i] })), slice.staged);
-    await this.rows.insertSitelinks(client, slice.sitelinks);
-  }
-
   /** A batch's end, in its transaction: the id counters past its ids, the source revisions, the checkpoint. */
   private async finishBatch(client: pg.PoolClient, written: readonly (readonly [string, KindName])[], extras: ImportExtras): Promise<void> {
     const highest = perKind(() => 0);
@@ -78,6 +65,15 @@ export class PostgresBulkImport implements BulkImport, PackedImports {
     const sources = extras.sourceRevisions ?? [];
     if (sources.length) await importQueries.recordSources(client, sources.map(([id]) => id), sources.map(([, rev]) => rev));
     if (extras.checkpoint) await importQueries.setMeta(client, extras.checkpoint.key, extras.checkpoint.value);
+  }
+
+  /** New entities of a packed slice: importBatch's writes for entities none of which exists, with rows derived already. */
+  private async insertNew(client: pg.PoolClient, slice: PostgresSlice, meta: EditMeta): Promise<void> {
+    const revIds = await q.nextRevisionIds(client, slice.ids.length);
+    await q.insertRevisions(client, revIds, slice.ids, slice.documents, meta);
+    await q.upsertEntities(client, slice.ids, slice.types, revIds, slice.sitelinkCounts, slice.statementCounts);
+    await this.deferred.stage(client, slice.ids.map((id, i) => ({ id, revision: revIds[i] })), slice.staged);
+    await this.rows.insertSitelinks(client, slice.sitelinks);
   }
 
   async localIdStart(proposed: LocalIdStart): Promise<LocalIdStart> {

@@ -19,14 +19,8 @@ export class SqliteBulkImport implements BulkImport, PackedImports {
     private readonly deferred: DeferredIndex, private readonly read: (id: string) => ReadResult,
     private readonly thread: ImportThread | null, readonly deferIndexes: boolean) {}
 
-  async importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
-    const revision = importRevision(meta);
-    const slices = preparedSlices(entities, this.deferIndexes);
-    if (this.thread) return this.thread.write(revision, slices, extras);
-    this.db.transaction(() => {
-      for (const prepared of slices) this.writePrepared(prepared, revision);
-      this.writeImportExtras(extras);
-    }).immediate();
+  importEntities(entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
+    return this.importPacked([], entities, meta, extras);
   }
 
   /** This store writes slices packed on other threads (`entia import --threads`). */
@@ -36,14 +30,17 @@ export class SqliteBulkImport implements BulkImport, PackedImports {
 
   readonly packer = 'sqlite';
 
-  /** Slices packed on other threads (packImportSlice), then `entities`, as one transaction. */
+  /**
+   * Slices packed on other threads (packImportSlice), then `entities`, prepared here one slice at a time, as
+   * one transaction: on the import thread when the store has one.
+   */
   async importPacked(packed: readonly Promise<Uint8Array>[], entities: readonly Entity[], meta: EditMeta, extras: ImportExtras = {}): Promise<void> {
     const revision = importRevision(meta);
-    const slices: Promise<Uint8Array | PreparedImport>[] = [...packed, ...[...preparedSlices(entities, this.deferIndexes)].map((p) => Promise.resolve(p))];
-    if (this.thread) return this.thread.writeAwaited(revision, slices, extras);
-    const ready = await Promise.all(slices);
+    const prepared = preparedSlices(entities, this.deferIndexes);
+    if (this.thread) return this.thread.write(revision, (function* () { yield* packed; yield* prepared; })(), extras);
+    const ready = await Promise.all(packed);
     this.db.transaction(() => {
-      for (const slice of ready) this.writePrepared(unpackSlice(slice), revision);
+      for (const slice of [...ready, ...prepared]) this.writePrepared(unpackSlice(slice), revision);
       this.writeImportExtras(extras);
     }).immediate();
   }

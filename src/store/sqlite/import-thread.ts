@@ -10,10 +10,12 @@ import type { ImportRevision, PreparedImport } from './prepared-import.js';
 import type { SqliteOptions } from './options.js';
 import type { BuildStep } from '../store.js';
 
+/** A slice prepared on this thread, or packed on another (packImportSlice). */
+type Slice = PreparedImport | Uint8Array;
+
 export type ImportMessage =
   | { type: 'begin'; batch: number; revision: ImportRevision }
-  /** `prepared`: a slice prepared on this thread, or packed on another (packImportSlice). */
-  | { type: 'slice'; batch: number; prepared: PreparedImport | Uint8Array }
+  | { type: 'slice'; batch: number; prepared: Slice }
   /** `abort`: preparing failed on this side; roll back whatever was written. */
   | { type: 'commit'; batch: number; extras: ImportExtras }
   | { type: 'abort'; batch: number }
@@ -54,30 +56,13 @@ export class ImportThread {
     this.worker.unref(); // idle, it keeps no process alive (write() holds it while a batch is under way)
   }
 
-  /** Writes the slices as one transaction; resolves once it is committed. Preparing happens here, on demand. */
-  write(revision: ImportRevision, slices: Iterable<PreparedImport>, extras: ImportExtras = {}): Promise<void> {
-    if (this.broken) return Promise.reject(this.broken);
-    const batch = ++this.batches;
-    const written = new Promise<void>((resolve, reject) => this.waiting.set(batch, { resolve, reject }));
-    this.worker.ref();
-    this.post({ type: 'begin', batch, revision });
-    try {
-      for (const prepared of slices) this.post({ type: 'slice', batch, prepared });
-    } catch (e) {
-      this.post({ type: 'abort', batch });
-      written.catch(() => {}); // the rollback's reply; the caller gets the error that stopped the preparing
-      return Promise.reject(e);
-    }
-    this.post({ type: 'commit', batch, extras });
-    return written;
-  }
-
   /**
-   * write() for slices that arrive later (packed on `entia import --threads`' reading threads): each is passed
-   * on as soon as it and those before it are here, its bytes moved, not copied. Resolves once committed; a
-   * slice that fails rolls the batch back and rejects with its error.
+   * Writes the slices as one transaction; resolves once it is committed. A slice prepared here is prepared on
+   * demand and posted at once, so SQLite writes it while the next is prepared; one still to come (packed on
+   * `entia import --threads`' reading threads) is awaited, then its bytes moved, not copied. A slice that fails
+   * rolls the batch back, and the returned promise rejects with its error.
    */
-  async writeAwaited(revision: ImportRevision, slices: readonly Promise<PreparedImport | Uint8Array>[], extras: ImportExtras = {}): Promise<void> {
+  async write(revision: ImportRevision, slices: Iterable<Slice | Promise<Slice>>, extras: ImportExtras = {}): Promise<void> {
     if (this.broken) throw this.broken;
     const batch = ++this.batches;
     const written = new Promise<void>((resolve, reject) => this.waiting.set(batch, { resolve, reject }));
@@ -85,12 +70,12 @@ export class ImportThread {
     this.post({ type: 'begin', batch, revision });
     try {
       for (const slice of slices) {
-        const prepared = await slice;
+        const prepared = slice instanceof Promise ? await slice : slice;
         this.worker.postMessage({ type: 'slice', batch, prepared } satisfies ImportMessage, movable(prepared));
       }
     } catch (e) {
       this.post({ type: 'abort', batch });
-      written.catch(() => {});
+      written.catch(() => {}); // the rollback's reply; the caller gets the error that stopped the preparing
       throw e;
     }
     this.post({ type: 'commit', batch, extras });
