@@ -1,5 +1,6 @@
 // Reading entity heads from PostgreSQL with their documents: the head on every read, so a read is never older
-// than the database; the document only when this process does not hold that revision already.
+// than the database; the document only when this process does not hold that revision already. Single reads
+// that arrive in one turn of the event loop share one query (ADR 0002, "Reads in one turn").
 import type { DocumentRead, Head } from '../store.js';
 import type { RevisionCache } from '../revision-cache.js';
 import { queries as q, type Db, type EntityRow } from './queries.js';
@@ -7,7 +8,56 @@ import { queries as q, type Db, type EntityRow } from './queries.js';
 /** A head from a revision row's id and time. */
 export const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modified: ts });
 
+type HeadRow = EntityRow & { id: string };
+
+/** Ids a shared read asks for at most: bounds the answer (documents of up to some MB each) and the array sent. */
+const MAX_SHARED = 64;
+
+interface Waiting { id: string; held: number; settle(row: HeadRow | undefined, error?: unknown): void }
+
+/**
+ * The single reads of one database (the primary's pool, or the replicas) that arrive in one turn of the event
+ * loop, sent together when the turn's I/O has been handled (setImmediate). Under load the round trip to the
+ * server is the read's cost, in both processes; a lone read waits for nothing but the end of its turn, and is
+ * still sent after the request that asked for it arrived, so it is as fresh as before.
+ */
+class SharedReads {
+  private waiting: Waiting[] = [];
+
+  constructor(private readonly db: Db) {}
+
+  read(id: string, held: number): Promise<HeadRow | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting.length === 0) setImmediate(() => this.send());
+      this.waiting.push({ id, held, settle: (row, error) => (error === undefined ? resolve(row) : reject(error)) });
+      if (this.waiting.length >= MAX_SHARED) this.send();
+    });
+  }
+
+  private send(): void {
+    const reads = this.waiting;
+    if (reads.length === 0) return;
+    this.waiting = [];
+    void this.query(reads).then(
+      (rows) => { for (const read of reads) read.settle(rows.get(read.id)); },
+      (error: unknown) => { for (const read of reads) read.settle(undefined, error ?? new Error('read failed')); });
+  }
+
+  /** One read keeps its own query: the batch form costs the server about twice as much for one id. */
+  private async query(reads: Waiting[]): Promise<Map<string, HeadRow>> {
+    if (reads.length === 1) {
+      const row = await q.readHead(this.db, reads[0].id, reads[0].held);
+      return new Map(row ? [[row.id, row]] : []);
+    }
+    const ids = [...new Set(reads.map((read) => read.id))];
+    const rows = await q.readHeads(this.db, ids, reads.map((read) => read.held).filter((held) => held > 0));
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+}
+
 export class HeadReads {
+  private readonly shared = new WeakMap<Db, SharedReads>();
+
   constructor(private readonly documents: RevisionCache<string>) {}
 
   /**
@@ -17,7 +67,7 @@ export class HeadReads {
   async read(db: Db, ids: string[], keep: boolean): Promise<Map<string, DocumentRead>> {
     const found = new Map<string, DocumentRead>();
     const dropped: string[] = [];
-    const add = (row: EntityRow & { id: string }) => {
+    const add = (row: HeadRow) => {
       const read = this.heldOrSent(row, keep);
       if (read === null) dropped.push(row.id);
       else if (read.status !== 'missing') found.set(row.id, read);
@@ -28,14 +78,16 @@ export class HeadReads {
     return found;
   }
 
-  private async rows(db: Db, ids: string[], heldOf: (id: string) => number | undefined): Promise<(EntityRow & { id: string })[]> {
+  private async rows(db: Db, ids: string[], heldOf: (id: string) => number | undefined): Promise<HeadRow[]> {
     if (ids.length !== 1) return q.readHeads(db, ids, ids.map(heldOf).filter((revision) => revision !== undefined));
-    const row = await q.readHead(db, ids[0], heldOf(ids[0]) ?? 0);
+    let shared = this.shared.get(db);
+    if (!shared) this.shared.set(db, (shared = new SharedReads(db)));
+    const row = await shared.read(ids[0], heldOf(ids[0]) ?? 0);
     return row ? [row] : [];
   }
 
   /** A head row as a read: its document from this process's cache, or as sent; null if neither has it. */
-  private heldOrSent(row: EntityRow & { id: string }, keep: boolean): DocumentRead | null {
+  private heldOrSent(row: HeadRow, keep: boolean): DocumentRead | null {
     if (row.redirect_to) return { status: 'redirect', target: row.redirect_to };
     if (row.rev_id === null || row.timestamp === null) return { status: 'missing' };
     const revision = Number(row.rev_id);

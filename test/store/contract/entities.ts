@@ -57,6 +57,34 @@ export function entitiesContract(open: () => Promise<Store>): void {
       await store.close();
     });
 
+    it('answers many single reads made at once each with its own entity, as when they come one by one', async () => {
+      // PostgreSQL sends the single reads of one turn as one query (ADR 0002): each must get its own answer back.
+      const store = await open();
+      const items = [];
+      for (let i = 0; i < 12; i++) items.push(await create(store, { ...emptyEntity('', 'item'), labels: { en: `item ${i}` } }));
+      const [gone, target] = items.slice(-2);
+      await store.redirectEntity(gone.id, target.id, META);
+      const read = await store.readEntity(items[0].id);
+      assert.ok(read.status === 'found');
+      const edited = { ...items[0], labels: { en: 'edited' } };
+      await store.applyEdit({ entity: edited, previous: read, meta: META, checks: {} });
+      const asked = [...items.map((item) => item.id), 'Q999999', items[3].id, items[0].id, gone.id];
+      const oneByOne = [];
+      for (const id of asked) oneByOne.push(await store.readDocument(id));
+      const atOnce = await Promise.all(asked.map((id) => store.readDocument(id)));
+      const shown = (read: Awaited<ReturnType<Store['readDocument']>>) =>
+        read.status === 'found' ? { head: read.head, json: read.json() } : read;
+      assert.deepEqual(atOnce.map(shown), oneByOne.map(shown));
+      assert.equal(JSON.parse((atOnce[0] as { json(): string }).json()).labels.en, 'edited');
+      assert.deepEqual(atOnce[asked.indexOf('Q999999')], { status: 'missing' });
+      assert.deepEqual(atOnce.at(-1), { status: 'redirect', target: target.id });
+      // And again, each entity's document now held by the process: only heads travel.
+      const again = await Promise.all(asked.map((id) => store.readEntity(id)));
+      assert.deepEqual(again.map((r) => (r.status === 'found' ? r.entity.labels.en : r.status)),
+        [...items.slice(0, 10).map((item, i) => (i === 0 ? 'edited' : item.labels.en)), 'redirect', 'item 11', 'missing', 'item 3', 'edited', 'redirect']);
+      await store.close();
+    });
+
     it('refuses an edit based on a stale head (compare-and-set)', async () => {
       const store = await open();
       const item = await create(store, emptyEntity('', 'item'));
