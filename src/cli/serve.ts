@@ -1,9 +1,9 @@
 // `entia serve`: the HTTP API and the web pages over the store, in one process or as supervised workers. Its own
 // module, loaded only by that command (main.ts): the rest of the CLI starts without the HTTP stack.
 import cluster from 'node:cluster';
-import { setFlagsFromString } from 'node:v8';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import { compactHeapGrowth, servingHeap } from '../heap.js';
 import { buildApp } from '../http/app.js';
 import { buildGuard } from '../http/guard.js';
 import { memoryRateLimiter, storeRateLimiter, type RateLimiter } from '../http/rate-limit.js';
@@ -24,21 +24,11 @@ function chooseLimiter(config: Config, store: Store, redis: Redis | null): RateL
   return memoryRateLimiter();
 }
 
-/**
- * V8 allocates an object straight in the old generation once most objects from its allocation site have
- * outlived young-generation collections ("pretenuring"). A server's long answers (a batch of 500 entities is
- * sent over seconds) teach that to code every request shares, and short requests after them then fill the old
- * generation with garbage until its next full collection: a batch load followed by lookups took the process
- * from 185 to 223 MB, the old generation from 26 to 107 MB (ADR 0021, "Pretenuring"). Turned off before the
- * server handles anything; V8 reads the flag when a collection decides, so it needs no restart.
- */
-function servingHeap(): void {
-  setFlagsFromString('--no-allocation-site-pretenuring');
-}
-
 export async function serve(config: Config): Promise<void> {
   checkStoreLocation(config.db);
   servingHeap();
+  // No embedded engine's thread will hold its large heap (an embedded one refused later says so itself).
+  if (config.sparql === 'off' || config.sparqlUrl) compactHeapGrowth();
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrate once before forking, so the workers find the schema current (SQLite's start-up migration
     // does not guard against several processes starting together; PostgreSQL's does, under a lock).

@@ -120,6 +120,11 @@ export class SparqlEngine extends EventEmitter {
     return this.queries;
   }
 
+  /** Whether the engine's threads are stopped (close), or stopping. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.failAll(new EngineRestarted('the server is stopping'));

@@ -13,6 +13,7 @@ import { QueryPreparer } from '../../sparql/preparer.js';
 import type { RdfVocabulary } from '../../domain/rdf-vocabulary.js';
 import type { Store } from '../../store/store.js';
 import { sparqlSnapshotPath } from '../../config.js';
+import { compactHeapGrowth } from '../../heap.js';
 import { sendBody } from '../compression.js';
 import { sendError, toEntiaError } from '../reply-error.js';
 import { chargeRead, type Services } from '../services.js';
@@ -98,7 +99,10 @@ function embeddedBackend(app: FastifyInstance, store: Store, services: Services,
   services.metrics.watchSparql(() => ({ ready: mirror.state.status === 'ready', triples: mirror.triples, lagSeconds: mirror.lagSeconds,
     queued: engine.queued }));
   // Built in the background: the server answers everything else meanwhile, and /sparql says how far it is.
-  app.addHook('onReady', async () => { void mirror.start(); });
+  app.addHook('onReady', async () => {
+    // Refused for the store's size, the engine's threads are gone: the process's heap may grow less.
+    void mirror.start().then(() => { if (engine.isClosed) compactHeapGrowth(); });
+  });
   // A running query cannot be interrupted (WebAssembly), and the server's close waits for its connection: so a
   // stop ends the engine's threads at once when a query is in it (its client gets 503), which also skips the
   // closing snapshot (the next start loads the last one and follows the feed from there). Otherwise the mirror
