@@ -3,7 +3,7 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { compactHeapGrowth, servingHeap } from '../heap.js';
+import { servingHeap } from '../heap.js';
 import { buildApp } from '../http/app.js';
 import { buildGuard } from '../http/guard.js';
 import { memoryRateLimiter, storeRateLimiter, type RateLimiter } from '../http/rate-limit.js';
@@ -27,8 +27,6 @@ function chooseLimiter(config: Config, store: Store, redis: Redis | null): RateL
 export async function serve(config: Config): Promise<void> {
   checkStoreLocation(config.db);
   servingHeap();
-  // No embedded engine's thread will hold its large heap (an embedded one refused later says so itself).
-  if (config.sparql === 'off' || config.sparqlUrl) compactHeapGrowth();
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrate once before forking, so the workers find the schema current (SQLite's start-up migration
     // does not guard against several processes starting together; PostgreSQL's does, under a lock).

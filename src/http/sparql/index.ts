@@ -148,6 +148,9 @@ export function registerSparql(app: FastifyInstance, store: Store, services: Ser
   const vocabulary = conceptVocabulary(services.config);
   const backend = services.config.sparql === 'off' ? null
     : services.config.sparqlUrl ? remoteBackend(app, store, services) : embeddedBackend(app, store, services, vocabulary);
+  // No embedded engine, so no thread of the process holds its large heap: the heap may grow less (an embedded
+  // engine refused for the store's size does the same once its threads are gone).
+  if (backend === null || services.config.sparqlUrl) compactHeapGrowth();
   const preparer = new QueryPreparer();
   app.addHook('onClose', async () => preparer.close());
   const answer = async (req: FastifyRequest, reply: FastifyReply) => {

@@ -10,10 +10,20 @@ export const toHead = (rev: number, ts: Date): Head => ({ revision: rev, modifie
 
 type HeadRow = EntityRow & { id: string };
 
+/**
+ * The heads of `ids` (distinct), with the documents of revisions not `held`. One id keeps its own query: the
+ * batch form costs the server about twice as much for one id (ADR 0002).
+ */
+async function readRows(db: Db, ids: readonly string[], held: readonly number[]): Promise<HeadRow[]> {
+  if (ids.length !== 1) return q.readHeads(db, [...ids], [...held]);
+  const row = await q.readHead(db, ids[0], held[0] ?? 0);
+  return row ? [row] : [];
+}
+
 /** Ids a shared read asks for at most: bounds the answer (documents of up to some MB each) and the array sent. */
 const MAX_SHARED = 64;
 
-interface Waiting { id: string; held: number; settle(row: HeadRow | undefined, error?: unknown): void }
+interface Waiting { id: string; held: number; resolve(row: HeadRow | undefined): void; reject(error: unknown): void }
 
 /**
  * The single reads of one database (the primary's pool, or the replicas) that arrive in one turn of the event
@@ -29,7 +39,7 @@ class SharedReads {
   read(id: string, held: number): Promise<HeadRow | undefined> {
     return new Promise((resolve, reject) => {
       if (this.waiting.length === 0) setImmediate(() => this.send());
-      this.waiting.push({ id, held, settle: (row, error) => (error === undefined ? resolve(row) : reject(error)) });
+      this.waiting.push({ id, held, resolve, reject });
       if (this.waiting.length >= MAX_SHARED) this.send();
     });
   }
@@ -38,20 +48,12 @@ class SharedReads {
     const reads = this.waiting;
     if (reads.length === 0) return;
     this.waiting = [];
-    void this.query(reads).then(
-      (rows) => { for (const read of reads) read.settle(rows.get(read.id)); },
-      (error: unknown) => { for (const read of reads) read.settle(undefined, error ?? new Error('read failed')); });
-  }
-
-  /** One read keeps its own query: the batch form costs the server about twice as much for one id. */
-  private async query(reads: Waiting[]): Promise<Map<string, HeadRow>> {
-    if (reads.length === 1) {
-      const row = await q.readHead(this.db, reads[0].id, reads[0].held);
-      return new Map(row ? [[row.id, row]] : []);
-    }
     const ids = [...new Set(reads.map((read) => read.id))];
-    const rows = await q.readHeads(this.db, ids, reads.map((read) => read.held).filter((held) => held > 0));
-    return new Map(rows.map((row) => [row.id, row]));
+    const held = reads.map((read) => read.held).filter((revision) => revision > 0);
+    readRows(this.db, ids, held).then((rows) => {
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      for (const read of reads) read.resolve(byId.get(read.id));
+    }, (error: unknown) => { for (const read of reads) read.reject(error); });
   }
 }
 
@@ -79,7 +81,7 @@ export class HeadReads {
   }
 
   private async rows(db: Db, ids: string[], heldOf: (id: string) => number | undefined): Promise<HeadRow[]> {
-    if (ids.length !== 1) return q.readHeads(db, ids, ids.map(heldOf).filter((revision) => revision !== undefined));
+    if (ids.length !== 1) return readRows(db, ids, ids.map(heldOf).filter((revision) => revision !== undefined));
     let shared = this.shared.get(db);
     if (!shared) this.shared.set(db, (shared = new SharedReads(db)));
     const row = await shared.read(ids[0], heldOf(ids[0]) ?? 0);
