@@ -46,6 +46,16 @@ export interface PreparedEntity {
 }
 
 /**
+ * A build's batch, none of whose entities the engine holds yet: their N-Quads and the shared nodes' N-Triples
+ * (each node once) as one UTF-8 text, which moves to the engine's thread instead of being copied and which the
+ * engine loads as it is, and the shared nodes each entity uses (space-separated).
+ */
+export interface FreshBatch {
+  text: Uint8Array;
+  uses: [string, string][];
+}
+
+/**
  * What changed of an entity the engine holds (the writer knows what it last wrote, rdf-diff.ts): its own quads
  * added (N-Quads in its graph) and its own triples deleted (N-Triples lines of its graph, which the engine
  * deletes with one SPARQL `DELETE DATA` per batch), the shared nodes it starts using (their N-Triples) and stops
@@ -66,7 +76,8 @@ export interface PatchedEntity {
 export type WriterRequest = { id: number; entities: MirrorEntity[]; fresh: boolean } | { reset: true };
 
 export type EngineRequest =
-  | { id: number; op: 'put'; entities: (PreparedEntity | PatchedEntity)[]; fresh: boolean }
+  | { id: number; op: 'put'; entities: (PreparedEntity | PatchedEntity)[] }
+  | { id: number; op: 'load'; batch: FreshBatch }
   | { id: number; op: 'query'; query: string; format: string }
   | { id: number; op: 'save'; path: string; header: string }
   | { id: number; op: 'restore'; path: string }

@@ -42,12 +42,19 @@ function apply(held: Set<string>, delta: RdfDelta): Set<string> {
   return next;
 }
 
-/** Moves one entity through `revisions`, checking each delta against the whole revision, then removes it. */
-function follow(revisions: Entity[]): void {
+/**
+ * Moves one entity through `revisions`, checking each delta against the whole revision, then removes it.
+ * `resting`: after each revision, only its document is kept (as after a build), its parts rendered again at the next.
+ */
+function follow(revisions: Entity[], resting = false): void {
   const state = new EntityRdf(layout, setup, 'Q7');
   let held = new Set<string>();
   revisions.forEach((entity, i) => {
     held = apply(held, state.update(revision(entity, i + 1)));
+    if (resting) {
+      state.rest(JSON.stringify(entity), revision(entity, i + 1).head);
+      assert.equal(state.size, JSON.stringify(entity).length, 'a resting entity costs its document');
+    }
     assert.deepEqual([...held].sort(), [...whole(entity, i + 1)].sort(), `revision ${i + 1}`);
   });
   const gone = state.update(null);
@@ -62,13 +69,15 @@ describe('an entity\'s RDF, revision by revision', () => {
   });
 
   it('gives the next revision\'s triples exactly, when a statement\'s qualifiers repeat and change places', () => {
-    follow([
+    const revisions = [
       item([quantity('Q7$1', '+5', 'normal', ['a', 'a'])]), // one line stated twice by one part
       item([quantity('Q7$1', '+5', 'normal', ['a'])]), // stays: the part still states it
       item([quantity('Q7$1', '+5', 'normal', ['b', 'a'])]),
       item([quantity('Q7$1', '+5', 'normal', ['a', 'b'])]), // the same lines in other places: nothing changes
       item([quantity('Q7$1', '+6', 'normal', ['b'])]),
-    ]);
+    ];
+    follow(revisions);
+    follow(revisions, true);
   });
 
   it('gives the next revision\'s triples exactly, when two statements share a value and one goes', () => {
@@ -79,5 +88,6 @@ describe('an entity\'s RDF, revision by revision', () => {
       item([quantity('Q7$1', '+6', 'preferred'), quantity('Q7$3', '+7')]), // Q7$3 is not best: no truthy triple
     ];
     follow(revisions);
+    follow(revisions, true);
   });
 });
