@@ -2,36 +2,35 @@
 // between two versions of it inside the caller's transaction. Edits, redirects, imports that replace an entity
 // and the deferred build all write through here.
 import type { Entity, KindName } from '../../domain/entity.js';
-import { diffIndexRows, type SitelinkRow, type TermRow } from '../index-rows.js';
+import type pg from 'pg';
+import { diffIndexRows, diffSearchRows, type SitelinkRow, type TermRow } from '../index-rows.js';
 import { EditConflict, PolicyViolation } from '../store.js';
-import { queries as q, type Db, type TermColumns } from './queries.js';
-import type { PostgresSearch } from './search.js';
-import { writeValueDiff } from './statement-values.js';
+import { queries as q, runCombined, termsAdded, termsRemoved, type Db, type TermColumns, type WritePart } from './queries.js';
+import { searchRowParts } from './search.js';
+import { valueDiffParts } from './statement-values.js';
+
+type IndexRowDiff = ReturnType<typeof diffIndexRows>;
 
 export class PostgresIndexWriter {
-  constructor(private readonly search: PostgresSearch) {}
-
   /**
    * `waiting`: the entity was imported and its search, term and value rows are not built yet; the build
-   * applies this difference (deferred-index.ts), so only the sitelinks are written here.
+   * applies this difference (deferred-index.ts), so only the sitelinks are written here. `revision`: written in
+   * the same statement as the rows (an edit's), its rows returned.
    */
-  async write(db: Db, before: Entity | null, after: Entity, waiting: boolean): Promise<void> {
+  async write<R extends pg.QueryResultRow>(db: Db, before: Entity | null, after: Entity, waiting: boolean, revision?: WritePart): Promise<R[]> {
     const d = diffIndexRows(before, after);
     const id = after.id;
-    if (!waiting) await this.writeSearchable(db, before, after, d);
+    const written = await runCombined<R>(db, waiting ? [] : searchableParts(before, after, d), revision);
     if (d.sitelinks.removed.length) {
       await q.deleteSitelinks(db, id, d.sitelinks.removed.map((s) => s.site), d.sitelinks.removed.map((s) => s.title));
     }
     await this.insertSitelinks(db, d.sitelinks.added.map((link) => ({ link, itemId: id })));
+    return written;
   }
 
   /** The rows search and lookups read (search keys, terms, statement values); sitelinks are written apart. */
-  async writeSearchable(db: Db, before: Entity | null, after: Entity, d = diffIndexRows(before, after)): Promise<void> {
-    const id = after.id;
-    await this.search.writeRows(db, before, after);
-    await writeValueDiff(db, after, d.values);
-    if (d.terms.removed.length) await q.deleteTerms(db, id, termColumns(id, after.type, d.terms.removed));
-    if (d.terms.added.length) await q.insertTerms(db, termColumns(id, after.type, d.terms.added));
+  async writeSearchable(db: Db, before: Entity | null, after: Entity): Promise<void> {
+    await runCombined(db, searchableParts(before, after, diffIndexRows(before, after)));
   }
 
   /** Inserts sitelinks; a page another item already links is a PolicyViolation naming that item. */
@@ -50,6 +49,15 @@ export class PostgresIndexWriter {
       if (owner !== itemId) throw new PolicyViolation({ violation: 'sitelink-conflict', siteId: link.site, conflictingId: owner });
     }
   }
+}
+
+/** The writes of the rows search and lookups read: one statement for all of them (queries.ts `combined`). */
+function searchableParts(before: Entity | null, after: Entity, d: IndexRowDiff): WritePart[] {
+  const id = after.id;
+  const parts = [...searchRowParts([diffSearchRows(before, after)]), ...valueDiffParts(after, d.values)];
+  if (d.terms.removed.length) parts.push(termsRemoved(id, termColumns(id, after.type, d.terms.removed)));
+  if (d.terms.added.length) parts.push(termsAdded(termColumns(id, after.type, d.terms.added)));
+  return parts;
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -25,7 +25,7 @@ import { lockKey, policyLockKeys } from './lock-keys.js';
 import { migrate, NoStoreError } from './migrate.js';
 export { NoStoreError } from './migrate.js';
 export { withSearchPath, type PostgresOptions } from './options.js';
-import { changeQueries, isSchemaName, queries as q, statisticsQueries, type Db } from './queries.js';
+import { changeQueries, isSchemaName, queries as q, revisionInsert, statisticsQueries, type Db } from './queries.js';
 import { isBehind, ReadReplicas, RevisionFloor } from './replicas.js';
 import { redact, withSearchPath, type PostgresOptions } from './options.js';
 import { preparingClient } from './prepared.js';
@@ -127,7 +127,7 @@ export class PostgresStore extends StoreParts implements Store {
       this.searchIndex.forgetPrefixSkipped();
       this.readView?.searchIndex.forgetPrefixSkipped();
     });
-    this.rows = new PostgresIndexWriter(this.searchIndex);
+    this.rows = new PostgresIndexWriter();
     this.imports = new PostgresBulkImport(pool, this.rows, this.deferred);
     this.feed = new PostgresChangeFeed(pool);
     this.counters = new PostgresCounters(pool);
@@ -211,10 +211,11 @@ export class PostgresStore extends StoreParts implements Store {
     if (moved === null) throw new EditConflict(entity.id);
     const violation = await this.findViolationIn(db, entity, checks);
     if (violation) throw new PolicyViolation(violation);
-    // The text the edit's size check made already (entityJson keeps it for a frozen entity).
-    const modified = await q.insertRevision(db, moved.revision, entity.id, meta, entityJson(entity));
-    await this.rows.write(db, previous?.entity ?? null, entity, moved.waiting);
-    return toHead(moved.revision, modified);
+    // The text the edit's size check made already (entityJson keeps it for a frozen entity). The revision and
+    // the index rows go in one statement.
+    const revision = revisionInsert(moved.revision, entity.id, meta, entityJson(entity));
+    const [{ timestamp }] = await this.rows.write<{ timestamp: Date }>(db, previous?.entity ?? null, entity, moved.waiting, revision);
+    return toHead(moved.revision, timestamp);
   }
 
   async applyMerge({ source, target }: MergeInput): Promise<{ source: Head; target: Head }> {

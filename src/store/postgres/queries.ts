@@ -27,6 +27,57 @@ export async function first<R extends pg.QueryResultRow>(db: Db, text: string, v
   return (await db.query<R>(text, values)).rows[0];
 }
 
+/** One write as SQL and its values, its parameters numbered from $1: writes that may run as one statement (`combined`). */
+export interface WritePart {
+  sql: string;
+  values: unknown[];
+}
+
+/**
+ * Writes as one statement, each a data-modifying WITH query: one round trip where each was its own (an edit's
+ * revision and index rows were a dozen, each a round trip of the driver and a wake-up of the server's backend).
+ * PostgreSQL runs the parts on one snapshot in no set order, so no two may touch the same row: an index's rows
+ * removed and added are a difference, which never shares a row. Returns the rows of `returning`, when given.
+ */
+export function combined(parts: readonly WritePart[], returning?: WritePart): WritePart {
+  const values: unknown[] = [];
+  const renumbered = (part: WritePart) => {
+    const offset = values.length;
+    values.push(...part.values);
+    return part.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+  };
+  const queries = parts.map((part, i) => `w${i} AS (${renumbered(part)})`);
+  if (!returning) return { sql: `WITH ${queries.join(',\n')} SELECT 1`, values };
+  queries.push(`returned AS (${renumbered(returning)})`);
+  return { sql: `WITH ${queries.join(',\n')} SELECT * FROM returned`, values };
+}
+
+/** Runs `parts` as one statement (nothing when there are none, and no `returning`); the rows of `returning`. */
+export async function runCombined<R extends pg.QueryResultRow>(db: Db, parts: readonly WritePart[], returning?: WritePart): Promise<R[]> {
+  if (parts.length === 0 && !returning) return [];
+  const { sql, values } = parts.length === 0 ? returning! : combined(parts, returning);
+  return rows<R>(db, sql, values);
+}
+
+/** The revision an edit writes; returns its time, the database's clock, so every process stamps from one clock (1 s resolution). */
+export const revisionInsert = (revId: number, entityId: string, meta: EditMeta, content: string): WritePart => ({
+  sql: `INSERT INTO revisions (rev_id, entity_id, "timestamp", user_name, comment, tags, bot, content, action)
+      VALUES ($1, $2, date_trunc('second', statement_timestamp()), $3, $4, $5, $6, $7, $8) RETURNING "timestamp"`,
+  values: [revId, entityId, meta.user, meta.comment, meta.tags, meta.bot, content, meta.action ?? null],
+});
+
+export const termsRemoved = (entityId: string, t: Pick<TermColumns, 'types' | 'langs' | 'texts'>): WritePart => ({
+  sql: `DELETE FROM terms WHERE entity_id = $1
+      AND (type, lang, text) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`,
+  values: [entityId, t.types, t.langs, t.texts],
+});
+
+export const termsAdded = (t: TermColumns): WritePart => ({
+  sql: `INSERT INTO terms (entity_id, kind, type, lang, text)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
+  values: [t.entityIds, t.kinds, t.types, t.langs, t.texts],
+});
+
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function isSchemaName(name: string): boolean {
@@ -155,24 +206,10 @@ export const queries = {
       RETURNING head_rev, EXISTS (SELECT 1 FROM waiting) AS waiting`, [id, base, target]);
     return row ? { revision: Number(row.head_rev), waiting: row.waiting } : null;
   },
-  /** The revision's time is the database's clock, so every process stamps from one clock (1 s resolution). */
+  /** A revision on its own (revisionInsert); its time. */
   insertRevision: async (db: Db, revId: number, entityId: string, meta: EditMeta, content: string) =>
-    (await first<{ timestamp: Date }>(db, `
-      INSERT INTO revisions (rev_id, entity_id, "timestamp", user_name, comment, tags, bot, content, action)
-      VALUES ($1, $2, date_trunc('second', statement_timestamp()), $3, $4, $5, $6, $7, $8) RETURNING "timestamp"`,
-    [revId, entityId, meta.user, meta.comment, meta.tags, meta.bot, content, meta.action ?? null]))!.timestamp,
-
-  deleteTerms: async (db: Db, entityId: string, t: Pick<TermColumns, 'types' | 'langs' | 'texts'>) => {
-    await db.query(`
-      DELETE FROM terms WHERE entity_id = $1
-      AND (type, lang, text) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`, [entityId, t.types, t.langs, t.texts]);
-  },
-  insertTerms: async (db: Db, t: TermColumns) => {
-    await db.query(`
-      INSERT INTO terms (entity_id, kind, type, lang, text)
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
-    [t.entityIds, t.kinds, t.types, t.langs, t.texts]);
-  },
+    (await runCombined<{ timestamp: Date }>(db, [], revisionInsert(revId, entityId, meta, content)))[0].timestamp,
+  insertTerms: async (db: Db, t: TermColumns) => { await runCombined(db, [termsAdded(t)]); },
   deleteSitelinks: async (db: Db, itemId: string, sites: string[], titles: string[]) => {
     await db.query(`
       DELETE FROM sitelinks WHERE item_id = $1

@@ -2,9 +2,23 @@
 // every value a bind parameter; table and column names from fixed maps, never from input.
 import type { SearchRow, SearchTable } from '../index-rows.js';
 import type { Language } from '../prefix-languages.js';
-import { first, rows, type Db } from './queries.js';
+import { first, rows, type Db, type WritePart } from './queries.js';
 
 const SEARCH_KEY_COLUMN: Record<SearchTable, string> = { terms: 'folded', prefixes: 'prefix', tokens: 'token' };
+
+/** Search rows of one table added (those already there are left as they are). */
+export const searchRowsAdded = (table: SearchTable, r: SearchRow[]): WritePart => ({
+  sql: `INSERT INTO search_${table} (kind, lang, ${SEARCH_KEY_COLUMN[table]}, type, rank, entity)
+      SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::smallint[], $5::bigint[], $6::bigint[])
+      ON CONFLICT DO NOTHING`,
+  values: searchColumns(r),
+});
+
+export const searchRowsRemoved = (table: SearchTable, r: SearchRow[]): WritePart => ({
+  sql: `DELETE FROM search_${table} WHERE (kind, lang, ${SEARCH_KEY_COLUMN[table]}, type, rank, entity) IN
+        (SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::smallint[], $5::bigint[], $6::bigint[]))`,
+  values: searchColumns(r),
+});
 
 export interface RankRow { rank: number; entity: number }
 const toRankRows = (list: { rank: string; entity: string }[]): RankRow[] =>
@@ -16,18 +30,6 @@ async function searchPage(db: Db, sql: string, values: unknown[]): Promise<RankR
 }
 
 export const searchQueries = {
-  insert: async (db: Db, table: SearchTable, r: SearchRow[]) => {
-    await db.query(`
-      INSERT INTO search_${table} (kind, lang, ${SEARCH_KEY_COLUMN[table]}, type, rank, entity)
-      SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::smallint[], $5::bigint[], $6::bigint[])
-      ON CONFLICT DO NOTHING`, searchColumns(r));
-  },
-  delete: async (db: Db, table: SearchTable, r: SearchRow[]) => {
-    await db.query(`
-      DELETE FROM search_${table} WHERE (kind, lang, ${SEARCH_KEY_COLUMN[table]}, type, rank, entity) IN
-        (SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::smallint[], $5::bigint[], $6::bigint[]))`,
-    searchColumns(r));
-  },
   page: (db: Db, table: SearchTable, key: unknown[], after: RankRow, limit: number) => searchPage(db, `
     SELECT rank, entity FROM search_${table}
     WHERE kind = $1 AND lang = $2 AND ${SEARCH_KEY_COLUMN[table]} = $3 AND type = $4 AND (rank, entity) > ($5, $6)

@@ -8,8 +8,8 @@ import type { EntityFilter, KindCode, Row, Stream } from '../../search/rank.js';
 import { diffSearchRows, KIND_CODE, SEARCH_TABLES, type RowDiff, type SearchRow } from '../index-rows.js';
 import { languageKey } from '../prefix-languages.js';
 import type { SearchQuery } from '../store.js';
-import type { Db } from './queries.js';
-import { searchQueries as q } from './search-queries.js';
+import { runCombined, type Db, type WritePart } from './queries.js';
+import { searchQueries as q, searchRowsAdded, searchRowsRemoved } from './search-queries.js';
 import { inTransaction } from './transaction.js';
 import { kindByName } from '../../domain/kinds.js';
 
@@ -23,14 +23,21 @@ const START: Row = { rank: Number.MIN_SAFE_INTEGER, entity: -1 };
  */
 const PREFIX_SKIPPED_TTL_MS = 5_000;
 
-/** Applies search row differences in one statement per table and direction. */
-export async function writeSearchRows(db: Db, diffs: RowDiff<SearchRow>[]): Promise<void> {
+/** Search row differences as writes: one per table and direction that has rows. */
+export function searchRowParts(diffs: RowDiff<SearchRow>[]): WritePart[] {
+  const parts: WritePart[] = [];
   for (const table of SEARCH_TABLES) {
     const removed = diffs.flatMap((d) => d.removed.filter((r) => r.table === table));
     const added = diffs.flatMap((d) => d.added.filter((r) => r.table === table));
-    if (removed.length) await q.delete(db, table, removed);
-    if (added.length) await q.insert(db, table, added);
+    if (removed.length) parts.push(searchRowsRemoved(table, removed));
+    if (added.length) parts.push(searchRowsAdded(table, added));
   }
+  return parts;
+}
+
+/** Applies search row differences in one statement. */
+export async function writeSearchRows(db: Db, diffs: RowDiff<SearchRow>[]): Promise<void> {
+  await runCombined(db, searchRowParts(diffs));
 }
 
 export class PostgresSearch implements HitBackend {
@@ -38,11 +45,6 @@ export class PostgresSearch implements HitBackend {
 
   /** `reader`: where searches go (the pool, or the replicas for a read view); writes use `pool`. */
   constructor(private readonly pool: pg.Pool, private readonly reader: Db = pool) {}
-
-  /** Within the caller's transaction: the rows of `after` replace those of `before`. */
-  async writeRows(db: Db, before: Entity | null, after: Entity | null): Promise<void> {
-    await writeSearchRows(db, [diffSearchRows(before, after)]);
-  }
 
   /** Indexes entities that existed before the search index did; concurrent openers share the work. */
   async drainBacklog(batch = 500): Promise<void> {

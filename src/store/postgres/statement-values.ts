@@ -4,7 +4,7 @@ import type { Entity, KindName } from '../../domain/entity.js';
 import { MAX_CONDITIONS, statementValueKeys, type StatementCondition, type ValueKey } from '../../domain/statement-values.js';
 import { ENTITY_VALUE_REGEX, idNumber, KIND_CODE, KIND_OF_CODE, valueRows, type RowDiff } from '../index-rows.js';
 import type { EntityNumber, IncomingLink, StatementFilter, StatementLookup, StatementValueIndex } from '../store.js';
-import type { Db } from './queries.js';
+import { runCombined, type Db, type WritePart } from './queries.js';
 import { inTransaction } from './transaction.js';
 import type pg from 'pg';
 
@@ -25,27 +25,37 @@ export function appendValues(columns: ValueColumns, entity: Pick<Entity, 'id' | 
   }
 }
 
+/** Statement-value rows removed; null when there are none. */
+export const valuesRemoved = (c: ValueColumns): WritePart | null => (c.entities.length === 0 ? null : {
+  sql: `DELETE FROM statement_values WHERE (property, value, kind, entity) IN
+    (SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]))`,
+  values: [c.properties, c.values, c.kinds, c.entities],
+});
+
+/** Statement-value rows added (those already there are left as they are); null when there are none. */
+export const valuesAdded = (c: ValueColumns): WritePart | null => (c.entities.length === 0 ? null : {
+  sql: `INSERT INTO statement_values (property, value, kind, entity)
+    SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]) ON CONFLICT DO NOTHING`,
+  values: [c.properties, c.values, c.kinds, c.entities],
+});
+
 export async function deleteValues(db: Db, c: ValueColumns): Promise<void> {
-  if (c.entities.length === 0) return;
-  await db.query(`DELETE FROM statement_values WHERE (property, value, kind, entity) IN
-    (SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]))`, [c.properties, c.values, c.kinds, c.entities]);
+  const part = valuesRemoved(c);
+  if (part) await runCombined(db, [part]);
 }
 
 export async function insertValues(db: Db, c: ValueColumns): Promise<void> {
-  if (c.entities.length === 0) return;
-  await db.query(`INSERT INTO statement_values (property, value, kind, entity)
-    SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]) ON CONFLICT DO NOTHING`,
-  [c.properties, c.values, c.kinds, c.entities]);
+  const part = valuesAdded(c);
+  if (part) await runCombined(db, [part]);
 }
 
-/** Writes one entity's row difference inside the caller's transaction. */
-export async function writeValueDiff(db: Db, entity: Pick<Entity, 'id' | 'type'>, diff: RowDiff<ValueKey>): Promise<void> {
+/** One entity's row difference as writes. */
+export function valueDiffParts(entity: Pick<Entity, 'id' | 'type'>, diff: RowDiff<ValueKey>): WritePart[] {
   const removed = emptyValueColumns();
   appendValues(removed, entity, diff.removed);
-  await deleteValues(db, removed);
   const added = emptyValueColumns();
   appendValues(added, entity, diff.added);
-  await insertValues(db, added);
+  return [valuesRemoved(removed), valuesAdded(added)].filter((part): part is WritePart => part !== null);
 }
 
 export class PostgresStatementValues implements StatementValueIndex {
