@@ -257,7 +257,8 @@ async function editPhase(entia: ServerProcess, db: string, opts: Options, typica
         c.goal ? (f) => ({ text: '≥ 1,500/s, every revision written', met: f.rate >= 1500 && written === e.ok }) : undefined);
       const cpu = cpuBefore !== null && cpuAfter !== null && e.ok > 0
         ? `; server CPU ${Math.round((cpuAfter - cpuBefore) * 1e6 / e.ok).toLocaleString()} µs per edit` : '';
-      r.note = `${written.toLocaleString()} revisions written for ${e.ok.toLocaleString()} successful edits in ${e.seconds.toFixed(1)} s${cpu}`;
+      r.note = `${written.toLocaleString()} revisions written for ${e.ok.toLocaleString()} successful edits in ${e.seconds.toFixed(1)} s${cpu}`
+        + `; server VmHWM after it: ${entia.memory().hwmMb.toFixed(0)} MB`;
       rows.push(r);
     }
   } finally {
