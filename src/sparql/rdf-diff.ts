@@ -166,6 +166,11 @@ export class EntityRdf {
     return this.current;
   }
 
+  /** Whether it holds an entity (not a redirect, nothing gone), without waking it. */
+  get holdsEntity(): boolean {
+    return this.resting !== null || this.current !== null;
+  }
+
   /**
    * Keeps, instead of the parts just rendered, only the document they were rendered from (`json`, as `head`): one
    * string where the parts are hundreds of objects. The parts are rendered again, the same, when the entity is

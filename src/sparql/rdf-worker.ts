@@ -106,7 +106,8 @@ parentPort!.on('message', (request: WriterRequest) => {
   }
   // A change applies to the revision it was made from: if the writer holds another (or none), it writes nothing
   // of the batch and says which, and the server sends those entities' documents instead.
-  const missing = request.entities.filter((e) => e.changed && !held.peek(e.id, e.changed.base)?.entity);
+  // Without waking what rests: a batch sent back here leaves it resting, at the size the writer's memory counts.
+  const missing = request.entities.filter((e) => e.changed && !held.peek(e.id, e.changed.base)?.holdsEntity);
   if (missing.length > 0) {
     parentPort!.postMessage({ id: request.id, ok: true, missing: missing.map((e) => e.id) } satisfies EngineReply);
     return;

@@ -53,7 +53,8 @@ function follow(revisions: Entity[], resting = false): void {
     held = apply(held, state.update(revision(entity, i + 1)));
     if (resting) {
       state.rest(JSON.stringify(entity), revision(entity, i + 1).head);
-      assert.equal(state.size, JSON.stringify(entity).length, 'a resting entity costs its document');
+      assert.ok(state.holdsEntity, 'a resting entity is held');
+      assert.equal(state.size, JSON.stringify(entity).length, 'a resting entity costs its document, asked or not');
     }
     assert.deepEqual([...held].sort(), [...whole(entity, i + 1)].sort(), `revision ${i + 1}`);
   });
