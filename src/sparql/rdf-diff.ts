@@ -187,6 +187,16 @@ export class EntityRdf {
     this.size = json.length;
   }
 
+  /**
+   * The first rendering of `content` (nothing held before), then resting at it (`rest`): its parts are not kept
+   * even for a moment. A build's entity.
+   */
+  restAt(content: RevisionContent & { kind: 'entity' }, json: string): RdfDelta {
+    const delta = this.first(content, false);
+    this.rest(json, content.head);
+    return delta;
+  }
+
   private wake(): void {
     if (!this.resting) return;
     const { json, head } = this.resting;
@@ -235,21 +245,22 @@ export class EntityRdf {
   }
 
   /**
-   * The first rendering (nothing held): every part rendered and held, uncounted; everything is added. `added`
+   * The first rendering (nothing held): every part rendered and held (unless not `keep`), uncounted; everything
+   * is added. `added`
    * may name a line twice (two statements with one value each write its truthy triple): finding which would
    * cost a hash of every line, and a graph holds a triple once however often it is added.
    */
-  private first(content: RevisionContent | null): RdfDelta {
+  private first(content: RevisionContent | null, keep = true): RdfDelta {
     const generation = ++this.generation;
     this.current = content?.kind === 'entity' ? content.entity : null;
     const added: string[] = [];
     const linked = new Map<string, string>();
     visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
       const parts = new Map<string, RenderedPart>();
-      this.sections.set(key, { from, tag, generation, parts });
+      if (keep) this.sections.set(key, { from, tag, generation, parts });
       visitParts((partKey, partFrom, partTag, render) => {
         const part = renderedPart(render(partKey, partFrom, partTag), partFrom, partTag, generation);
-        parts.set(partKey, part);
+        if (keep) parts.set(partKey, part);
         for (const lines of [part.own, part.common]) {
           for (const line of lines) {
             added.push(line);

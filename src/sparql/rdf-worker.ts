@@ -66,9 +66,8 @@ function patchOf(id: string, delta: RdfDelta): PatchedEntity {
 function written(e: MirrorEntity, state: EntityRdf | undefined, fresh = false): PreparedEntity | PatchedEntity {
   const content = contentOf(e, state);
   const next = state ?? new EntityRdf(layout, setup, e.id);
-  const delta = next.update(content);
   // A build's entity is held resting: its document, its parts rendered again at its first edit.
-  if (fresh && e.json !== undefined && content?.kind === 'entity') next.rest(e.json, content.head);
+  const delta = fresh && e.json !== undefined && content?.kind === 'entity' ? next.restAt(content, e.json) : next.update(content);
   held.put(e.id, e.head?.revision ?? 0, next, next.size);
   const patch = patchOf(e.id, delta);
   // Not held: what the engine holds of it is unknown here, so it is replaced whole (all of it is "added").

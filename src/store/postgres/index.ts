@@ -25,7 +25,7 @@ import { lockKey, policyLockKeys } from './lock-keys.js';
 import { migrate, NoStoreError } from './migrate.js';
 export { NoStoreError } from './migrate.js';
 export { withSearchPath, type PostgresOptions } from './options.js';
-import { changeQueries, isSchemaName, queries as q, revisionInsert, statisticsQueries, type Db } from './queries.js';
+import { changeQueries, isSchemaName, queries as q, revisionInsert, runCombined, statisticsQueries, type Db } from './queries.js';
 import { isBehind, ReadReplicas, RevisionFloor } from './replicas.js';
 import { redact, withSearchPath, type PostgresOptions } from './options.js';
 import { preparingClient } from './prepared.js';
@@ -229,9 +229,10 @@ export class PostgresStore extends StoreParts implements Store {
         const moved = await q.moveHeadToRedirect(db, source.entity.id, source.previous!.head.revision, target.entity.id);
         if (moved === null) throw new EditConflict(source.entity.id);
         const from = source.previous!.entity;
-        await this.rows.write(db, from, emptyEntity(from.id, from.type), moved.waiting);
         const content = JSON.stringify({ id: from.id, redirect: target.entity.id });
-        sourceHead = toHead(moved.revision, await q.insertRevision(db, moved.revision, from.id, { ...source.meta, action: 'redirect' }, content));
+        const revision = revisionInsert(moved.revision, from.id, { ...source.meta, action: 'redirect' }, content);
+        const [{ timestamp }] = await this.rows.write<{ timestamp: Date }>(db, from, emptyEntity(from.id, from.type), moved.waiting, revision);
+        sourceHead = toHead(moved.revision, timestamp);
       } else {
         sourceHead = await this.editIn(db, source);
       }
@@ -266,12 +267,14 @@ export class PostgresStore extends StoreParts implements Store {
       if (target.redirect_to) throw new RedirectRefused(targetId, 'target-is-redirect');
       const source = await q.readEntity(db, sourceId);
       const revision = await q.upsertRedirect(db, sourceId, targetId);
+      const written = revisionInsert(revision, sourceId, { ...meta, action: 'redirect' }, JSON.stringify({ id: sourceId, redirect: targetId }));
       if (source?.content && !source.redirect_to) {
         const entity = JSON.parse(source.content) as Entity;
         const waiting = (await this.deferred.markEdited(db, [sourceId])).size > 0;
-        await this.rows.write(db, entity, emptyEntity(entity.id, entity.type), waiting);
+        await this.rows.write(db, entity, emptyEntity(entity.id, entity.type), waiting, written);
+      } else {
+        await runCombined(db, [], written);
       }
-      await q.insertRevision(db, revision, sourceId, { ...meta, action: 'redirect' }, JSON.stringify({ id: sourceId, redirect: targetId }));
       return revision;
     }).then((revision) => {
       if (this.replicas) this.floor.raise(sourceId, revision);

@@ -38,6 +38,7 @@ export interface WritePart {
  * revision and index rows were a dozen, each a round trip of the driver and a wake-up of the server's backend).
  * PostgreSQL runs the parts on one snapshot in no set order, so no two may touch the same row: an index's rows
  * removed and added are a difference, which never shares a row. Returns the rows of `returning`, when given.
+ * A part's SQL holds `$` only in its parameters, which are renumbered here.
  */
 export function combined(parts: readonly WritePart[], returning?: WritePart): WritePart {
   const values: unknown[] = [];
@@ -52,11 +53,16 @@ export function combined(parts: readonly WritePart[], returning?: WritePart): Wr
   return { sql: `WITH ${queries.join(',\n')} SELECT * FROM returned`, values };
 }
 
-/** Runs `parts` as one statement (nothing when there are none, and no `returning`); the rows of `returning`. */
+/**
+ * Runs `parts` and `returning` as one statement, a lone write as it is (nothing when there is none); the rows of
+ * `returning`.
+ */
 export async function runCombined<R extends pg.QueryResultRow>(db: Db, parts: readonly WritePart[], returning?: WritePart): Promise<R[]> {
-  if (parts.length === 0 && !returning) return [];
-  const { sql, values } = parts.length === 0 ? returning! : combined(parts, returning);
-  return rows<R>(db, sql, values);
+  const all = returning ? [...parts, returning] : parts;
+  if (all.length === 0) return [];
+  const { sql, values } = all.length === 1 ? all[0] : combined(parts, returning);
+  const written = await rows<R>(db, sql, values);
+  return returning ? written : [];
 }
 
 /** The revision an edit writes; returns its time, the database's clock, so every process stamps from one clock (1 s resolution). */
@@ -206,9 +212,6 @@ export const queries = {
       RETURNING head_rev, EXISTS (SELECT 1 FROM waiting) AS waiting`, [id, base, target]);
     return row ? { revision: Number(row.head_rev), waiting: row.waiting } : null;
   },
-  /** A revision on its own (revisionInsert); its time. */
-  insertRevision: async (db: Db, revId: number, entityId: string, meta: EditMeta, content: string) =>
-    (await runCombined<{ timestamp: Date }>(db, [], revisionInsert(revId, entityId, meta, content)))[0].timestamp,
   insertTerms: async (db: Db, t: TermColumns) => { await runCombined(db, [termsAdded(t)]); },
   deleteSitelinks: async (db: Db, itemId: string, sites: string[], titles: string[]) => {
     await db.query(`
