@@ -48,7 +48,14 @@ type Visit = <T>(key: string, from: T, tag: string, render: (key: string, from: 
  * (store/recent-writes.ts): skipped whole, and an edit of one statement costs that property's statements, not
  * the entity's.
  */
-type VisitSection = (key: string, from: unknown, tag: string, parts: (visit: Visit) => void) => void;
+type VisitSection = (key: string, from: unknown, tag: string, parts: VisitParts) => void;
+
+/**
+ * Visits a section's parts. `before`: what the section was last rendered from (nothing at a first rendering). A
+ * section may visit only the parts that changed since `before` and answer `true`: those it does not visit stay
+ * as they are (without it, every part is visited, and those not visited are gone).
+ */
+type VisitParts = (visit: Visit, before?: unknown) => boolean | void;
 
 /**
  * Whether a part is rendered from the same as before: the same object (an edit's unchanged statement), else the
@@ -98,11 +105,32 @@ function visitStatements(entity: Entity, parts: EntityRdfParts, section: VisitSe
     return claim ? parts.claim(claim, tag === bestTag) : NO_TRIPLES;
   };
   for (const [property, group] of Object.entries(entity.statements)) {
-    section(`P ${property}`, group, details, (visit) => {
+    section(`P ${property}`, group, details, (visit, before) => {
       const best = bestOf(group);
-      for (const statement of group) visit(statement.id, statement, best === null || best.has(statement) ? bestTag : details, render);
+      const tag = (statement: Statement) => best === null || best.has(statement) ? bestTag : details;
+      if (sameSlots(before, group)) {
+        // An edit of some statements of a property keeps the others' objects: only the new ones are visited.
+        for (let i = 0; i < group.length; i++) if (group[i] !== before[i]) visit(group[i].id, group[i], tag(group[i]), render);
+        return true;
+      }
+      for (const statement of group) visit(statement.id, statement, tag(statement), render);
     });
   }
+}
+
+/**
+ * Whether `group` holds, in each place, the statement `before` held there or one of the same id and rank: then
+ * no statement came or went, and each keeps whether it is best (bestOf follows the ranks), so the statements
+ * left as they were need no visit. An edit of one statement of a property with hundreds (a country's
+ * "contains") visited them all.
+ */
+function sameSlots(before: unknown, group: readonly Statement[]): before is readonly Statement[] {
+  if (!Array.isArray(before) || before.length !== group.length) return false;
+  for (let i = 0; i < group.length; i++) {
+    const was = before[i] as Statement;
+    if (was !== group[i] && (was.id !== group[i].id || was.rank !== group[i].rank)) return false;
+  }
+  return true;
 }
 
 /** Source details as a tag, computed once per details object (they are frozen: an edit keeps the same object). */
@@ -219,10 +247,12 @@ export class EntityRdf {
         section.generation = generation;
         return;
       }
+      // A section rendered with another tag is visited whole: each of its parts may render differently.
+      const before = section && section.tag === tag ? section.from : undefined;
       if (!section) this.sections.set(key, section = { from, tag, generation, parts: new Map() });
       Object.assign(section, { from, tag, generation });
       const { parts } = section;
-      visitParts((partKey, partFrom, partTag, render) => {
+      const onlyChanged = visitParts((partKey, partFrom, partTag, render) => {
         const held = parts.get(partKey);
         if (held && unchanged(held, partFrom, partTag)) {
           held.from = partFrom; // the newer object: the next revision most likely shares it
@@ -233,8 +263,8 @@ export class EntityRdf {
         parts.set(partKey, part);
         if (held) this.replace(held, part, change);
         else this.add(part, change);
-      });
-      this.sweep(parts, generation, change);
+      }, before);
+      if (onlyChanged !== true) this.sweep(parts, generation, change);
     });
     for (const [key, section] of this.sections) {
       if (section.generation === generation) continue;

@@ -93,4 +93,23 @@ describe('an entity\'s RDF, revision by revision', () => {
     follow(revisions);
     follow(revisions, true);
   });
+
+  it('gives the next revision\'s triples exactly, when each edit keeps the objects of the statements it left alone', () => {
+    // As the server's edits derive an entity from the one before: only the statements they touch are new objects,
+    // and only those are rendered again; a change of rank changes which of the others are best.
+    const [s1, s3] = [quantity('Q7$1', '+5'), quantity('Q7$3', '+7')];
+    const s2 = quantity('Q7$2', '+8');
+    const revisions = [
+      item([s1, quantity('Q7$2', '+6'), s3]),
+      item([s1, s2, s3]), // one value replaced
+      item([s1, { ...s2, rank: 'preferred' }, s3]), // the others are no longer best: their truthy triples go
+      item([s1, s2, s3]), // and come back
+      item([s1, s3]), // one gone
+      item([s3, s1]), // the same objects in other places
+      item([s3, quantity('Q7$1', '+7')]), // a value the other statement has: one truthy triple for both
+      item([s3, quantity('Q7$1', '+7', 'deprecated')]),
+    ];
+    follow(revisions);
+    follow(revisions, true);
+  });
 });
