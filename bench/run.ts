@@ -7,7 +7,7 @@
 //                    [--stream (the load reads the generator's output as it is written; for sizes too large to keep)]
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { Request } from 'autocannon';
@@ -301,6 +301,12 @@ async function main(argv: string[]): Promise<void> {
     : null;
   report.dataset = { seed: opts.seed, items: opts.items, ...dataset, path: undefined, typical, largeEvery: LARGE_EVERY,
     ...(opts.stream && dataset ? { streamed: true, items: opts.items, baselineItems: dataset.items } : {}) };
+  // Without a load in this run, the phases measure the store that is there: none would be a new, empty store,
+  // measured without a word (a `sparql` phase alone then failed on its first edit, with a message about a cursor).
+  if (!dataset && !existsSync(db)) {
+    console.error(`bench: no store to measure at ${db}: add \`load\` to --only, or pass --db FILE of a store a run kept (--keep)`);
+    process.exit(2);
+  }
   if (dataset) {
     log(`data: ${dataset.path} (${dataset.generateSeconds ? `generated in ${dataset.generateSeconds.toFixed(0)} s` : 'reused'})`);
     report.rows.push(await bulkLoad(dataset, db, opts.stream ? opts : null));
