@@ -10,9 +10,16 @@
 //
 // Each server holds 100 items of 30 statements each (quantities, with a label and a description); each edit
 // replaces the value of one statement (PUT /v1/statements/{id}), from 4 clients per server, so that items keep
-// their size from round to round. CPU is read from /proc/PID/stat (user and system).
+// their size from round to round: a follower in step meets each item again and again. CPU is read from
+// /proc/PID/stat (user and system).
+//
+// With `--db FILE --items N` (a store a bench run kept: `npm run bench -- --items N --only load --keep`), each
+// server instead serves its own copy of that store of Wikidata-shaped items, and each edit relabels a random
+// item (PUT /v1/entities/items/{id}/labels/en), as the bench's edit phase does: a follower then meets items it
+// has not rendered before, as one following a large store does.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, readFileSync, mkdtempSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 
 // Measured as `npm start` runs it: the JavaScript `npm run build` emits (tsx's loader wraps every closure).
 execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
@@ -21,9 +28,13 @@ const STATEMENTS = 30;
 const ITEMS = 100;
 const EDITS = 2000;
 const ROUNDS = 6;
+const { values: args } = parseArgs({ options: { db: { type: 'string' }, items: { type: 'string' } } });
+const STORE = args.db ? { path: args.db, items: Number(args.items) } : null;
+if (STORE && !(STORE.items > 1)) throw new Error('--db needs --items N, the number of items of the store');
 
 async function startServer(port) {
   const dir = mkdtempSync('/tmp/rdfcpu-');
+  if (STORE) copyFileSync(STORE.path, `${dir}/e.db`);
   const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, ENTIA_DB: `${dir}/e.db`, PORT: String(port), ENTIA_SPARQL: 'off', ENTIA_LOG: '0' }, stdio: 'ignore' });
   process.on('exit', () => child.kill()); // also when the bench fails half-way
   const base = `http://127.0.0.1:${port}`;
@@ -33,6 +44,17 @@ async function startServer(port) {
   const cpu = () => { const f = stat(); return (Number(f[11]) + Number(f[12])) * 10; };
   const send = (method) => async (path, body) => (await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
   const server = { base, cpu, put: send('PUT'), post: send('POST'), stop: () => child.kill(), edited: 0 };
+  if (STORE) {
+    // Both servers relabel the same items in the same order (a seeded sequence), one item per edit.
+    let seed = 8;
+    const next = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return 1 + Math.floor((seed / 2147483648) * STORE.items); };
+    server.edits = async (count) => {
+      await Promise.all(Array.from({ length: 4 }, async () => {
+        for (let k = 0; k < count / 4; k++) await server.put(`/v1/entities/items/Q${next()}/labels/en`, { label: `relabelled ${server.edited++}` });
+      }));
+    };
+    return server;
+  }
   const quantity = (amount) => ({ type: 'value', content: { amount: `+${amount}`, unit: '1' } });
   server.prop = (await server.post('/v1/entities/properties', { property: { data_type: 'quantity', labels: { en: 'n' } } })).id;
   server.statementIds = [];

@@ -65,8 +65,17 @@ function unchanged(held: RenderedPart, from: unknown, tag: string): boolean {
   return held.tag === tag && (held.from === from || sameJson(held.from, from));
 }
 
+/**
+ * Visits a group of sections (every property's statements) with what the whole group is rendered from: an update
+ * that finds the group as it held it leaves its sections alone without visiting them (an edit of a label keeps
+ * the entity's statements object, and a Wikidata-sized item has dozens of properties).
+ */
+type VisitGroup = (key: string, from: unknown, tag: string, sections: () => void) => void;
+const VISIT_EVERY_SECTION: VisitGroup = (_key, _from, _tag, sections) => sections();
+
 /** The sections of one revision's content: an entity's head, terms, sitelinks and statements; a redirect's link. */
-function visitSections(layout: MirrorLayout, setup: EngineSetup, id: string, content: RevisionContent | null, section: VisitSection): void {
+function visitSections(layout: MirrorLayout, setup: EngineSetup, id: string, content: RevisionContent | null, section: VisitSection,
+  group = VISIT_EVERY_SECTION): void {
   if (!content) return;
   if (content.kind === 'redirect') {
     const line = redirectTriple(setup.vocabulary, id, content.target);
@@ -89,16 +98,16 @@ function visitSections(layout: MirrorLayout, setup: EngineSetup, id: string, con
   each('aliases', entity.aliases, parts.alias);
   if (entity.sitelinks) each('sitelinks', entity.sitelinks, parts.sitelink);
   if (entity.data_type !== undefined) one('datatype', entity.data_type, (_, dataType) => parts.components(dataType));
-  visitStatements(entity, parts, section);
+  // Source details (an import's time zones) change how a statement's times are written: they are part of the
+  // tag (one string per revision, compared in O(1) when an edit left them alone).
+  const details = entity.source?.times ? detailsTag(entity.source.times) : '';
+  group('statements', entity.statements, details, () => visitStatements(entity, parts, section, details));
 }
 
 const NO_TRIPLES: PartTriples = { own: [], shared: new Map() };
 
 /** Each property's statements, a section keyed by the property (a `$`-free id, unlike statements' own keys). */
-function visitStatements(entity: Entity, parts: EntityRdfParts, section: VisitSection): void {
-  // Source details (an import's time zones) change how a statement's times are written: they are part of the
-  // tag (one string per revision, compared in O(1) when an edit left them alone).
-  const details = entity.source?.times ? detailsTag(entity.source.times) : '';
+function visitStatements(entity: Entity, parts: EntityRdfParts, section: VisitSection, details: string): void {
   const bestTag = `best ${details}`;
   const render = (_: string, statement: Statement, tag: string) => {
     const claim = toWikidataClaim(statement, entity.source, { hashes: false });
@@ -163,6 +172,10 @@ interface RenderedSection {
   tag: string;
   generation: number;
   parts: Map<string, RenderedPart>;
+  /** Set while the section is held unrendered (`holdUnrendered`): how to render its parts when they are needed. */
+  unrendered: VisitParts | null;
+  /** The group of sections it belongs to (VisitGroup), if any. */
+  group: string | null;
 }
 
 /**
@@ -185,6 +198,12 @@ export class EntityRdf {
   /** Set while resting (`rest`): the document the parts were rendered from, and its revision. */
   private resting: { json: string; head: Head } | null = null;
   private generation = 0;
+  /** Sections held unrendered (holdUnrendered). */
+  private unrendered = 0;
+  /** What each group of sections was last visited from (VisitGroup). */
+  private readonly groups = new Map<string, { from: unknown; tag: string }>();
+  /** The group whose sections are being visited. */
+  private inGroup: string | null = null;
 
   constructor(private readonly layout: MirrorLayout, private readonly setup: EngineSetup, private readonly id: string) {}
 
@@ -206,13 +225,22 @@ export class EntityRdf {
    * the garbage collector copy and mark them all, 0.7 s of a 3.2 s build of the 2,000-item bench store (ADR 0013).
    */
   rest(json: string, head: Head): void {
+    this.clear();
+    this.resting = { json, head };
+    this.size = json.length;
+  }
+
+  /** Holds nothing. */
+  private clear(): void {
     this.sections.clear();
+    this.groups.clear();
+    this.unrendered = 0;
     this.common.clear();
     this.shared.clear();
     this.counted = true;
     this.current = null;
-    this.resting = { json, head };
-    this.size = json.length;
+    this.resting = null;
+    this.size = 0;
   }
 
   /**
@@ -241,15 +269,24 @@ export class EntityRdf {
     const change = new Change();
     const generation = ++this.generation;
     this.current = content?.kind === 'entity' ? content.entity : null;
+    const skipped = new Set<string>();
     visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
       let section = this.sections.get(key);
       if (section && section.from === from && section.tag === tag) {
         section.generation = generation;
         return;
       }
+      if (section?.unrendered) {
+        // The same content in other objects (an entity read from the store again): it stays unrendered.
+        if (section.tag === tag && sameJson(section.from, from)) {
+          Object.assign(section, { from, generation, unrendered: visitParts });
+          return;
+        }
+        this.render(section, change);
+      }
       // A section rendered with another tag is visited whole: each of its parts may render differently.
       const before = section && section.tag === tag ? section.from : undefined;
-      if (!section) this.sections.set(key, section = { from, tag, generation, parts: new Map() });
+      if (!section) this.sections.set(key, section = { from, tag, generation, parts: new Map(), unrendered: null, group: this.inGroup });
       Object.assign(section, { from, tag, generation });
       const { parts } = section;
       const onlyChanged = visitParts((partKey, partFrom, partTag, render) => {
@@ -265,13 +302,64 @@ export class EntityRdf {
         else this.add(part, change);
       }, before);
       if (onlyChanged !== true) this.sweep(parts, generation, change);
+    }, (key, from, tag, sections) => {
+      const held = this.groups.get(key);
+      if (held && held.from === from && held.tag === tag) skipped.add(key);
+      else this.visitGroup(key, from, tag, sections);
     });
     for (const [key, section] of this.sections) {
-      if (section.generation === generation) continue;
+      if (section.generation === generation || (section.group !== null && skipped.has(section.group))) continue;
+      if (section.unrendered) this.render(section, change);
       this.sweep(section.parts, generation, change);
       this.sections.delete(key);
     }
+    // Whether a shared node came or went is known only once every part that may use it is counted.
+    if (this.unrendered > 0 && sharedFlipped(change, this.shared)) {
+      for (const section of this.sections.values()) if (section.unrendered) this.render(section, change);
+    }
     return this.delta(change);
+  }
+
+  /**
+   * Holds `content` without rendering any of it (nothing held before): each section is rendered when an update
+   * changes it or it goes. For a follower that meets an entity it does not hold at a revision this process has
+   * just written from the one before (store/recent-writes.ts: the two share every section the edit left
+   * alone), the edit then costs the sections it changed, where holding the revision before meant rendering the
+   * whole entity (and reading and parsing it). Only rendered sections count what they state: truthy triples are
+   * stated only within one property's statements, a section, which is rendered whole before it changes; a
+   * shared node (a value, a reference) may be used by any section, so an update that links or unlinks one
+   * renders the rest first, and says exactly what came and went.
+   */
+  holdUnrendered(content: RevisionContent & { kind: 'entity' }, chars: number): void {
+    this.clear();
+    const generation = ++this.generation;
+    this.current = content.entity;
+    visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
+      this.sections.set(key, { from, tag, generation, parts: new Map(), unrendered: visitParts, group: this.inGroup });
+    }, (key, from, tag, sections) => this.visitGroup(key, from, tag, sections));
+    this.unrendered = this.sections.size;
+    // What holding the entity costs, about (`chars`: its document's length): its objects are mostly shared with
+    // the revisions the store keeps.
+    this.size = chars;
+  }
+
+  /**
+   * Renders a section held unrendered, as it was: its parts held and counted, nothing added. A shared node
+   * `change` has met already, not held then, was held after all.
+   */
+  private render(section: RenderedSection, change: Change): void {
+    const visitParts = section.unrendered!;
+    section.unrendered = null;
+    this.unrendered--;
+    const { generation } = section;
+    visitParts((partKey, partFrom, partTag, render) => {
+      const part = renderedPart(render(partKey, partFrom, partTag), partFrom, partTag, generation);
+      section.parts.set(partKey, part);
+      for (const line of part.own) this.size += line.length;
+      this.countLines(part.common, 1, null);
+      for (const [node, lines] of part.shared) if (change.sharedWas.get(node) === undefined && change.sharedWas.has(node)) change.sharedWas.set(node, lines);
+      this.countNodes(part.shared, 1, null);
+    });
   }
 
   /**
@@ -287,7 +375,7 @@ export class EntityRdf {
     const linked = new Map<string, string>();
     visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
       const parts = new Map<string, RenderedPart>();
-      if (keep) this.sections.set(key, { from, tag, generation, parts });
+      if (keep) this.sections.set(key, { from, tag, generation, parts, unrendered: null, group: this.inGroup });
       visitParts((partKey, partFrom, partTag, render) => {
         const part = renderedPart(render(partKey, partFrom, partTag), partFrom, partTag, generation);
         if (keep) parts.set(partKey, part);
@@ -303,9 +391,20 @@ export class EntityRdf {
           this.size += lines.length;
         }
       });
-    });
+    }, (key, from, tag, sections) => (keep ? this.visitGroup(key, from, tag, sections) : sections()));
     this.counted = this.sections.size === 0;
     return { added, deleted: [], linked: [...linked.values()].map((lines) => lines.trimEnd()), unlinked: [] };
+  }
+
+  /** Visits a group's sections, noting what the group is rendered from and that its sections belong to it. */
+  private visitGroup(key: string, from: unknown, tag: string, sections: () => void): void {
+    this.groups.set(key, { from, tag });
+    this.inGroup = key;
+    try {
+      sections();
+    } finally {
+      this.inGroup = null;
+    }
   }
 
   /** Counts the parts a first rendering held, before the first change to them is compared. */
@@ -425,6 +524,12 @@ export class EntityRdf {
     }
     return delta;
   }
+}
+
+/** Whether a shared node an update met is held now and was not before, or the other way round. */
+function sharedFlipped(change: Change, shared: ReadonlyMap<string, unknown>): boolean {
+  for (const [node, was] of change.sharedWas) if (shared.has(node) !== (was !== undefined)) return true;
+  return false;
 }
 
 /** What one update has found so far: lines added and removed, and counted lines and nodes as they were before. */

@@ -376,7 +376,8 @@ export interface StoreLifecycle {
 export interface WrittenRevision {
   entity: Entity;
   head: Head;
-  base: { entity: Entity; revision: number } | null;
+  /** What the edit started from: the entity at its revision before, and that revision's time. */
+  base: { entity: Entity; revision: number; modified: Date } | null;
 }
 
 /** Word of this process's own commits, as they happen (a follower of the feed need not wait for its next poll). */

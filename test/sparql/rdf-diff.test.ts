@@ -38,21 +38,31 @@ function apply(held: Set<string>, delta: RdfDelta): Set<string> {
   for (const line of [...delta.deleted, ...delta.unlinked.flatMap((lines) => lines.split('\n'))]) {
     assert.ok(next.delete(line), `deleted but not held: ${line}`);
   }
-  for (const line of [...delta.added, ...delta.linked.flatMap((lines) => lines.split('\n'))]) next.add(line);
+  for (const line of delta.added) next.add(line);
+  // A node is linked when the entity starts using it: its lines cannot be there already (one entity holds them all).
+  for (const line of delta.linked.flatMap((lines) => lines.split('\n'))) {
+    assert.ok(!next.has(line), `linked but held already: ${line}`);
+    next.add(line);
+  }
   return next;
 }
 
 /**
  * Moves one entity through `revisions`, checking each delta against the whole revision, then removes it.
  * `resting`: after each revision, only its document is kept (as after a build), its parts rendered again at the next.
+ * `unrendered`: the first revision is held unrendered (a follower meeting an entity it does not hold), its
+ * triples already with the consumer.
  */
-function follow(revisions: Entity[], resting = false): void {
+function follow(revisions: Entity[], resting = false, unrendered = false): void {
   const state = new EntityRdf(layout, setup, 'Q7');
   let held = new Set<string>();
   revisions.forEach((entity, i) => {
     // Resting, the first revision is rendered as a build renders it (restAt), the others moved to, then rested.
     if (resting && i === 0) held = apply(held, state.restAt(revision(entity, 1), JSON.stringify(entity)));
-    else held = apply(held, state.update(revision(entity, i + 1)));
+    else if (unrendered && i === 0) {
+      state.holdUnrendered(revision(entity, 1), JSON.stringify(entity).length);
+      held = whole(entity, 1);
+    } else held = apply(held, state.update(revision(entity, i + 1)));
     if (resting) {
       state.rest(JSON.stringify(entity), revision(entity, i + 1).head);
       assert.ok(state.holdsEntity, 'a resting entity is held');
@@ -63,6 +73,14 @@ function follow(revisions: Entity[], resting = false): void {
   const gone = state.update(null);
   assert.deepEqual([...apply(held, gone)], [], 'an entity gone removes everything');
 }
+
+/** An item of two properties' statements (P1 and P3, both quantities), as an edit derives one from the one before. */
+function twoProperties(p1: Statement[], p3: Statement[], label = 'x'): Entity {
+  return { ...item(p1, label), statements: { P1: p1, P3: p3 } };
+}
+const onP3 = (statement: Statement): Statement => ({ ...statement, property: { id: 'P3', 'data-type': 'quantity' } });
+const referenced = (statement: Statement, amount: string): Statement => ({ ...statement,
+  references: [{ hash: 'h', parts: [{ property: { id: 'P1', 'data-type': 'quantity' }, value: { type: 'value', content: { amount, unit: '1' } } }] }] });
 
 describe('an entity\'s RDF, revision by revision', () => {
   it('renders the statements it is given', () => {
@@ -81,6 +99,7 @@ describe('an entity\'s RDF, revision by revision', () => {
     ];
     follow(revisions);
     follow(revisions, true);
+    follow(revisions, false, true);
   });
 
   it('gives the next revision\'s triples exactly, when two statements share a value and one goes', () => {
@@ -92,6 +111,7 @@ describe('an entity\'s RDF, revision by revision', () => {
     ];
     follow(revisions);
     follow(revisions, true);
+    follow(revisions, false, true);
   });
 
   it('gives the next revision\'s triples exactly, when each edit keeps the objects of the statements it left alone', () => {
@@ -111,5 +131,41 @@ describe('an entity\'s RDF, revision by revision', () => {
     ];
     follow(revisions);
     follow(revisions, true);
+    follow(revisions, false, true);
+  });
+
+  it('gives the next revision\'s triples exactly, when edits of terms keep the entity\'s statements object', () => {
+    // Its statements are then not visited at all; a later edit of them, and their removal, still count.
+    const first = item([quantity('Q7$1', '+5'), quantity('Q7$2', '+6')]);
+    const relabelled: Entity = { ...first, labels: { en: 'relabelled' } };
+    const edited: Entity = { ...relabelled, statements: { P1: [first.statements.P1[1]] } };
+    const described: Entity = { ...edited, descriptions: { en: 'a thing' } };
+    const revisions = [first, relabelled, edited, described, { ...described, statements: {} }];
+    follow(revisions);
+    follow(revisions, true);
+    follow(revisions, false, true);
+  });
+
+  it('gives the next revision\'s triples exactly, when a value or a reference node is shared by two properties', () => {
+    // Held unrendered, the property left alone is not rendered until a node may come or go: P3's statement still
+    // uses the value and the reference P1's statements drop.
+    const a = referenced(quantity('Q7$1', '+5'), '+9');
+    const b = onP3(referenced(quantity('Q7$3', '+5'), '+9'));
+    const c = onP3(quantity('Q7$4', '+11'));
+    // One array per property's statements, as an edit that leaves a property alone keeps it.
+    const [bc, onlyC] = [[b, c], [c]];
+    const revisions = [
+      twoProperties([a], bc),
+      twoProperties([a], bc, 'relabelled'), // no statement touched
+      twoProperties([quantity('Q7$1', '+6')], bc), // P1's value and reference go; P3 still uses both
+      twoProperties([quantity('Q7$1', '+6')], onlyC), // and now they go
+      twoProperties([quantity('Q7$1', '+11')], onlyC), // a value P3 has already
+      twoProperties([], onlyC), // P1 gone
+    ];
+    follow(revisions);
+    follow(revisions, true);
+    follow(revisions, false, true);
+    // A value the property left alone holds, taken up by the other at the first edit: not linked again.
+    follow([twoProperties([a], onlyC), twoProperties([quantity('Q7$1', '+11')], onlyC)], false, true);
   });
 });
