@@ -42,12 +42,11 @@ export function rdfChangeRenderer(services: { config: Config; sites: SiteTable }
       const written = previous !== null ? store.writtenRevision?.(change.entity, change.revision) : undefined;
       // Kept, but as other objects than the edit started from (the entity was read from the store again): the
       // sections the edit left alone would be compared value by value, where held unrendered they are the same.
-      if (written?.base?.revision === previous && (!state || state.entity !== written.base.entity)) {
+      if (written?.base?.head.revision === previous && (!state || state.entity !== written.base.entity)) {
         cache.take(change.entity);
         state = new EntityRdf(layout, setup, change.entity);
         // Charged as the written revision's document, which the edit has serialised already.
-        state.holdUnrendered({ kind: 'entity', entity: written.base.entity, head: { revision: previous, modified: written.base.modified } },
-          entityJson(written.entity).length);
+        state.holdUnrendered({ kind: 'entity', entity: written.base.entity, head: written.base.head }, entityJson(written.entity).length);
       }
       if (!state) {
         const before = previous !== null ? await store.readRevision(change.entity, previous) : null;

@@ -271,7 +271,7 @@ export class SparqlMirror {
       const from = (first === last ? to : this.store.writtenRevision(id, first.revision))?.base;
       if (!from || !to) continue;
       const head = { revision: to.head.revision, modified: to.head.modified.getTime() };
-      changed.set(id, { id, head, changed: { base: from.revision, json: JSON.stringify(entityChange(from.entity, to.entity)) } });
+      changed.set(id, { id, head, changed: { base: from.head.revision, json: JSON.stringify(entityChange(from.entity, to.entity)) } });
     }
     const rest = ids.filter((id) => !changed.has(id));
     const documents = new Map(rest.length ? (await this.readEntities(rest)).map((e) => [e.id, e]) : []);

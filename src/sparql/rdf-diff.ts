@@ -75,7 +75,7 @@ const VISIT_EVERY_SECTION: VisitGroup = (_key, _from, _tag, sections) => section
 
 /** The sections of one revision's content: an entity's head, terms, sitelinks and statements; a redirect's link. */
 function visitSections(layout: MirrorLayout, setup: EngineSetup, id: string, content: RevisionContent | null, section: VisitSection,
-  group = VISIT_EVERY_SECTION): void {
+  group: VisitGroup): void {
   if (!content) return;
   if (content.kind === 'redirect') {
     const line = redirectTriple(setup.vocabulary, id, content.target);
@@ -282,11 +282,11 @@ export class EntityRdf {
           Object.assign(section, { from, generation, unrendered: visitParts });
           return;
         }
-        this.render(section, change);
+        this.renderHeld(section, change);
       }
       // A section rendered with another tag is visited whole: each of its parts may render differently.
       const before = section && section.tag === tag ? section.from : undefined;
-      if (!section) this.sections.set(key, section = { from, tag, generation, parts: new Map(), unrendered: null, group: this.inGroup });
+      section ??= this.holdSection(key, from, tag, generation);
       Object.assign(section, { from, tag, generation });
       const { parts } = section;
       const onlyChanged = visitParts((partKey, partFrom, partTag, render) => {
@@ -309,13 +309,13 @@ export class EntityRdf {
     });
     for (const [key, section] of this.sections) {
       if (section.generation === generation || (section.group !== null && skipped.has(section.group))) continue;
-      if (section.unrendered) this.render(section, change);
+      if (section.unrendered) this.renderHeld(section, change);
       this.sweep(section.parts, generation, change);
       this.sections.delete(key);
     }
     // Whether a shared node came or went is known only once every part that may use it is counted.
     if (this.unrendered > 0 && sharedFlipped(change, this.shared)) {
-      for (const section of this.sections.values()) if (section.unrendered) this.render(section, change);
+      for (const section of this.sections.values()) if (section.unrendered) this.renderHeld(section, change);
     }
     return this.delta(change);
   }
@@ -335,7 +335,7 @@ export class EntityRdf {
     const generation = ++this.generation;
     this.current = content.entity;
     visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
-      this.sections.set(key, { from, tag, generation, parts: new Map(), unrendered: visitParts, group: this.inGroup });
+      this.holdSection(key, from, tag, generation, visitParts);
     }, (key, from, tag, sections) => this.visitGroup(key, from, tag, sections));
     this.unrendered = this.sections.size;
     // What holding the entity costs, about (`chars`: its document's length): its objects are mostly shared with
@@ -347,7 +347,7 @@ export class EntityRdf {
    * Renders a section held unrendered, as it was: its parts held and counted, nothing added. A shared node
    * `change` has met already, not held then, was held after all.
    */
-  private render(section: RenderedSection, change: Change): void {
+  private renderHeld(section: RenderedSection, change: Change): void {
     const visitParts = section.unrendered!;
     section.unrendered = null;
     this.unrendered--;
@@ -355,11 +355,18 @@ export class EntityRdf {
     visitParts((partKey, partFrom, partTag, render) => {
       const part = renderedPart(render(partKey, partFrom, partTag), partFrom, partTag, generation);
       section.parts.set(partKey, part);
-      for (const line of part.own) this.size += line.length;
-      this.countLines(part.common, 1, null);
-      for (const [node, lines] of part.shared) if (change.sharedWas.get(node) === undefined && change.sharedWas.has(node)) change.sharedWas.set(node, lines);
-      this.countNodes(part.shared, 1, null);
+      for (const [node, lines] of part.shared) {
+        if (change.sharedWas.has(node) && change.sharedWas.get(node) === undefined) change.sharedWas.set(node, lines);
+      }
+      this.count(part);
     });
+  }
+
+  /** A section held from now on (`unrendered`: how to render its parts later; none: they are rendered into it). */
+  private holdSection(key: string, from: unknown, tag: string, generation: number, unrendered: VisitParts | null = null): RenderedSection {
+    const section: RenderedSection = { from, tag, generation, parts: new Map(), unrendered, group: this.inGroup };
+    this.sections.set(key, section);
+    return section;
   }
 
   /**
@@ -374,8 +381,7 @@ export class EntityRdf {
     const added: string[] = [];
     const linked = new Map<string, string>();
     visitSections(this.layout, this.setup, this.id, content, (key, from, tag, visitParts) => {
-      const parts = new Map<string, RenderedPart>();
-      if (keep) this.sections.set(key, { from, tag, generation, parts, unrendered: null, group: this.inGroup });
+      const parts = keep ? this.holdSection(key, from, tag, generation).parts : new Map<string, RenderedPart>();
       visitParts((partKey, partFrom, partTag, render) => {
         const part = renderedPart(render(partKey, partFrom, partTag), partFrom, partTag, generation);
         if (keep) parts.set(partKey, part);
@@ -391,7 +397,7 @@ export class EntityRdf {
           this.size += lines.length;
         }
       });
-    }, (key, from, tag, sections) => (keep ? this.visitGroup(key, from, tag, sections) : sections()));
+    }, keep ? (key, from, tag, sections) => this.visitGroup(key, from, tag, sections) : VISIT_EVERY_SECTION);
     this.counted = this.sections.size === 0;
     return { added, deleted: [], linked: [...linked.values()].map((lines) => lines.trimEnd()), unlinked: [] };
   }
@@ -411,14 +417,17 @@ export class EntityRdf {
   private countHeld(): void {
     this.size = 0;
     for (const section of this.sections.values()) {
-      for (const part of section.parts.values()) {
-        // Counted only: nothing is added, and nothing was there before to compare with.
-        for (const line of part.own) this.size += line.length;
-        this.countLines(part.common, 1, null);
-        this.countNodes(part.shared, 1, null);
-      }
+      // Counted only: nothing is added, and nothing was there before to compare with.
+      for (const part of section.parts.values()) this.count(part);
     }
     this.counted = true;
+  }
+
+  /** A held part counted, as held before the update at hand: its lines' size, its common lines and its nodes. */
+  private count(part: RenderedPart): void {
+    for (const line of part.own) this.size += line.length;
+    this.countLines(part.common, 1, null);
+    this.countNodes(part.shared, 1, null);
   }
 
   /** Removes the parts this update did not see (a section gone removes them all). */

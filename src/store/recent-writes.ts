@@ -17,8 +17,8 @@ const RECENT_CHARS = 8 * 2 ** 20;
 
 interface Kept {
   content: RevisionContent & { kind: 'entity' };
-  /** The entity the edit started from (it shares what the edit left alone), and its revision. */
-  base: { entity: Entity; revision: number; modified: Date } | null;
+  /** The entity the edit started from (it shares what the edit left alone), and its head. */
+  base: WrittenRevision['base'];
 }
 
 export class RecentWrites {
@@ -31,7 +31,7 @@ export class RecentWrites {
    */
   remember(entity: Entity, head: Head, previous: { entity: Entity; head: Head } | null = null): void {
     const frozen = freezeJson(entity);
-    const base = previous ? { entity: previous.entity, revision: previous.head.revision, modified: previous.head.modified } : null;
+    const base = previous && { entity: previous.entity, head: previous.head };
     // Keyed by revision too: a follower a few edits behind still finds the revisions between.
     this.cache.put(`${frozen.id} ${head.revision}`, head.revision, { content: { kind: 'entity', entity: frozen, head }, base },
       entityJson(frozen).length);

@@ -376,8 +376,8 @@ export interface StoreLifecycle {
 export interface WrittenRevision {
   entity: Entity;
   head: Head;
-  /** What the edit started from: the entity at its revision before, and that revision's time. */
-  base: { entity: Entity; revision: number; modified: Date } | null;
+  /** What the edit started from: the entity at the revision before, and that revision's head. */
+  base: { entity: Entity; head: Head } | null;
 }
 
 /** Word of this process's own commits, as they happen (a follower of the feed need not wait for its next poll). */

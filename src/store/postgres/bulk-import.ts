@@ -9,10 +9,10 @@ import { LOCAL_ID_START_KEY, type BuildStep, type BulkImport, type EditMeta, typ
 import { unpackPostgresSlice, type PostgresSlice } from './packed-import.js';
 import type { PostgresDeferredIndex } from './deferred-index.js';
 import { appendTerms, emptyTermColumns, type PostgresIndexWriter } from './index-writer.js';
-import { accountQueries, importQueries, queries as q, type Db } from './queries.js';
+import { accountQueries, importQueries, queries as q, runCombined, termsAdded, type Db } from './queries.js';
 import { searchQueries } from './search-queries.js';
-import { writeSearchRows } from './search.js';
-import { appendValues, deleteValues, emptyValueColumns, insertValues } from './statement-values.js';
+import { searchRowParts } from './search.js';
+import { appendValues, emptyValueColumns, valueParts } from './statement-values.js';
 import { inTransaction } from './transaction.js';
 import { KINDS, numericPart, perKind } from '../../domain/kinds.js';
 
@@ -166,10 +166,10 @@ export class PostgresBulkImport implements BulkImport, PackedImports {
       appendValues(removedValues, entity, values.removed);
       appendValues(addedValues, entity, values.added);
     });
-    await writeSearchRows(client, immediate.map((e) => diffSearchRows(previous.get(e.id) ?? null, e)));
-    if (terms.entityIds.length) await q.insertTerms(client, terms);
-    await deleteValues(client, removedValues);
-    await insertValues(client, addedValues);
+    // One statement, as an edit's rows (queries.ts `combined`): no two of these writes touch one row.
+    await runCombined(client, [...searchRowParts(immediate.map((e) => diffSearchRows(previous.get(e.id) ?? null, e))),
+      ...(terms.entityIds.length ? [termsAdded(terms)] : []),
+      ...valueParts(removedValues, addedValues)]);
     await this.deferred.stage(client, fresh, staged);
     await q.deleteSitelinksOf(client, replacedIds);
     await this.rows.insertSitelinks(client, sitelinks);

@@ -212,7 +212,6 @@ export const queries = {
       RETURNING head_rev, EXISTS (SELECT 1 FROM waiting) AS waiting`, [id, base, target]);
     return row ? { revision: Number(row.head_rev), waiting: row.waiting } : null;
   },
-  insertTerms: async (db: Db, t: TermColumns) => { await runCombined(db, [termsAdded(t)]); },
   deleteSitelinks: async (db: Db, itemId: string, sites: string[], titles: string[]) => {
     await db.query(`
       DELETE FROM sitelinks WHERE item_id = $1

@@ -25,28 +25,23 @@ export function appendValues(columns: ValueColumns, entity: Pick<Entity, 'id' | 
   }
 }
 
-/** Statement-value rows removed; null when there are none. */
-export const valuesRemoved = (c: ValueColumns): WritePart | null => (c.entities.length === 0 ? null : {
-  sql: `DELETE FROM statement_values WHERE (property, value, kind, entity) IN
-    (SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]))`,
-  values: [c.properties, c.values, c.kinds, c.entities],
-});
-
-/** Statement-value rows added (those already there are left as they are); null when there are none. */
-export const valuesAdded = (c: ValueColumns): WritePart | null => (c.entities.length === 0 ? null : {
-  sql: `INSERT INTO statement_values (property, value, kind, entity)
-    SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]) ON CONFLICT DO NOTHING`,
-  values: [c.properties, c.values, c.kinds, c.entities],
-});
-
-export async function deleteValues(db: Db, c: ValueColumns): Promise<void> {
-  const part = valuesRemoved(c);
-  if (part) await runCombined(db, [part]);
-}
-
-export async function insertValues(db: Db, c: ValueColumns): Promise<void> {
-  const part = valuesAdded(c);
-  if (part) await runCombined(db, [part]);
+/**
+ * Statement-value rows removed and added (those already there are left as they are), as writes: none for a side
+ * without rows.
+ */
+export function valueParts(removed: ValueColumns, added: ValueColumns): WritePart[] {
+  const parts: WritePart[] = [];
+  if (removed.entities.length) {
+    parts.push({ sql: `DELETE FROM statement_values WHERE (property, value, kind, entity) IN
+      (SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]))`,
+    values: [removed.properties, removed.values, removed.kinds, removed.entities] });
+  }
+  if (added.entities.length) {
+    parts.push({ sql: `INSERT INTO statement_values (property, value, kind, entity)
+      SELECT * FROM unnest($1::integer[], $2::text[], $3::smallint[], $4::integer[]) ON CONFLICT DO NOTHING`,
+    values: [added.properties, added.values, added.kinds, added.entities] });
+  }
+  return parts;
 }
 
 /** One entity's row difference as writes. */
@@ -55,7 +50,7 @@ export function valueDiffParts(entity: Pick<Entity, 'id' | 'type'>, diff: RowDif
   appendValues(removed, entity, diff.removed);
   const added = emptyValueColumns();
   appendValues(added, entity, diff.added);
-  return [valuesRemoved(removed), valuesAdded(added)].filter((part): part is WritePart => part !== null);
+  return valueParts(removed, added);
 }
 
 export class PostgresStatementValues implements StatementValueIndex {
@@ -78,7 +73,7 @@ export class PostgresStatementValues implements StatementValueIndex {
           const entity = JSON.parse(d.content) as Entity;
           appendValues(added, entity, statementValueKeys(entity));
         }
-        await insertValues(db, added);
+        await runCombined(db, valueParts(emptyValueColumns(), added));
         return ids.length;
       });
       if (taken === 0) return;

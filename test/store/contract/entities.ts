@@ -311,7 +311,7 @@ export function entitiesContract(open: () => Promise<Store>): void {
       const written = store.writtenRevision(item.id, head.revision);
       assert.ok(written);
       assert.deepEqual([written.entity, written.head], [edited, head]);
-      assert.equal(written.base?.revision, first.head.revision);
+      assert.deepEqual(written.base?.head, first.head, 'the revision it started from, and its time');
       assert.equal(written.base?.entity, first.entity, 'the entity the edit read, the same object');
       assert.equal(written.entity.descriptions, written.base?.entity.descriptions, 'what the edit left alone is shared');
       assert.notEqual(written.entity.labels, written.base?.entity.labels);
